@@ -1,0 +1,389 @@
+//! gvlstress-native: the built-in loader that gvlstress stresses.
+//!
+//! It behaves like a real genomics loader (genvarloader is the model): from a seed it builds a
+//! synthetic reference and per-sample phased variants; every batch reconstructs haplotype
+//! sequences for random regions with `par_iter` on rayon's *global* pool (sized by
+//! `RAYON_NUM_THREADS`, as genvarloader's is), with the GIL released around the parallel region,
+//! and returns the sequences to Python as one `bytes`.
+//!
+//! Fault modes make it misbehave on purpose, so the harness can prove it catches each failure
+//! class (a positive control). Each mode fires on a batch with probability `fault_rate`: 1.0 is
+//! the deterministic setting for tests, a small rate makes the fault arrive after a random number
+//! of batches, as hangs do in the wild. New modes slot into [`Fault`] and [`Loader::run_batch`].
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use rayon::prelude::*;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// The ways a batch can misbehave. `None` is the healthy loader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    None,
+    /// The caller holds a mutex across `par_iter` and every job locks it: a deadlock.
+    LockAcrossParIter,
+    /// Every armed batch keeps the pool busy for `slow_ms`: slow, never a hang.
+    Slow,
+}
+
+impl Fault {
+    const ALL: [(&'static str, Fault); 3] = [
+        ("none", Fault::None),
+        ("lock_across_par_iter", Fault::LockAcrossParIter),
+        ("slow", Fault::Slow),
+    ];
+
+    fn parse(name: &str) -> Result<Fault, String> {
+        Self::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Self::ALL.iter().map(|(n, _)| *n).collect();
+                format!("unknown fault mode {name:?}; known: {}", known.join(", "))
+            })
+    }
+
+    fn name(self) -> &'static str {
+        Self::ALL.iter().find(|(_, f)| *f == self).map(|(n, _)| *n).unwrap_or("none")
+    }
+
+    /// Modes after which the process never makes progress again.
+    fn hangs(self) -> bool {
+        matches!(self, Fault::LockAcrossParIter)
+    }
+}
+
+/// splitmix64: a tiny, seedable generator, so a seed fully determines the data and fault draws.
+#[derive(Clone, Debug)]
+struct Rng(u64);
+
+impl Rng {
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn base(&mut self) -> u8 {
+        b"ACGT"[self.below(4) as usize]
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Edit {
+    Snp(u8),
+    /// Deletes this many reference bases after the anchor base.
+    Del(u32),
+    /// Inserts these bases after the anchor base.
+    Ins(Vec<u8>),
+}
+
+#[derive(Clone, Debug)]
+struct Variant {
+    pos: u32,
+    edit: Edit,
+}
+
+/// One region of one haplotype of one sample: the unit of parallel work.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    sample: usize,
+    hap: usize,
+    start: u32,
+    reverse: bool,
+}
+
+struct Genome {
+    reference: Vec<u8>,
+    /// `haps[sample][hap]`: sorted, non-overlapping variants.
+    haps: Vec<[Vec<Variant>; 2]>,
+}
+
+impl Genome {
+    fn synthesize(rng: &mut Rng, ref_len: usize, samples: usize, variants_per_hap: usize) -> Self {
+        let reference: Vec<u8> = (0..ref_len).map(|_| rng.base()).collect();
+        let spacing = (ref_len / variants_per_hap.max(1)).max(12) as u64;
+        let mut haps = Vec::with_capacity(samples);
+        for _ in 0..samples {
+            let mut pair: [Vec<Variant>; 2] = [Vec::new(), Vec::new()];
+            for hap in pair.iter_mut() {
+                let mut pos: u64 = rng.below(spacing);
+                while (pos as usize) + 12 < ref_len {
+                    let roll = rng.below(10);
+                    let edit = if roll < 8 {
+                        let mut alt = rng.base();
+                        while alt == reference[pos as usize] {
+                            alt = rng.base();
+                        }
+                        Edit::Snp(alt)
+                    } else if roll == 8 {
+                        Edit::Del(1 + rng.below(6) as u32)
+                    } else {
+                        Edit::Ins((0..1 + rng.below(6)).map(|_| rng.base()).collect())
+                    };
+                    hap.push(Variant { pos: pos as u32, edit });
+                    // Spacing >= 10 keeps variants non-overlapping (deletions are <= 6 bases).
+                    pos += 10 + rng.below(2 * spacing);
+                }
+            }
+            haps.push(pair);
+        }
+        Genome { reference, haps }
+    }
+
+    /// Reconstructs `len` bases of a haplotype starting at reference position `job.start`.
+    fn reconstruct(&self, job: &Job, len: usize) -> Vec<u8> {
+        let variants = &self.haps[job.sample][job.hap];
+        let mut out = Vec::with_capacity(len);
+        let mut pos = job.start as usize;
+        let mut next = variants.partition_point(|v| (v.pos as usize) < pos);
+        while out.len() < len && pos < self.reference.len() {
+            match variants.get(next) {
+                Some(v) if v.pos as usize == pos => {
+                    match &v.edit {
+                        Edit::Snp(alt) => {
+                            out.push(*alt);
+                            pos += 1;
+                        }
+                        Edit::Del(n) => {
+                            out.push(self.reference[pos]);
+                            pos += 1 + *n as usize;
+                        }
+                        Edit::Ins(bases) => {
+                            out.push(self.reference[pos]);
+                            out.extend_from_slice(bases);
+                            pos += 1;
+                        }
+                    }
+                    next += 1;
+                }
+                _ => {
+                    out.push(self.reference[pos]);
+                    pos += 1;
+                }
+            }
+        }
+        out.resize(len, b'N');
+        if job.reverse {
+            out.reverse();
+            for b in out.iter_mut() {
+                *b = match *b {
+                    b'A' => b'T',
+                    b'C' => b'G',
+                    b'G' => b'C',
+                    b'T' => b'A',
+                    other => other,
+                };
+            }
+        }
+        out
+    }
+}
+
+/// Keeps one pool thread busy until `deadline`, doing arithmetic the optimiser cannot drop.
+fn burn_until(deadline: Instant, seed: u64) -> u64 {
+    let mut rng = Rng(seed);
+    let mut acc = 0u64;
+    while Instant::now() < deadline {
+        for _ in 0..4096 {
+            acc = acc.wrapping_add(rng.next_u64());
+        }
+    }
+    std::hint::black_box(acc)
+}
+
+fn now_epoch() -> f64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
+}
+
+/// A synthetic loader. Each `next_batch` call is one batch of `batch_size` jobs.
+#[pyclass(module = "gvlstress_native._native")]
+struct Loader {
+    genome: Genome,
+    rng: Rng,
+    region_len: usize,
+    batch_size: usize,
+    fault: Fault,
+    fault_rate: f64,
+    slow_ms: u64,
+    fault_log: Option<String>,
+    batches: u64,
+    /// The mutex `lock_across_par_iter` holds across the parallel region.
+    lock: Mutex<()>,
+}
+
+impl Loader {
+    fn draw_jobs(&mut self) -> Vec<Job> {
+        let samples = self.genome.haps.len();
+        let span = self.genome.reference.len().saturating_sub(self.region_len).max(1) as u64;
+        (0..self.batch_size)
+            .map(|_| Job {
+                sample: self.rng.below(samples as u64) as usize,
+                hap: self.rng.below(2) as usize,
+                start: self.rng.below(span) as u32,
+                reverse: self.rng.below(2) == 1,
+            })
+            .collect()
+    }
+
+    /// Records when an armed fault starts, so benchmarks can time detection from the real onset.
+    fn log_fault(&self) {
+        if let Some(path) = &self.fault_log {
+            if let Ok(mut f) = OpenOptions::new().create(true).append(true).open(path) {
+                let _ = writeln!(
+                    f,
+                    "{} {:.6} {} {}",
+                    std::process::id(),
+                    now_epoch(),
+                    self.fault.name(),
+                    self.batches
+                );
+            }
+        }
+    }
+
+    /// Runs one batch on the global pool; called with the GIL released.
+    fn run_batch(&self, jobs: &[Job], armed: bool) -> Vec<u8> {
+        let len = self.region_len;
+        let genome = &self.genome;
+        let parts: Vec<Vec<u8>> = match (self.fault, armed) {
+            (Fault::LockAcrossParIter, true) => {
+                let _held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+                jobs.par_iter()
+                    .map(|job| {
+                        let _inner = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+                        genome.reconstruct(job, len)
+                    })
+                    .collect()
+            }
+            (Fault::Slow, true) => {
+                let deadline = Instant::now() + Duration::from_millis(self.slow_ms);
+                jobs.par_iter()
+                    .enumerate()
+                    .map(|(i, job)| {
+                        let seq = genome.reconstruct(job, len);
+                        burn_until(deadline, i as u64);
+                        seq
+                    })
+                    .collect()
+            }
+            _ => jobs.par_iter().map(|job| genome.reconstruct(job, len)).collect(),
+        };
+        parts.concat()
+    }
+}
+
+#[pymethods]
+impl Loader {
+    #[new]
+    #[pyo3(signature = (seed=0, samples=8, ref_len=1_000_000, region_len=16_384, batch_size=128,
+                        fault="none", fault_rate=0.0, slow_ms=1500, fault_log=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        seed: u64,
+        samples: usize,
+        ref_len: usize,
+        region_len: usize,
+        batch_size: usize,
+        fault: &str,
+        fault_rate: f64,
+        slow_ms: u64,
+        fault_log: Option<String>,
+    ) -> PyResult<Self> {
+        let fault = Fault::parse(fault).map_err(PyValueError::new_err)?;
+        if !(0.0..=1.0).contains(&fault_rate) {
+            return Err(PyValueError::new_err(format!("fault_rate must be in [0, 1], got {fault_rate}")));
+        }
+        if samples == 0 || batch_size == 0 || region_len == 0 || ref_len < region_len + 16 {
+            return Err(PyValueError::new_err(
+                "need samples >= 1, batch_size >= 1, region_len >= 1 and ref_len > region_len + 16",
+            ));
+        }
+        let mut rng = Rng(seed);
+        let genome = py.detach(|| Genome::synthesize(&mut rng, ref_len, samples, ref_len / 50));
+        Ok(Loader {
+            genome,
+            rng,
+            region_len,
+            batch_size,
+            fault,
+            fault_rate,
+            slow_ms,
+            fault_log,
+            batches: 0,
+            lock: Mutex::new(()),
+        })
+    }
+
+    /// Reconstructs one batch in parallel (GIL released) and returns the concatenated sequences.
+    fn next_batch<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let jobs = self.draw_jobs();
+        let armed = self.fault != Fault::None && self.rng.unit() < self.fault_rate;
+        if armed && self.fault.hangs() {
+            self.log_fault();
+        }
+        let this = &*self;
+        let data = py.detach(|| this.run_batch(&jobs, armed));
+        self.batches += 1;
+        PyBytes::new(py, &data)
+    }
+
+    /// Batches completed so far.
+    #[getter]
+    fn batches(&self) -> u64 {
+        self.batches
+    }
+
+    /// The configured fault mode's name.
+    #[getter]
+    fn fault(&self) -> &'static str {
+        self.fault.name()
+    }
+
+    /// Bytes one batch returns.
+    #[getter]
+    fn batch_bytes(&self) -> usize {
+        self.region_len * self.batch_size
+    }
+}
+
+/// Threads in rayon's global pool (builds the pool if it does not exist yet).
+#[pyfunction]
+fn current_num_threads() -> usize {
+    rayon::current_num_threads()
+}
+
+/// Names of every fault mode this build knows.
+#[pyfunction]
+fn fault_modes() -> Vec<&'static str> {
+    Fault::ALL.iter().map(|(n, _)| *n).collect()
+}
+
+/// Fault modes that leave the process hung once they fire.
+#[pyfunction]
+fn hanging_fault_modes() -> Vec<&'static str> {
+    Fault::ALL.iter().filter(|(_, f)| f.hangs()).map(|(n, _)| *n).collect()
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Loader>()?;
+    m.add_function(wrap_pyfunction!(current_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(fault_modes, m)?)?;
+    m.add_function(wrap_pyfunction!(hanging_fault_modes, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,129 @@
+"""The programmatic API used by the CLI and (later) the pytest plugin: `run(scenario)`.
+
+It raises `GvlstressError` for expected failures and never prints: observers and reporters
+decide what a human sees.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from gvlstress import hostenv
+from gvlstress.errors import EnvironmentProblem
+from gvlstress.heartbeat import Board
+from gvlstress.model import RunResult, WaveResult
+from gvlstress.reporters import json_report
+from gvlstress.scenario import Scenario
+from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus
+from gvlstress.targets.registry import get_target
+
+
+class NullObserver:
+    """Observer that ignores every event (API use without a display)."""
+
+    def wave_started(self, index: int, scenario: Scenario) -> None:
+        pass
+
+    def progress(self, index: int, rows: tuple[WorkerStatus, ...]) -> None:
+        pass
+
+    def suspected(self, index: int, slot: int, finding: object) -> None:
+        pass
+
+    def wave_finished(self, wave: WaveResult) -> None:
+        pass
+
+
+def _utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def check_report_dir(report_dir: Path) -> Path:
+    """Create `report_dir` if needed and prove it is writable, before any work starts."""
+    try:
+        report_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=report_dir, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise EnvironmentProblem(
+            f"report directory {str(report_dir)!r} is not writable ({exc.strerror or exc})",
+            hint="pass --report-dir with a writable directory",
+        ) from None
+    return report_dir
+
+
+def new_run_dir(report_dir: Path, scenario_name: str, now: dt.datetime) -> Path:
+    """reports/<UTC time>-<scenario>/, never an existing directory."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", scenario_name).strip("-") or "run"
+    stem = f"{now:%Y%m%dT%H%M%SZ}-{safe}"
+    for n in range(1, 1000):
+        path = report_dir / (stem if n == 1 else f"{stem}-{n}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        return path
+    raise EnvironmentProblem(f"cannot create a run directory under {report_dir}")
+
+
+def _batch_s(wave: WaveResult) -> float:
+    return max((w.batch_s_max or 0.0 for w in wave.workers), default=0.0)
+
+
+def run(
+    scenario: Scenario,
+    observer: Observer | None = None,
+    stop: StopFlag | None = None,
+    command: tuple[str, ...] | None = None,
+) -> RunResult:
+    """Run every wave of `scenario`; write run.json after each wave and at the end."""
+    observer = observer or NullObserver()
+    stop = stop or StopFlag()
+    target = get_target(scenario.target)
+    report_dir = check_report_dir(Path(scenario.report_dir))
+    if not Path("/proc/self/task").is_dir():
+        raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
+    plan = target.prepare(scenario, report_dir)
+    started = _utc_now()
+    run_dir = new_run_dir(report_dir, scenario.name, started)
+    board = Board.create(scenario.workers)
+    environment = hostenv.snapshot()
+    target_facts = {"name": scenario.target, "entry": plan.entry, "options": plan.options, "versions": plan.versions}
+    waves: list[WaveResult] = []
+    batch_seen = 0.0
+
+    def result() -> RunResult:
+        return RunResult(
+            scenario=scenario.to_dict(),
+            environment=environment,
+            target=target_facts,
+            waves=tuple(waves),
+            started_at=started.isoformat(timespec="seconds"),
+            finished_at=_utc_now().isoformat(timespec="seconds"),
+            command=tuple(command if command is not None else sys.argv),
+            run_dir=str(run_dir),
+            interrupted_by=stop.signum,
+        )
+
+    for index in range(scenario.waves):
+        if stop:
+            break
+        wave = Wave(index, scenario, plan, board, observer, stop, batch_seen).run()
+        waves.append(wave)
+        batch_seen = max(batch_seen, _batch_s(wave))
+        json_report.write(result(), run_dir)
+    final = result()
+    json_report.write(final, run_dir)
+    return final
+
+
+def worker_pids(result: RunResult) -> list[int]:
+    """Every worker pid the run started (for leak checks)."""
+    return [w.pid for wave in result.waves for w in wave.workers if w.pid is not None]
+
+
+

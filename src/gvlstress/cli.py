@@ -1,0 +1,177 @@
+"""The command line: click options -> Scenario -> api.run -> reporters -> exit code.
+
+This is the only module that prints errors and picks exit codes (see `main`).
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+
+from gvlstress import __version__, api
+from gvlstress.errors import ExitCode, GvlstressError, UsageError
+from gvlstress.model import RunResult, Verdict
+from gvlstress.reporters.console import ConsoleObserver, print_summary
+from gvlstress.scenario import START_METHODS, Scenario, describe, list_scenarios, resolve
+from gvlstress.supervisor import StopFlag
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_CODES = """\b
+Exit codes:
+  0    nothing found (every wave ok or slow)
+  1    a hang was found (deadlock, livelock or stalled worker)
+  2    usage error (bad option, bad scenario file, unknown target or fault)
+  3    a worker crashed or raised
+  4    environment problem (native loader not built, report dir not writable, no /proc)
+  130  interrupted by Ctrl-C (143: SIGTERM); run.json is still written
+"""
+
+RUN_EXAMPLES = """\b
+Examples:
+  gvlstress run --workers 5 --rayon 16
+  gvlstress run --workers 5 --inherit-rayon 16 --waves 20
+  gvlstress run --fault lock_across_par_iter --fault-rate 0.02 --waves 10
+  gvlstress run --scenario healthy --timeout 30
+  gvlstress run --fault slow -o slow_ms=2500 --stall-floor 1
+"""
+
+D = Scenario()
+
+
+def _options(f: F) -> F:
+    """Options shared by commands that resolve a Scenario (one list, not copies)."""
+    opts = [
+        click.option("--scenario", "scenario_ref", metavar="NAME|PATH", help="TOML scenario (scenarios/); options given here override it."),
+        click.option("--target", help=f"What workers iterate [default: {D.target}]."),
+        click.option("--workers", type=int, help=f"Worker processes per wave [default: {D.workers}]."),
+        click.option("--rayon", type=int, help="Threads per worker (RAYON_NUM_THREADS set in the worker before the target is imported) [default: leave as is]."),
+        click.option("--inherit-rayon", type=int, metavar="N", help="Workers are born with RAYON_NUM_THREADS=N in their environment, as from a base image."),
+        click.option("--waves", type=int, help=f"Launches; each starts fresh worker processes [default: {D.waves}]."),
+        click.option("--iterations", type=int, help=f"Batches per worker per wave [default: {D.iterations}]."),
+        click.option("--duration", type=float, metavar="SECONDS", help="Iterate for this long per wave instead of --iterations."),
+        click.option("--timeout", type=float, metavar="SECONDS", help=f"Launch deadline per wave [default: {D.timeout:g}]."),
+        click.option("--stall", type=float, metavar="SECONDS", help=f"Heartbeat silence before a worker is probed [default: adaptive, {STALL_HELP}]."),
+        click.option("--stall-floor", type=float, metavar="SECONDS", help=f"Lowest adaptive stall threshold [default: {D.stall_floor:g}]."),
+        click.option("--startup-grace", type=float, metavar="SECONDS", help=f"Allowance for spawn + import + open [default: {D.startup_grace:g}]."),
+        click.option("--start-method", type=click.Choice(START_METHODS), help=f"Worker start method [default: {D.start_method}]."),
+        click.option("--fault", help="Fault mode of the native loader (none, lock_across_par_iter, slow, ...)."),
+        click.option("--fault-rate", type=float, help=f"Probability per batch that the fault fires [default: {D.fault_rate:g}]."),
+        click.option("--seed", type=int, help=f"Seed for data and fault draws [default: {D.seed}]."),
+        click.option("--report-dir", metavar="DIR", help=f"Where run directories go [default: {D.report_dir}]."),
+        click.option("-o", "--option", "target_options", multiple=True, metavar="KEY=VALUE", help="Target option, e.g. -o slow_ms=2500 (repeatable)."),
+    ]
+    for opt in reversed(opts):
+        f = opt(f)
+    return f
+
+
+STALL_HELP = "10x the slowest batch seen, at least --stall-floor"
+
+
+def _parse_value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def scenario_from_options(scenario_ref: str | None, target_options: tuple[str, ...], **given: Any) -> Scenario:
+    """Parse step: CLI values that were given (not None) override the scenario file."""
+    overrides = {k: v for k, v in given.items() if v is not None}
+    origin = {k: "--" + k.replace("_", "-") for k in overrides}
+    if target_options:
+        options: dict[str, Any] = {}
+        for item in target_options:
+            key, sep, value = item.partition("=")
+            if not sep or not key:
+                raise UsageError(f"--option {item!r}: expected KEY=VALUE")
+            options[key.strip()] = _parse_value(value.strip())
+        base = resolve(scenario_ref, {}) if scenario_ref else Scenario()
+        overrides["options"] = {**base.options, **options}
+    return resolve(scenario_ref, overrides, origin)
+
+
+def exit_code_for(result: RunResult) -> ExitCode:
+    if result.interrupted_by is not None:
+        return ExitCode.TERMINATED if result.interrupted_by == signal.SIGTERM else ExitCode.INTERRUPTED
+    waves = [w.verdict for w in result.waves]
+    if any(v.is_hang for v in waves):
+        return ExitCode.HANG
+    if any(v in (Verdict.CRASH, Verdict.ERROR) for v in waves):
+        return ExitCode.WORKER_FAILED
+    return ExitCode.OK
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}, epilog=EXIT_CODES)
+@click.version_option(__version__, prog_name="gvlstress")
+def cli() -> None:
+    """Reproduce, detect and explain deadlocks in native (rayon/PyO3) data loaders."""
+
+
+@cli.command(epilog=RUN_EXAMPLES + "\n" + EXIT_CODES)
+@_options
+def run(**opts: Any) -> None:
+    """Launch waves of spawned workers that iterate a loader; catch, explain and survive hangs."""
+    scenario = scenario_from_options(**opts)
+    console = Console(highlight=False, soft_wrap=True)  # log lines stay whole when piped
+    stop = StopFlag()
+    previous = {sig: signal.signal(sig, lambda n, _f: stop.set(n)) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        observer = ConsoleObserver(console, live=console.is_terminal)
+        result = api.run(scenario, observer=observer, stop=stop, command=tuple(["gvlstress", *sys.argv[1:]]))
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print_summary(console, result, result.run_dir)
+    raise SystemExit(int(exit_code_for(result)))
+
+
+@cli.command()
+def scenarios() -> None:
+    """List scenario files (./scenarios and the built-in ones), one line each."""
+    console = Console(highlight=False, soft_wrap=True)
+    paths = list_scenarios()
+    if not paths:
+        console.print("no scenario files found")
+        return
+    width = max(len(p.stem) for p in paths)
+    for p in paths:
+        console.print(f"{p.stem:<{width}}  {describe(p)}  [dim]({_short(p)})[/]")
+
+
+def _short(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The error funnel: every expected failure becomes one line on stderr and its exit code."""
+    err = Console(stderr=True, highlight=False)
+    try:
+        code = cli.main(args=argv, prog_name="gvlstress", standalone_mode=False)
+    except GvlstressError as exc:
+        hint = f" (hint: {exc.hint})" if exc.hint else ""
+        err.print(f"gvlstress: error: {exc.message}{hint}", markup=False)
+        raise SystemExit(int(exc.exit_code)) from None
+    except click.exceptions.NoArgsIsHelpError as exc:
+        err.print(exc.format_message(), markup=False)
+        raise SystemExit(int(ExitCode.USAGE)) from None
+    except click.ClickException as exc:
+        ctx = getattr(exc, "ctx", None)
+        where = f"gvlstress {ctx.info_name}" if ctx is not None and ctx.info_name != "gvlstress" else "gvlstress"
+        err.print(f"{where}: error: {exc.format_message()} (try --help)", markup=False)
+        raise SystemExit(int(ExitCode.USAGE)) from None
+    except click.exceptions.Abort:
+        raise SystemExit(int(ExitCode.INTERRUPTED)) from None
+    raise SystemExit(int(code or 0))

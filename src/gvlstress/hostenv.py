@@ -1,0 +1,95 @@
+"""Host facts for reports: interpreter, platform, CPU budget (affinity and cgroup quota), knobs.
+
+A CFS quota is invisible to ``nproc`` and to affinity, yet it is what a worker pool really gets,
+so the CPU budget is the smaller of the affinity size and the quota.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from gvlstress.knobs import thread_knobs
+
+
+@dataclass(frozen=True)
+class CpuBudget:
+    cpu_count: int
+    affinity: int
+    quota: float | None
+    """CPUs allowed by the cgroup CPU quota; None when unlimited or unknown."""
+    quota_source: str | None
+
+    @property
+    def cpus(self) -> float:
+        """What the process can really use: min(affinity, quota)."""
+        return min(float(self.affinity), self.quota) if self.quota else float(self.affinity)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return None
+
+
+def _cgroup_quota(root: Path = Path("/sys/fs/cgroup"), proc_cgroup: Path = Path("/proc/self/cgroup")) -> tuple[float | None, str | None]:
+    """CPUs allowed by the cgroup this process is in (v2 ``cpu.max``, v1 CFS quota)."""
+    lines = (_read(proc_cgroup) or "").splitlines()
+    for line in lines:
+        hid, controllers, rel = (line.split(":", 2) + ["", ""])[:3]
+        rel = rel.lstrip("/")
+        if hid == "0" and controllers == "":
+            for cand in (root / rel / "cpu.max", root / "cpu.max"):
+                text = _read(cand)
+                if text:
+                    quota, _, period = text.partition(" ")
+                    if quota == "max":
+                        return None, str(cand)
+                    return int(quota) / int(period or "100000"), str(cand)
+        elif "cpu" in controllers.split(","):
+            for base in (root / "cpu,cpuacct", root / "cpu"):
+                for cand in (base / rel, base):
+                    q = _read(cand / "cpu.cfs_quota_us")
+                    p = _read(cand / "cpu.cfs_period_us")
+                    if q is not None and p is not None:
+                        if int(q) <= 0:
+                            return None, str(cand / "cpu.cfs_quota_us")
+                        return int(q) / int(p), str(cand / "cpu.cfs_quota_us")
+    return None, None
+
+
+def cpu_budget() -> CpuBudget:
+    quota, source = _cgroup_quota()
+    return CpuBudget(
+        cpu_count=os.cpu_count() or 1,
+        affinity=len(os.sched_getaffinity(0)),
+        quota=quota,
+        quota_source=source,
+    )
+
+
+def snapshot() -> dict[str, Any]:
+    """What report readers need to know about the host; knobs only, redacted."""
+    budget = cpu_budget()
+    libc, libc_version = platform.libc_ver()
+    return {
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+        "executable": sys.executable,
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "kernel": platform.release(),
+        "libc": f"{libc} {libc_version}".strip(),
+        "cpu_count": budget.cpu_count,
+        "affinity": budget.affinity,
+        "cpu_quota": budget.quota,
+        "cpu_quota_source": budget.quota_source,
+        "cpu_budget": budget.cpus,
+        "thread_knobs": thread_knobs(os.environ),
+        "budget": asdict(budget),
+    }

@@ -1,0 +1,217 @@
+"""Frozen dataclasses that flow from probes to classification to reporters.
+
+Every layer speaks these types; only reporters turn them into text or JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Verdict(str, Enum):
+    """What happened to a worker (or, as its worst worker, a wave or a run).
+
+    ``cancelled`` is a worker the harness stopped while it was still healthy, because a sibling
+    hung or crashed or the run was interrupted: it is neither a pass nor a failure of its own.
+    """
+
+    OK = "ok"
+    CANCELLED = "cancelled"
+    SLOW = "slow"
+    ERROR = "error"
+    CRASH = "crash"
+    STALLED = "stalled"
+    LIVELOCK = "livelock"
+    DEADLOCK = "deadlock"
+
+    @property
+    def severity(self) -> int:
+        """Order used to pick a wave's verdict: its worst worker's."""
+        return _SEVERITY[self]
+
+    @property
+    def is_hang(self) -> bool:
+        return self in (Verdict.DEADLOCK, Verdict.LIVELOCK, Verdict.STALLED)
+
+    @property
+    def is_failure(self) -> bool:
+        return self in (Verdict.CRASH, Verdict.ERROR)
+
+
+_SEVERITY = {v: i for i, v in enumerate(Verdict)}
+
+
+def worst(verdicts: list[Verdict] | tuple[Verdict, ...]) -> Verdict:
+    """The most severe verdict, ``ok`` for none."""
+    return max(verdicts, key=lambda v: v.severity, default=Verdict.OK)
+
+
+@dataclass(frozen=True)
+class ThreadSample:
+    """One thread as ``/proc/PID/task/TID`` showed it at one instant."""
+
+    tid: int
+    comm: str
+    state: str
+    wchan: str | None
+    syscall: int | None
+    """Syscall number the thread is blocked in; None when running or unreadable."""
+    futex_addr: int | None
+    """First argument of a futex syscall: threads on one address wait on one lock or latch."""
+    utime: int
+    stime: int
+    voluntary_ctxt: int | None
+    nonvoluntary_ctxt: int | None
+
+    @property
+    def ticks(self) -> int:
+        return self.utime + self.stime
+
+
+@dataclass(frozen=True)
+class ProcSample:
+    """All threads of one process at one instant (monotonic seconds)."""
+
+    pid: int
+    at: float
+    threads: tuple[ThreadSample, ...]
+
+
+@dataclass(frozen=True)
+class ThreadDelta:
+    """One thread across two samples: what decides parked vs burning."""
+
+    tid: int
+    comm: str
+    state: str
+    wchan: str | None
+    syscall: int | None
+    futex_addr: int | None
+    cpu_s: float
+    voluntary_ctxt: int | None
+    nonvoluntary_ctxt: int | None
+
+    @property
+    def parked(self) -> bool:
+        """Asleep in both samples with no CPU used in between."""
+        return self.state in ("S", "D", "I") and self.cpu_s == 0.0
+
+
+@dataclass(frozen=True)
+class FutexGroup:
+    """Threads blocked on one futex address (one lock, condvar or latch)."""
+
+    addr: int
+    tids: tuple[int, ...]
+
+
+class ProbeKind(str, Enum):
+    """What two ``/proc`` samples say about a process that made no progress."""
+
+    DEADLOCK = "deadlock"
+    LIVELOCK = "livelock"
+    STALLED = "stalled"
+    GONE = "gone"
+
+
+@dataclass(frozen=True)
+class ProbeFinding:
+    """The /proc verdict for one process, with the evidence that decided it."""
+
+    pid: int
+    kind: ProbeKind
+    window_s: float
+    cpu_s: float
+    """CPU seconds all threads used during the window."""
+    threads: tuple[ThreadDelta, ...]
+    futex_groups: tuple[FutexGroup, ...]
+    reason: str
+
+    @property
+    def n_parked(self) -> int:
+        return sum(1 for t in self.threads if t.parked)
+
+    @property
+    def n_futex(self) -> int:
+        return sum(len(g.tids) for g in self.futex_groups)
+
+
+@dataclass(frozen=True)
+class WorkerOutcome:
+    """One worker of one wave: what it did and how it ended."""
+
+    slot: int
+    pid: int | None
+    verdict: Verdict
+    iterations: int
+    threads_max: int
+    cpu_s: float | None
+    rayon_threads: int | None
+    """Pool size the worker's target reported (None if it never got that far)."""
+    batch_s_max: float | None
+    env_inherited: dict[str, str] = field(default_factory=dict)
+    """Thread knobs the worker process was born with (redacted)."""
+    env_effective: dict[str, str] = field(default_factory=dict)
+    """Thread knobs after gvlstress applied --rayon, i.e. what the target saw (redacted)."""
+    target_info: dict[str, Any] = field(default_factory=dict)
+    probe: ProbeFinding | None = None
+    stalls: int = 0
+    """How often its heartbeat went quiet past the stall threshold."""
+    detail: str | None = None
+    """Traceback of an error, exit status of a crash, why it was cancelled."""
+    exit_code: int | None = None
+    signal: int | None = None
+
+
+@dataclass(frozen=True)
+class WaveResult:
+    """One launch of N workers."""
+
+    index: int
+    verdict: Verdict
+    wall_s: float
+    workers: tuple[WorkerOutcome, ...]
+    detected_by: str | None = None
+    """'stall' (a heartbeat went quiet and /proc confirmed) or 'timeout' (the launch deadline)."""
+    detect_s: float | None = None
+    """Seconds from wave start to the hang verdict."""
+    interrupted: bool = False
+
+
+@dataclass(frozen=True)
+class Summary:
+    waves: int
+    hung: int
+    crashed: int
+    errored: int
+    verdict: Verdict
+    interrupted: bool
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Everything one ``gvlstress run`` learnt; the source of every report."""
+
+    scenario: dict[str, Any]
+    environment: dict[str, Any]
+    target: dict[str, Any]
+    waves: tuple[WaveResult, ...]
+    started_at: str
+    finished_at: str
+    command: tuple[str, ...]
+    run_dir: str
+    interrupted_by: int | None = None
+    """Signal number that stopped the run, if one did."""
+
+    @property
+    def summary(self) -> Summary:
+        return Summary(
+            waves=len(self.waves),
+            hung=sum(1 for w in self.waves if w.verdict.is_hang),
+            crashed=sum(1 for w in self.waves if w.verdict is Verdict.CRASH),
+            errored=sum(1 for w in self.waves if w.verdict is Verdict.ERROR),
+            verdict=worst([w.verdict for w in self.waves]),
+            interrupted=self.interrupted_by is not None,
+        )

@@ -1,0 +1,1 @@
+"""Probes: read a live process without changing it (/proc now; py-spy and native stacks next)."""

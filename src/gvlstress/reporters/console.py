@@ -1,0 +1,115 @@
+"""The human view: a live rich table on a terminal, plain log lines otherwise.
+
+Everything a person reads goes through one rich Console (stderr-free, NO_COLOR honoured by
+rich). Machine-readable output goes to files, never here.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+from gvlstress.model import ProbeFinding, RunResult, Verdict, WaveResult
+from gvlstress.scenario import Scenario
+from gvlstress.supervisor import WorkerStatus
+
+_STYLE = {
+    Verdict.OK: "green",
+    Verdict.SLOW: "yellow",
+    Verdict.CANCELLED: "dim",
+    Verdict.ERROR: "magenta",
+    Verdict.CRASH: "magenta",
+    Verdict.STALLED: "red",
+    Verdict.LIVELOCK: "red",
+    Verdict.DEADLOCK: "bold red",
+}
+PLAIN_PROGRESS_EVERY_S = 5.0
+
+
+def verdict_text(v: Verdict) -> str:
+    return f"[{_STYLE[v]}]{v.value}[/]"
+
+
+class ConsoleObserver:
+    """Live display of a run. `live=False` prints a line per event instead of a table."""
+
+    def __init__(self, console: Console, live: bool) -> None:
+        self.console = console
+        self.live = live
+        self._live: Live | None = None
+        self._waves = 0
+        self._last_plain = 0.0
+        self._ticks = 0
+
+    def _table(self, index: int, rows: tuple[WorkerStatus, ...]) -> Table:
+        table = Table(title=f"wave {index + 1}/{self._waves}", expand=False)
+        for col in ("slot", "pid", "iterations", "batches/s", "OS threads", "CPU %", "state"):
+            table.add_column(col, justify="right" if col not in ("state",) else "left")
+        for r in rows:
+            table.add_row(
+                str(r.slot),
+                str(r.pid or "-"),
+                str(r.iterations),
+                f"{r.rate:.1f}",
+                str(r.threads or "-"),
+                "-" if r.cpu_percent is None else f"{r.cpu_percent:.0f}",
+                r.state,
+            )
+        return table
+
+    def wave_started(self, index: int, scenario: Scenario) -> None:
+        self._waves = scenario.waves
+        self._ticks = 0
+        if self.live:
+            self._live = Live(self._table(index, ()), console=self.console, refresh_per_second=4, transient=True)
+            self._live.start()
+        else:
+            self.console.print(
+                f"wave {index + 1}/{scenario.waves}: {scenario.workers} workers, "
+                f"rayon={scenario.rayon or 'default'}, target={scenario.target}, fault={scenario.fault}"
+            )
+
+    def progress(self, index: int, rows: tuple[WorkerStatus, ...]) -> None:
+        self._ticks += 1
+        if self._live is not None:
+            self._live.update(self._table(index, rows))
+        elif self._ticks % int(PLAIN_PROGRESS_EVERY_S / 0.5) == 0:
+            done = sum(r.iterations for r in rows)
+            states = ",".join(sorted({r.state for r in rows}))
+            self.console.print(f"  wave {index + 1}: {done} batches so far; states: {states}")
+
+    def suspected(self, index: int, slot: int, finding: ProbeFinding) -> None:
+        self.console.print(
+            f"  wave {index + 1} slot {slot} (pid {finding.pid}) went quiet: "
+            f"/proc says {finding.kind.value}: {finding.reason}",
+            highlight=False,
+        )
+
+    def wave_finished(self, wave: WaveResult) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+        iters = sum(w.iterations for w in wave.workers)
+        how = f", detected by {wave.detected_by} after {wave.detect_s:.1f}s" if wave.detected_by else ""
+        self.console.print(
+            f"wave {wave.index + 1}: {verdict_text(wave.verdict)} in {wave.wall_s:.1f}s "
+            f"({iters} batches{how})"
+        )
+        for w in wave.workers:
+            if w.verdict not in (Verdict.OK, Verdict.CANCELLED):
+                self.console.print(
+                    f"  slot {w.slot} pid {w.pid}: {verdict_text(w.verdict)} after {w.iterations} "
+                    f"batches; {(w.detail or '').splitlines()[-1] if w.detail else ''}",
+                    highlight=False,
+                )
+
+
+def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
+    s = result.summary
+    console.print(
+        f"[bold]{verdict_text(s.verdict)}[/]: {s.waves} wave(s), {s.hung} hung, "
+        f"{s.crashed} crashed, {s.errored} errored"
+        + (" (interrupted)" if s.interrupted else "")
+    )
+    console.print(f"run.json: {run_dir}/run.json", highlight=False)

@@ -1,0 +1,212 @@
+"""Scenarios: a frozen description of a run, from a TOML file with CLI overrides on top.
+
+Parse, then act: this module only turns text and options into a validated `Scenario`, and every
+error names where the bad value came from (the file and key, or the CLI option).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gvlstress.errors import UsageError
+
+START_METHODS = ("spawn", "forkserver", "fork")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Every setting of a run, resolved. run.json records all of it."""
+
+    name: str = "adhoc"
+    description: str = ""
+    target: str = "native"
+    workers: int = 5
+    rayon: int | None = None
+    """Threads per worker, applied inside the worker before the target is imported."""
+    inherit_rayon: int | None = None
+    """RAYON_NUM_THREADS the workers inherit from the parent's environment (as from a base image)."""
+    waves: int = 3
+    iterations: int = 100
+    duration: float | None = None
+    """Seconds each worker iterates per wave; replaces `iterations` when set."""
+    timeout: float = 60.0
+    stall: float | None = None
+    """Seconds without a heartbeat before a worker is probed; None: adaptive."""
+    stall_floor: float = 2.0
+    startup_grace: float = 30.0
+    """Allowance for spawn + import + open before the first batch."""
+    start_method: str = "spawn"
+    fault: str = "none"
+    fault_rate: float = 1.0
+    seed: int = 0
+    report_dir: str = "reports"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Target-specific settings (the `[target]` table of a scenario file)."""
+    source: str = "defaults"
+    """Where the scenario came from: a file path, or 'defaults'."""
+
+    def to_dict(self) -> dict[str, Any]:
+        out = dataclasses.asdict(self)
+        out["options"] = dict(self.options)
+        return out
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Scenario)}
+_SETTABLE = set(_FIELDS) - {"source", "options"}
+
+# (type, minimum, maximum) per numeric field; None bounds are open.
+_NUMERIC: dict[str, tuple[type, float | None, float | None]] = {
+    "workers": (int, 1, 512),
+    "rayon": (int, 1, 4096),
+    "inherit_rayon": (int, 1, 4096),
+    "waves": (int, 1, 1_000_000),
+    "iterations": (int, 1, None),
+    "duration": (float, 0.001, None),
+    "timeout": (float, 0.1, None),
+    "stall": (float, 0.05, None),
+    "stall_floor": (float, 0.05, None),
+    "startup_grace": (float, 0.1, None),
+    "fault_rate": (float, 0.0, 1.0),
+    "seed": (int, 0, 2**64 - 1),
+}
+
+
+def builtin_scenario_dirs() -> list[Path]:
+    """Where named scenarios live: ./scenarios first, then the ones shipped with gvlstress."""
+    here = Path(__file__).resolve().parent
+    dirs = [Path.cwd() / "scenarios", here / "scenarios", here.parent.parent / "scenarios"]
+    seen: list[Path] = []
+    for d in dirs:
+        if d.is_dir() and d.resolve() not in seen:
+            seen.append(d.resolve())
+    return seen
+
+
+def find_scenario(ref: str) -> Path:
+    """Resolve NAME or PATH to a scenario file."""
+    path = Path(ref)
+    if path.suffix == ".toml" or "/" in ref:
+        if path.is_file():
+            return path
+        raise UsageError(f"scenario file not found: {ref}", hint="check the path")
+    for d in builtin_scenario_dirs():
+        candidate = d / f"{ref}.toml"
+        if candidate.is_file():
+            return candidate
+    known = ", ".join(sorted(p.stem for p in list_scenarios())) or "none"
+    raise UsageError(f"unknown scenario {ref!r}", hint=f"known scenarios: {known}")
+
+
+def list_scenarios() -> list[Path]:
+    """Every scenario file, first directory winning on a name clash."""
+    found: dict[str, Path] = {}
+    for d in builtin_scenario_dirs():
+        for p in sorted(d.glob("*.toml")):
+            found.setdefault(p.stem, p)
+    return [found[k] for k in sorted(found)]
+
+
+def read_scenario_file(path: Path) -> dict[str, Any]:
+    """Parse a TOML scenario into raw settings; errors name the file."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read scenario file ({exc.strerror})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: not valid TOML: {exc}") from None
+    scenario = data.pop("scenario", None)
+    target = data.pop("target", {})
+    if data:
+        raise UsageError(
+            f"{path}: unknown table(s) {', '.join(sorted(data))}",
+            hint="a scenario file has a [scenario] table and an optional [target] table",
+        )
+    if not isinstance(scenario, dict):
+        raise UsageError(f"{path}: missing [scenario] table")
+    if not isinstance(target, dict):
+        raise UsageError(f"{path}: [target] must be a table")
+    unknown = set(scenario) - _SETTABLE
+    if unknown:
+        raise UsageError(
+            f"{path}: unknown key(s) in [scenario]: {', '.join(sorted(unknown))}",
+            hint=f"known keys: {', '.join(sorted(_SETTABLE))}",
+        )
+    raw: dict[str, Any] = dict(scenario)
+    raw.setdefault("name", path.stem)
+    raw["options"] = target
+    raw["source"] = str(path)
+    return raw
+
+
+def _check(name: str, value: Any, origin: str) -> Any:
+    """Validate one setting; `origin` says where it came from for the error message."""
+    if name in _NUMERIC:
+        kind, lo, hi = _NUMERIC[name]
+        if value is None and _FIELDS[name].default is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise UsageError(f"{origin}: {name} must be a number, got {value!r}")
+        if kind is int and not isinstance(value, int):
+            raise UsageError(f"{origin}: {name} must be a whole number, got {value!r}")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            bounds = f"{lo if lo is not None else '-inf'}..{hi if hi is not None else 'inf'}"
+            raise UsageError(f"{origin}: {name} must be in {bounds}, got {value!r}")
+        return kind(value)
+    if name == "start_method":
+        if value not in START_METHODS:
+            raise UsageError(
+                f"{origin}: start_method must be one of {', '.join(START_METHODS)}, got {value!r}"
+            )
+        return value
+    if name in ("name", "description", "target", "fault", "report_dir"):
+        if not isinstance(value, str) or (name != "description" and not value):
+            raise UsageError(f"{origin}: {name} must be a non-empty string, got {value!r}")
+        return value
+    return value
+
+
+def resolve(
+    scenario_ref: str | None,
+    overrides: Mapping[str, Any],
+    override_origin: Mapping[str, str] | None = None,
+) -> Scenario:
+    """Build the Scenario: defaults < scenario file < overrides (e.g. CLI options that were given).
+
+    `overrides` holds only settings the user gave; `override_origin` maps a setting to how it
+    was given (e.g. ``--workers``) for error messages.
+    """
+    raw: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+    if scenario_ref is not None:
+        path = find_scenario(scenario_ref)
+        raw = read_scenario_file(path)
+        origins = {k: f"{path} [scenario] {k}" for k in raw}
+    for key, value in overrides.items():
+        if key not in _SETTABLE and key != "options":
+            raise UsageError(f"unknown setting {key!r}")
+        raw[key] = value
+        origins[key] = (override_origin or {}).get(key, f"override {key}")
+    checked: dict[str, Any] = {}
+    for key, value in raw.items():
+        checked[key] = value if key in ("options", "source") else _check(key, value, origins[key])
+    scenario = Scenario(**checked)
+    if scenario.stall is not None and scenario.stall >= scenario.timeout:
+        raise UsageError(
+            f"stall ({scenario.stall}s) must be shorter than timeout ({scenario.timeout}s)",
+            hint="a hang is detected from the stall, well before the launch timeout",
+        )
+    return scenario
+
+
+def describe(path: Path) -> str:
+    """One line for `gvlstress scenarios`: the description, or why the file is broken."""
+    try:
+        raw = read_scenario_file(path)
+    except UsageError as exc:
+        return f"(invalid: {exc.message})"
+    return str(raw.get("description", "")) or "(no description)"

@@ -1,0 +1,515 @@
+"""Waves: launch N workers, watch their heartbeats, catch hangs, capture, kill, reap.
+
+The loop never blocks without a deadline: it waits on the futures for one poll interval at a
+time and reads the heartbeat board in between. A worker whose heartbeat goes quiet past the
+stall threshold is probed through /proc; it is called deadlocked early only if every thread is
+parked with flat CPU and futex waits, otherwise it is re-probed and judged at the launch
+timeout. On a hang, evidence is captured first and the worker process trees are SIGKILLed
+after; the executor is shut down without waiting (leaving a ``with ProcessPoolExecutor`` block
+on a hung worker waits forever), and every process is joined with a deadline.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import psutil
+
+from gvlstress import worker
+from gvlstress.diagnose import judge
+from gvlstress.heartbeat import Board, Phase, SlotState
+from gvlstress.model import ProbeFinding, ProbeKind, Verdict, WaveResult, WorkerOutcome, worst
+from gvlstress.probes import procfs
+from gvlstress.proctree import exit_status, kill_trees, signal_name
+from gvlstress.scenario import Scenario
+from gvlstress.targets.base import TargetPlan
+
+POLL_S = 0.2
+"""How often the loop wakes to read heartbeats (also the latency of Ctrl-C handling)."""
+STATS_S = 0.5
+"""How often live stats (CPU, threads) are sampled for the display."""
+PROBE_WINDOW_S = 0.5
+"""Gap between the two /proc samples of a probe."""
+STALL_FACTOR = 10.0
+"""Adaptive stall threshold: this many times the slowest batch seen so far (never below the floor)."""
+REAP_S = 5.0
+
+
+@dataclass(frozen=True)
+class WorkerStatus:
+    """One row of the live display."""
+
+    slot: int
+    pid: int | None
+    iterations: int
+    rate: float
+    threads: int
+    cpu_percent: float | None
+    state: str
+
+
+class Observer(Protocol):
+    """Receives live events; the console reporter implements it. Must not block."""
+
+    def wave_started(self, index: int, scenario: Scenario) -> None: ...
+
+    def progress(self, index: int, rows: tuple[WorkerStatus, ...]) -> None: ...
+
+    def suspected(self, index: int, slot: int, finding: ProbeFinding) -> None: ...
+
+    def wave_finished(self, wave: WaveResult) -> None: ...
+
+
+class StopFlag:
+    """Set from a signal handler; the loop checks it every poll."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def set(self, signum: int) -> None:
+        if self.signum is None:
+            self.signum = signum
+
+    def __bool__(self) -> bool:
+        return self.signum is not None
+
+
+@contextmanager
+def inherited_env(name: str, value: int | None) -> Iterator[None]:
+    """Give processes started inside the block `name=value` in their birth environment."""
+    if value is None:
+        yield
+        return
+    old = os.environ.get(name)
+    os.environ[name] = str(value)
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = old
+
+
+@contextmanager
+def spawn_without_main() -> Iterator[None]:
+    """Keep spawned workers from re-importing the parent's ``__main__``.
+
+    Under a console script (``gvlstress``, ``pytest``) spawn would re-run that script's imports
+    in every worker (click, rich, pytest...), which slows start-up and puts harness code in the
+    process under test. Workers need nothing from ``__main__``.
+    """
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
+
+
+def probe_pids(pids: list[int], window: float = PROBE_WINDOW_S) -> dict[int, ProbeFinding]:
+    """Two /proc samples of every pid, `window` apart, judged."""
+    first = {pid: procfs.sample(pid) for pid in pids}
+    time.sleep(window)  # the measurement window itself, not a synchronisation
+    return {pid: judge(first[pid], procfs.sample(pid)) for pid in pids}
+
+
+@dataclass
+class _Slot:
+    """Mutable per-slot bookkeeping inside one wave (never leaves this module)."""
+
+    slot: int
+    state: SlotState | None = None
+    outcome: WorkerOutcome | None = None
+    finding: ProbeFinding | None = None
+    stalls: int = 0
+    suspected_at: float | None = None
+    progressed_after_stall: bool = False
+    next_probe_at: float = 0.0
+    confirmed: bool = False
+    threads_max: int = 0
+    cpu_s: float | None = None
+    cpu_prev: tuple[float, float] | None = None
+    cpu_percent: float | None = None
+    first_beat_iters: tuple[float, int] | None = None
+    proc: psutil.Process | None = field(default=None, repr=False)
+
+
+class Wave:
+    """One launch. `run()` returns its WaveResult and leaves no process behind."""
+
+    def __init__(
+        self,
+        index: int,
+        scenario: Scenario,
+        plan: TargetPlan,
+        board: Board,
+        observer: Observer,
+        stop: StopFlag,
+        batch_s_seen: float = 0.0,
+    ) -> None:
+        self.index = index
+        self.scenario = scenario
+        self.plan = plan
+        self.board = board
+        self.observer = observer
+        self.stop = stop
+        self.batch_s_seen = batch_s_seen
+        self.slots = [_Slot(i) for i in range(scenario.workers)]
+        self.processes: dict[int, Any] = {}
+        self.end_reason = "done"
+        """'done', 'stall' (a deadlock was confirmed), 'timeout' or 'stop'."""
+        self.ended_at = 0.0
+        self._broken = False
+        self._crashed_at_break: dict[int, int] = {}
+
+    # -- thresholds -------------------------------------------------------------------------
+    def threshold(self, s: _Slot) -> float:
+        """Seconds of heartbeat silence before `s` is probed."""
+        sc = self.scenario
+        if sc.stall is not None:
+            base = sc.stall
+        else:
+            seen = max([self.batch_s_seen] + [x.state.batch_s_max for x in self.slots if x.state])
+            base = max(sc.stall_floor, STALL_FACTOR * seen)
+        if s.state is None or s.state.phase < Phase.ITERATING:
+            return max(base, sc.startup_grace)
+        return base
+
+    def spec(self, slot: int) -> worker.WorkerSpec:
+        sc = self.scenario
+        env = {"RAYON_NUM_THREADS": str(sc.rayon)} if sc.rayon is not None else {}
+        seed = (sc.seed * 1_000_003 + self.index * 1009 + slot) % 2**63
+        return worker.WorkerSpec(
+            entry=self.plan.entry,
+            options=dict(self.plan.options),
+            env=env,
+            iterations=sc.iterations,
+            duration=sc.duration,
+            seed=seed,
+        )
+
+    # -- the loop ---------------------------------------------------------------------------
+    def run(self) -> WaveResult:
+        sc = self.scenario
+        self.board.reset()
+        self.observer.wave_started(self.index, sc)
+        ctx = mp.get_context(sc.start_method)
+        started = time.monotonic()
+        executor = None
+        futures: dict[Future[worker.WorkerReport], int] = {}
+        detected_by: str | None = None
+        detect_s: float | None = None
+        try:
+            with inherited_env("RAYON_NUM_THREADS", sc.inherit_rayon), spawn_without_main():
+                executor = ProcessPoolExecutor(
+                    max_workers=sc.workers,
+                    mp_context=ctx,
+                    initializer=worker.init,
+                    initargs=(self.board.raw,),
+                )
+                for slot in range(sc.workers):
+                    futures[executor.submit(worker.main, slot, self.spec(slot))] = slot
+                # Private but stable since 3.2: the only way to learn worker pids before they beat.
+                self.processes = dict(getattr(executor, "_processes", {}) or {})
+            self.end_reason = self._watch(futures, started)
+            self.ended_at = time.monotonic()
+            if self.end_reason in ("stall", "timeout"):
+                detected_by = self.end_reason
+                detect_s = self.ended_at - started
+        finally:
+            self._teardown(executor)
+        self._settle(futures)
+        wall = time.monotonic() - started
+        outcomes = tuple(self._outcome(s) for s in self.slots)
+        result = WaveResult(
+            index=self.index,
+            verdict=worst([o.verdict for o in outcomes]),
+            wall_s=wall,
+            workers=outcomes,
+            detected_by=detected_by,
+            detect_s=detect_s,
+            interrupted=bool(self.stop),
+        )
+        self.observer.wave_finished(result)
+        return result
+
+    def _watch(self, futures: dict[Future[worker.WorkerReport], int], started: float) -> str:
+        """Poll until every worker is done, a hang is confirmed, the deadline passes or a stop."""
+        deadline = started + self.scenario.timeout
+        pending = set(futures)
+        last_stats = 0.0
+        while pending:
+            done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            for fut in done:
+                self._harvest(futures[fut], fut)
+            now = time.monotonic()
+            self._read_board(now)
+            if now - last_stats >= STATS_S:
+                self._sample_stats(now)
+                last_stats = now
+            if self.stop:
+                return "stop"
+            if not pending:
+                return "done"
+            live = [s for s in self.slots if s.outcome is None]
+            if now >= deadline:
+                self._judge_at_timeout(live, now)
+                return "timeout"
+            due = [
+                s
+                for s in live
+                if now - self._last_beat(s, started) > self.threshold(s) and now >= s.next_probe_at
+            ]
+            if due and self._probe_suspects(due, live):
+                return "stall"
+        return "done"
+
+    def _last_beat(self, s: _Slot, started: float) -> float:
+        return s.state.last_beat if s.state and s.state.last_beat else started
+
+    def _harvest(self, slot: int, fut: Future[worker.WorkerReport]) -> None:
+        s = self.slots[slot]
+        exc = fut.exception(timeout=0)
+        if exc is None:
+            rep = fut.result(timeout=0)
+            verdict = Verdict.SLOW if s.stalls else Verdict.OK
+            s.outcome = WorkerOutcome(
+                slot=slot,
+                pid=rep.pid,
+                verdict=verdict,
+                iterations=rep.iterations,
+                threads_max=max(rep.threads_max, s.threads_max),
+                cpu_s=rep.cpu_s,
+                rayon_threads=_int_or_none(rep.target_info.get("rayon_threads")),
+                batch_s_max=rep.batch_s_max,
+                env_inherited=rep.env_inherited,
+                env_effective=rep.env_effective,
+                target_info=rep.target_info,
+                probe=s.finding,
+                stalls=s.stalls,
+                detail=(
+                    f"stalled {s.stalls}x past the stall threshold, then progressed"
+                    if s.stalls
+                    else None
+                ),
+            )
+        elif isinstance(exc, BrokenProcessPool):
+            # Attributed in _settle. Exit codes are read now, before our own SIGKILLs.
+            if not self._broken:
+                self._broken = True
+                self._crashed_at_break = {
+                    pid: code
+                    for pid, p in self.processes.items()
+                    if (code := p.exitcode) not in (None, 0, -signal.SIGTERM)
+                }
+        else:
+            text = "".join(traceback.format_exception(exc))
+            cause = exc.__cause__
+            if cause is not None:  # concurrent.futures keeps the worker's traceback here
+                text = str(cause) + "\n" + f"{type(exc).__name__}: {exc}"
+            s.outcome = self._partial(s, Verdict.ERROR, detail=text.strip())
+
+    def _read_board(self, now: float) -> None:
+        for s in self.slots:
+            st = self.board.read(s.slot)
+            if s.suspected_at is not None and st.last_beat and st.last_beat > s.suspected_at:
+                s.progressed_after_stall = True
+                s.suspected_at = None
+                s.next_probe_at = 0.0
+            if st.phase == Phase.ITERATING and st.iterations and s.first_beat_iters is None:
+                s.first_beat_iters = (now, st.iterations)
+            s.threads_max = max(s.threads_max, st.threads)
+            s.state = st
+
+    def _sample_stats(self, now: float) -> None:
+        rows = []
+        for s in self.slots:
+            st = s.state
+            pid = st.pid if st else None
+            if pid and s.outcome is None:
+                try:
+                    if s.proc is None or s.proc.pid != pid:
+                        s.proc = psutil.Process(pid)
+                    with s.proc.oneshot():
+                        t = s.proc.cpu_times()
+                        s.threads_max = max(s.threads_max, s.proc.num_threads())
+                    cpu = t.user + t.system
+                    if s.cpu_prev is not None and now > s.cpu_prev[0]:
+                        s.cpu_percent = 100.0 * (cpu - s.cpu_prev[1]) / (now - s.cpu_prev[0])
+                    s.cpu_prev = (now, cpu)
+                    s.cpu_s = cpu
+                except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+                    pass
+            rate = 0.0
+            if st and s.first_beat_iters and now > s.first_beat_iters[0]:
+                rate = (st.iterations - s.first_beat_iters[1]) / (now - s.first_beat_iters[0])
+            rows.append(
+                WorkerStatus(
+                    slot=s.slot,
+                    pid=pid,
+                    iterations=st.iterations if st else 0,
+                    rate=rate,
+                    threads=s.threads_max,
+                    cpu_percent=s.cpu_percent,
+                    state=self._state_label(s),
+                )
+            )
+        self.observer.progress(self.index, tuple(rows))
+
+    def _state_label(self, s: _Slot) -> str:
+        if s.outcome is not None:
+            return s.outcome.verdict.value
+        if s.confirmed:
+            return "deadlock"
+        if s.suspected_at is not None and s.finding is not None:
+            return f"suspect:{s.finding.kind.value}"
+        return s.state.phase.name.lower() if s.state else "queued"
+
+    def _probe_suspects(self, due: list[_Slot], live: list[_Slot]) -> bool:
+        """Probe quiet workers; True when a deadlock is confirmed (the wave then ends)."""
+        now = time.monotonic()
+        by_pid = {s.state.pid: s for s in due if s.state and s.state.pid}
+        findings = probe_pids(list(by_pid))
+        for pid, finding in findings.items():
+            s = by_pid[pid]
+            s.stalls += 1
+            s.finding = finding
+            s.suspected_at = s.state.last_beat if s.state and s.state.last_beat else now
+            s.next_probe_at = time.monotonic() + self.threshold(s)
+            s.confirmed = finding.kind is ProbeKind.DEADLOCK and not self._moved(s)
+            self.observer.suspected(self.index, s.slot, finding)
+        for s in due:
+            if s.state is None or not s.state.pid:
+                s.stalls += 1  # never started: the pool itself is stuck
+                s.next_probe_at = now + self.threshold(s)
+        if not any(s.confirmed for s in due):
+            return False
+        # One worker is deadlocked: look at the rest now, before anything is killed.
+        others = {s.state.pid: s for s in live if s not in due and s.state and s.state.pid}
+        for pid, finding in probe_pids(list(others)).items():
+            s = others[pid]
+            s.finding = finding
+            s.confirmed = finding.kind is ProbeKind.DEADLOCK and not self._moved(s)
+        return True
+
+    def _moved(self, s: _Slot) -> bool:
+        """Did the worker beat since it was last read (i.e. during the probe window)?"""
+        st = self.board.read(s.slot)
+        return bool(s.state and st.last_beat != s.state.last_beat)
+
+    def _judge_at_timeout(self, live: list[_Slot], now: float) -> None:
+        by_pid = {s.state.pid: s for s in live if s.state and s.state.pid}
+        for pid, finding in probe_pids(list(by_pid)).items():
+            s = by_pid[pid]
+            s.finding = finding
+            s.confirmed = finding.kind is ProbeKind.DEADLOCK and not self._moved(s)
+
+    # -- teardown ---------------------------------------------------------------------------
+    def _teardown(self, executor: ProcessPoolExecutor | None) -> None:
+        """Kill what is still running (hung or cancelled), shut down, reap; all with deadlines."""
+        if executor is None:
+            return
+        procs = dict(self.processes)
+        procs.update(getattr(executor, "_processes", {}) or {})
+        busy = [s for s in self.slots if s.outcome is None]
+        if busy:
+            kill_trees([pid for pid, p in procs.items() if p.exitcode is None], timeout=REAP_S)
+        executor.shutdown(wait=False, cancel_futures=True)
+        end = time.monotonic() + REAP_S
+        for p in procs.values():
+            p.join(timeout=max(0.0, end - time.monotonic()))
+        stragglers = [pid for pid, p in procs.items() if p.exitcode is None]
+        if stragglers:
+            kill_trees(stragglers, timeout=REAP_S)
+            for pid in stragglers:
+                procs[pid].join(timeout=REAP_S)
+        thread = getattr(executor, "_executor_manager_thread", None)
+        if thread is not None:
+            thread.join(timeout=REAP_S)
+        self.processes = procs
+
+    def _settle(self, futures: dict[Future[worker.WorkerReport], int]) -> None:
+        """Give every slot without an outcome one, now that the wave is over and reaped."""
+        for fut, slot in futures.items():
+            # A worker may have finished between the last poll and the teardown.
+            if self.slots[slot].outcome is None and fut.done() and not fut.cancelled():
+                exc = fut.exception(timeout=0)
+                if not isinstance(exc, BrokenProcessPool):  # ours: we killed the pool
+                    self._harvest(slot, fut)
+        crashed = self._crashed_at_break
+        for s in self.slots:
+            if s.outcome is None:
+                s.outcome = self._final(s, crashed)
+
+    def _final(self, s: _Slot, crashed: dict[int, int]) -> WorkerOutcome:
+        """The verdict of a worker that did not finish its share of the wave."""
+        pid = s.state.pid if s.state else None
+        if s.confirmed:
+            return self._partial(s, Verdict.DEADLOCK, detail=s.finding.reason if s.finding else None)
+        if self.end_reason == "stop":
+            return self._partial(s, Verdict.CANCELLED, detail=f"run stopped by {signal_name(self.stop.signum)}")
+        if self._broken:
+            if pid in crashed or not crashed:
+                code, sig = exit_status(crashed.get(pid) if pid is not None else None)
+                if code is None and sig is None:
+                    detail = "process pool broke; the worker that died could not be identified"
+                elif sig is None:
+                    detail = f"worker died: exit code {code}"
+                else:
+                    detail = f"worker died: {signal_name(sig)}"
+                return self._partial(s, Verdict.CRASH, detail=detail, exit_code=code, signal=sig)
+            return self._partial(s, Verdict.CANCELLED, detail="pool broken by a sibling's crash")
+        if self.end_reason == "stall":
+            return self._partial(s, Verdict.CANCELLED, detail="stopped: a sibling worker deadlocked")
+        # The launch timeout: judge what each worker is doing now.
+        if pid is None:
+            return self._partial(s, Verdict.STALLED, detail="never started: no pool process took its task")
+        quiet = self.ended_at - self._last_beat(s, self.ended_at)
+        if quiet <= self.threshold(s):
+            return self._partial(s, Verdict.SLOW, detail="still progressing at the launch timeout")
+        kind = s.finding.kind if s.finding else ProbeKind.STALLED
+        verdict = Verdict.LIVELOCK if kind is ProbeKind.LIVELOCK else Verdict.STALLED
+        reason = s.finding.reason if s.finding else "no progress"
+        return self._partial(s, verdict, detail=f"no heartbeat for {quiet:.1f}s at the launch timeout; {reason}")
+
+    def _partial(self, s: _Slot, verdict: Verdict, **extra: Any) -> WorkerOutcome:
+        st = s.state
+        return WorkerOutcome(
+            slot=s.slot,
+            pid=st.pid if st else None,
+            verdict=verdict,
+            iterations=st.iterations if st else 0,
+            threads_max=max(s.threads_max, len(s.finding.threads) if s.finding else 0),
+            cpu_s=s.cpu_s,
+            rayon_threads=st.rayon_threads if st else None,
+            batch_s_max=st.batch_s_max if st and st.batch_s_max else None,
+            probe=s.finding,
+            stalls=s.stalls,
+            **extra,
+        )
+
+    def _outcome(self, s: _Slot) -> WorkerOutcome:
+        assert s.outcome is not None
+        return s.outcome
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -1,0 +1,93 @@
+"""The built-in target: the ``gvlstress_native`` rayon loader (``native/`` in this repository).
+
+Stdlib-only at the top: workers import this module for `open_worker` after thread knobs are set,
+and only then import the extension (whose rayon pool reads ``RAYON_NUM_THREADS`` when built).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gvlstress.scenario import Scenario
+    from gvlstress.targets.base import TargetPlan
+
+# Loader keyword -> (type, minimum). The [target] table of a scenario may set these.
+_OPTIONS: dict[str, tuple[type, int]] = {
+    "samples": (int, 1),
+    "ref_len": (int, 1024),
+    "region_len": (int, 1),
+    "batch_size": (int, 1),
+    "slow_ms": (int, 0),
+}
+_OTHER_OPTIONS = ("fault_log",)
+
+
+class _NativeSession:
+    def __init__(self, loader: Any, module: Any) -> None:
+        self._loader = loader
+        self._module = module
+
+    def next_batch(self) -> object:
+        return self._loader.next_batch()
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "rayon_threads": int(self._module.current_num_threads()),
+            "fault": str(self._loader.fault),
+            "batch_bytes": int(self._loader.batch_bytes),
+            "gvlstress_native": str(self._module.__version__),
+        }
+
+
+def open_worker(options: dict[str, Any], seed: int, slot: int) -> _NativeSession:
+    """Worker half: build this worker's loader (the pool starts on its first batch)."""
+    import gvlstress_native
+
+    loader = gvlstress_native.Loader(seed=seed, **options)
+    return _NativeSession(loader, gvlstress_native)
+
+
+class NativeTarget:
+    """Supervisor half: check the extension is built and the settings make sense."""
+
+    name = "native"
+
+    def prepare(self, scenario: Scenario, workdir: Path) -> TargetPlan:
+        from gvlstress.errors import EnvironmentProblem, UsageError
+        from gvlstress.targets.base import TargetPlan
+
+        try:
+            import gvlstress_native
+        except ImportError as exc:
+            raise EnvironmentProblem(
+                f"the native loader is not built ({exc})",
+                hint="install it from this repository: pip install ./native",
+            ) from None
+        faults = tuple(gvlstress_native.fault_modes())
+        if scenario.fault not in faults:
+            raise UsageError(
+                f"unknown fault mode {scenario.fault!r} for target native",
+                hint=f"known: {', '.join(faults)}",
+            )
+        options: dict[str, Any] = {}
+        where = f"{scenario.source} [target]"
+        for key, value in scenario.options.items():
+            if key in _OPTIONS:
+                kind, minimum = _OPTIONS[key]
+                if isinstance(value, bool) or not isinstance(value, kind) or value < minimum:
+                    raise UsageError(f"{where}: {key} must be an integer >= {minimum}, got {value!r}")
+            elif key not in _OTHER_OPTIONS:
+                known = ", ".join([*_OPTIONS, *_OTHER_OPTIONS])
+                raise UsageError(f"{where}: unknown native option {key!r}", hint=f"known: {known}")
+            options[key] = value
+        options["fault"] = scenario.fault
+        options["fault_rate"] = scenario.fault_rate if scenario.fault != "none" else 0.0
+        return TargetPlan(
+            entry="gvlstress.targets.native:open_worker",
+            options=options,
+            versions={"gvlstress_native": str(gvlstress_native.__version__)},
+            faults=faults,
+            hanging_faults=tuple(gvlstress_native.hanging_fault_modes()),
+        )

@@ -1,0 +1,129 @@
+"""Spawn-safe worker entry point. Stdlib and the target only: no rich, click or psutil here.
+
+A spawned interpreter imports this module to run `main`; keeping it light keeps wave start-up
+fast and keeps harness code out of the process under test. The order in `main` matters: thread
+knobs are applied *before* the target is imported, because loaders size their pools from the
+environment at import or first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from gvlstress.heartbeat import Board, Phase
+from gvlstress.knobs import thread_knobs
+
+_board: Board | None = None
+
+
+class WorkerSession(Protocol):
+    """What a target's worker side returns: something that yields batches."""
+
+    def next_batch(self) -> object: ...
+
+    def describe(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class WorkerSpec:
+    """Everything a worker needs; pickled to the worker with its task."""
+
+    entry: str
+    """'module:function' of the target's worker side, called as fn(options, seed, slot)."""
+    options: dict[str, Any]
+    env: dict[str, str]
+    """Environment to apply before importing the target (e.g. RAYON_NUM_THREADS)."""
+    iterations: int
+    duration: float | None
+    seed: int
+
+
+@dataclass(frozen=True)
+class WorkerReport:
+    slot: int
+    pid: int
+    iterations: int
+    elapsed_s: float
+    cpu_s: float
+    batch_s_max: float
+    threads_max: int
+    env_inherited: dict[str, str] = field(default_factory=dict)
+    env_effective: dict[str, str] = field(default_factory=dict)
+    target_info: dict[str, Any] = field(default_factory=dict)
+
+
+def init(raw_board: Any) -> None:
+    """Pool initializer: attach the board; leave Ctrl-C to the supervisor, which tears down."""
+    global _board
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _board = Board.attach(raw_board)
+
+
+def _os_threads() -> int:
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 0
+
+
+def load_entry(entry: str) -> Any:
+    module, _, attr = entry.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def main(slot: int, spec: WorkerSpec) -> WorkerReport:
+    """Run one worker's share of a wave, beating the board after every batch."""
+    board = _board
+    if board is None:
+        raise RuntimeError("gvlstress.worker.init was not run in this process")
+    pid = os.getpid()
+    board.start(slot, pid)
+    try:
+        inherited = thread_knobs(os.environ)
+        os.environ.update(spec.env)
+        effective = thread_knobs(os.environ)
+        opener = load_entry(spec.entry)
+        board.phase(slot, Phase.IMPORTED)
+        session: WorkerSession = opener(spec.options, spec.seed, slot)
+        board.phase(slot, Phase.OPENED)
+        board.phase(slot, Phase.ITERATING)
+        started = time.monotonic()
+        cpu0 = time.process_time()
+        deadline = started + spec.duration if spec.duration else None
+        done = 0
+        batch_max = 0.0
+        threads_max = _os_threads()
+        while (deadline is None and done < spec.iterations) or (
+            deadline is not None and time.monotonic() < deadline
+        ):
+            t0 = time.monotonic()
+            session.next_batch()
+            dt = time.monotonic() - t0
+            done += 1
+            batch_max = max(batch_max, dt)
+            threads = _os_threads()
+            threads_max = max(threads_max, threads)
+            board.beat(slot, done, dt, threads)
+        info = session.describe()
+        rayon = info.get("rayon_threads")
+        board.phase(slot, Phase.DONE, rayon if isinstance(rayon, int) else None)
+        return WorkerReport(
+            slot=slot,
+            pid=pid,
+            iterations=done,
+            elapsed_s=time.monotonic() - started,
+            cpu_s=time.process_time() - cpu0,
+            batch_s_max=batch_max,
+            threads_max=threads_max,
+            env_inherited=inherited,
+            env_effective=effective,
+            target_info=info,
+        )
+    except BaseException:
+        board.phase(slot, Phase.FAILED)
+        raise
