@@ -81,8 +81,8 @@ def run(
     command: tuple[str, ...] | None = None,
 ) -> RunResult:
     """Run every wave of `scenario`; write run.json after each wave and at the end."""
-    observer = observer or NullObserver()
-    stop = stop or StopFlag()
+    observer = observer if observer is not None else NullObserver()
+    stop = stop if stop is not None else StopFlag()  # an unset StopFlag is falsy: no `or` here
     target = get_target(scenario.target)
     report_dir = check_report_dir(Path(scenario.report_dir))
     if not Path("/proc/self/task").is_dir():

@@ -157,7 +157,7 @@ def _short(path: Path) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     """The error funnel: every expected failure becomes one line on stderr and its exit code."""
-    err = Console(stderr=True, highlight=False)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
         code = cli.main(args=argv, prog_name="gvlstress", standalone_mode=False)
     except GvlstressError as exc:

@@ -150,22 +150,22 @@ def _check(name: str, value: Any, origin: str) -> Any:
         if value is None and _FIELDS[name].default is None:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise UsageError(f"{origin}: {name} must be a number, got {value!r}")
+            raise UsageError(f"{origin}: must be a number, got {value!r}")
         if kind is int and not isinstance(value, int):
-            raise UsageError(f"{origin}: {name} must be a whole number, got {value!r}")
+            raise UsageError(f"{origin}: must be a whole number, got {value!r}")
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             bounds = f"{lo if lo is not None else '-inf'}..{hi if hi is not None else 'inf'}"
-            raise UsageError(f"{origin}: {name} must be in {bounds}, got {value!r}")
+            raise UsageError(f"{origin}: must be in {bounds}, got {value!r}")
         return kind(value)
     if name == "start_method":
         if value not in START_METHODS:
             raise UsageError(
-                f"{origin}: start_method must be one of {', '.join(START_METHODS)}, got {value!r}"
+                f"{origin}: must be one of {', '.join(START_METHODS)}, got {value!r}"
             )
         return value
     if name in ("name", "description", "target", "fault", "report_dir"):
         if not isinstance(value, str) or (name != "description" and not value):
-            raise UsageError(f"{origin}: {name} must be a non-empty string, got {value!r}")
+            raise UsageError(f"{origin}: must be a non-empty string, got {value!r}")
         return value
     return value
 

@@ -223,7 +223,8 @@ class Wave:
                     max_workers=sc.workers,
                     mp_context=ctx,
                     initializer=worker.init,
-                    initargs=(self.board.raw,),
+                    # forkserver children are the fork server's, not ours: no parent-death link
+                    initargs=(self.board.raw, os.getpid() if sc.start_method != "forkserver" else None),
                 )
                 for slot in range(sc.workers):
                     futures[executor.submit(worker.main, slot, self.spec(slot))] = slot

@@ -8,6 +8,7 @@ environment at import or first use.
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import os
 import signal
@@ -57,10 +58,27 @@ class WorkerReport:
     target_info: dict[str, Any] = field(default_factory=dict)
 
 
-def init(raw_board: Any) -> None:
+def _die_with_parent(parent_pid: int) -> None:
+    """Ask Linux to SIGKILL this worker when its parent dies (PR_SET_PDEATHSIG).
+
+    The supervisor reaps workers itself; this covers the one case it cannot: the harness being
+    SIGKILLed. Checked against a parent that died before the request was made.
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+
+def init(raw_board: Any, parent_pid: int | None = None) -> None:
     """Pool initializer: attach the board; leave Ctrl-C to the supervisor, which tears down."""
     global _board
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent_pid is not None:
+        _die_with_parent(parent_pid)
     _board = Board.attach(raw_board)
 
 

@@ -1,0 +1,92 @@
+"""Shared helpers: run the CLI in a subprocess, read run.json, wait on /proc facts (never sleep)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SUPPORT = Path(__file__).resolve().parent / "support"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Stop early with a clear message when the native fixture is not built."""
+    try:
+        import gvlstress_native  # noqa: F401
+    except ImportError:
+        pytest.exit("gvlstress_native is not installed: run `pip install ./native` first", returncode=4)
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("RAYON_NUM_THREADS", None)
+    env["PYTHONPATH"] = os.pathsep.join([str(SUPPORT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["NO_COLOR"] = "1"
+    env.update(extra)
+    return env
+
+
+def run_cli(args: list[str], timeout: float = 240, **env: str) -> subprocess.CompletedProcess[str]:
+    """`python -m gvlstress ARGS` in a subprocess, so a hang cannot take pytest down."""
+    return subprocess.run(
+        [sys.executable, "-m", "gvlstress", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=cli_env(**env),
+        cwd=ROOT,
+        check=False,
+    )
+
+
+def load_run(report_dir: Path) -> dict[str, Any]:
+    runs = sorted(report_dir.glob("*/run.json"))
+    assert len(runs) == 1, f"expected one run.json under {report_dir}, found {runs}"
+    data: dict[str, Any] = json.loads(runs[0].read_text())
+    return data
+
+
+def workers_of(run: dict[str, Any]) -> list[dict[str, Any]]:
+    return [w for wave in run["waves"] for w in wave["workers"]]
+
+
+def wait_for(predicate: Callable[[], Any], timeout: float, what: str, every: float = 0.05) -> Any:
+    """Poll `predicate` until it returns something truthy; fail with `what` after `timeout`."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(every)  # polling interval of a fact check, not a synchronisation by sleep
+    pytest.fail(f"timed out after {timeout}s waiting for {what}")
+
+
+def alive(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def all_parked_on_futex(pid: int, min_threads: int) -> bool:
+    """The fact a hung fixture shows: every thread asleep in a futex wait."""
+    from gvlstress.probes import procfs
+
+    s = procfs.sample(pid)
+    if s is None or len(s.threads) < min_threads:
+        return False
+    return all(t.state == "S" and t.futex_addr is not None for t in s.threads)
+
+
+@pytest.fixture
+def report_dir(tmp_path: Path) -> Path:
+    return tmp_path / "reports"

@@ -1,0 +1,107 @@
+"""/proc parsers on recorded text (incl. junk), and the sampler against live processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from conftest import all_parked_on_futex, wait_for
+from gvlstress.probes import procfs
+
+# Recorded from a hung fixture worker (x86_64): a rayon pool thread parked in a futex wait.
+STAT = (
+    "4382 (weird ) (name) S 4379 4373 4373 0 -1 4194368 77 0 0 0 12 3 0 0 20 0 17 0 "
+    "1693113 1325027328 3456 18446744073709551615 1 1 0 0 0 0 0 4096 16384 0 0 0 -1 1 0 0 0 0 0"
+)
+STATUS = "Name:\tpython3.11\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t41\nnonvoluntary_ctxt_switches:\t7\n"
+SYSCALL_FUTEX = "202 0x7f8266051fb8 0x80 0x0 0x0 0x0 0x0 0x7f8265e4fa48 0x7f8266a1c8e5\n"
+
+
+def test_parse_stat_handles_parens_and_spaces_in_comm() -> None:
+    comm, state, utime, stime = procfs.parse_stat(STAT)
+    assert (comm, state, utime, stime) == ("weird ) (name", "S", 12, 3)
+
+
+@pytest.mark.parametrize("junk", ["", "garbage", "1 (x) S 1 2", "no parens at all 1 2 3"])
+def test_parse_stat_rejects_junk(junk: str) -> None:
+    with pytest.raises(ValueError):
+        procfs.parse_stat(junk)
+
+
+def test_parse_status_context_switches() -> None:
+    assert procfs.parse_status(STATUS) == (41, 7)
+    assert procfs.parse_status("junk\n:\n") == (None, None)
+
+
+def test_parse_syscall_futex_address_on_x86_64_and_aarch64() -> None:
+    assert procfs.parse_syscall(SYSCALL_FUTEX, "x86_64") == (202, 0x7F8266051FB8)
+    assert procfs.parse_syscall("98 0xffff9c0010 0x89 0x0", "aarch64") == (98, 0xFFFF9C0010)
+    # Same number on another architecture is not a futex: no address claimed.
+    assert procfs.parse_syscall(SYSCALL_FUTEX, "riscv64") == (202, None)
+
+
+@pytest.mark.parametrize("text", ["running\n", "-1 0x7ffd 0x7f1\n", "", "zz 0x1", "202 nothex"])
+def test_parse_syscall_not_blocked_or_junk(text: str) -> None:
+    nr, addr = procfs.parse_syscall(text, "x86_64")
+    assert addr is None
+    assert nr in (None, 202)
+
+
+def test_parse_wchan() -> None:
+    assert procfs.parse_wchan("futex_wait_queue\n") == "futex_wait_queue"
+    assert procfs.parse_wchan("0") is None
+
+
+def test_sample_live_thread_blocked_on_a_futex() -> None:
+    # GIVEN a thread of this process blocked on a threading.Event (a futex wait)
+    event = threading.Event()
+    t = threading.Thread(target=event.wait, daemon=True)
+    t.start()
+    try:
+        tid = t.native_id
+
+        def blocked() -> object:
+            s = procfs.sample(os.getpid())
+            assert s is not None
+            return next((x for x in s.threads if x.tid == tid and x.futex_addr is not None), None)
+
+        # WHEN /proc is sampled, THEN that thread shows a futex wait with an address
+        if not procfs.futex_syscalls():
+            pytest.skip(f"futex syscall numbers unknown on {procfs.MACHINE}")
+        thread = wait_for(blocked, 10, "the waiting thread to show up in a futex syscall")
+        assert thread.state == "S"
+        assert thread.syscall in procfs.futex_syscalls()
+    finally:
+        event.set()
+        t.join(5)
+
+
+def test_sample_of_a_vanished_process_is_none() -> None:
+    p = subprocess.Popen([sys.executable, "-c", "pass"])
+    p.wait(10)
+    assert procfs.sample(p.pid) is None
+
+
+def test_sample_hung_fixture_shows_every_thread_parked() -> None:
+    # GIVEN the native fixture deadlocked in the foreground with a 4-thread pool
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gvlstress_native", "--fault", "lock_across_par_iter", "--rayon", "4"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith(f"pid {proc.pid}")
+        # THEN /proc shows main + 4 pool threads, all asleep in futex waits
+        wait_for(lambda: all_parked_on_futex(proc.pid, 5), 20, "the fixture to park every thread")
+        sample = procfs.sample(proc.pid)
+        assert sample is not None
+        assert len(sample.threads) == 5
+    finally:
+        proc.kill()
+        proc.wait(10)
