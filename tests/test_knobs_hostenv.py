@@ -35,7 +35,10 @@ def test_cgroup_v2_quota(tmp_path: Path) -> None:
     (tmp_path / "cg" / "job").mkdir(parents=True)
     (tmp_path / "cg" / "job" / "cpu.max").write_text("1530000 100000\n")
     (tmp_path / "self").write_text("0::/job\n")
-    assert hostenv._cgroup_quota(tmp_path / "cg", tmp_path / "self") == (15.3, str(tmp_path / "cg/job/cpu.max"))
+    assert hostenv._cgroup_quota(tmp_path / "cg", tmp_path / "self") == (
+        15.3,
+        str(tmp_path / "cg/job/cpu.max"),
+    )
 
 
 def test_cgroup_v2_unlimited(tmp_path: Path) -> None:

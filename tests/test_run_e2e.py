@@ -14,13 +14,32 @@ from conftest import ROOT, alive, cli_env, load_run, run_cli, wait_for, workers_
 
 
 def test_healthy_5x16_run_is_ok_and_shows_16_rayon_threads_per_worker(report_dir: Path) -> None:
-    result = run_cli(["run", "--workers", "5", "--rayon", "16", "--waves", "2", "--iterations", "40",
-                      "--report-dir", str(report_dir)])
+    result = run_cli(
+        [
+            "run",
+            "--workers",
+            "5",
+            "--rayon",
+            "16",
+            "--waves",
+            "2",
+            "--iterations",
+            "40",
+            "--report-dir",
+            str(report_dir),
+        ]
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     run = load_run(report_dir)
     assert run["schema"] == "gvlstress.run/1"
-    assert run["summary"] == {"waves": 2, "hung": 0, "crashed": 0, "errored": 0, "verdict": "ok",
-                              "interrupted": False}
+    assert run["summary"] == {
+        "waves": 2,
+        "hung": 0,
+        "crashed": 0,
+        "errored": 0,
+        "verdict": "ok",
+        "interrupted": False,
+    }
     workers = workers_of(run)
     assert len(workers) == 10
     for w in workers:
@@ -34,8 +53,21 @@ def test_healthy_5x16_run_is_ok_and_shows_16_rayon_threads_per_worker(report_dir
 
 
 def test_inherited_rayon_threads_apply_unless_rayon_is_given(report_dir: Path) -> None:
-    result = run_cli(["run", "--workers", "2", "--inherit-rayon", "16", "--waves", "1", "--iterations", "10",
-                      "--report-dir", str(report_dir / "a")])
+    result = run_cli(
+        [
+            "run",
+            "--workers",
+            "2",
+            "--inherit-rayon",
+            "16",
+            "--waves",
+            "1",
+            "--iterations",
+            "10",
+            "--report-dir",
+            str(report_dir / "a"),
+        ]
+    )
     assert result.returncode == 0, result.stderr
     run = load_run(report_dir / "a")
     assert run["scenario"]["inherit_rayon"] == 16
@@ -45,8 +77,23 @@ def test_inherited_rayon_threads_apply_unless_rayon_is_given(report_dir: Path) -
         assert w["rayon_threads"] == 16
         assert w["threads_max"] >= 17
 
-    result = run_cli(["run", "--workers", "2", "--inherit-rayon", "16", "--rayon", "2", "--waves", "1",
-                      "--iterations", "10", "--report-dir", str(report_dir / "b")])
+    result = run_cli(
+        [
+            "run",
+            "--workers",
+            "2",
+            "--inherit-rayon",
+            "16",
+            "--rayon",
+            "2",
+            "--waves",
+            "1",
+            "--iterations",
+            "10",
+            "--report-dir",
+            str(report_dir / "b"),
+        ]
+    )
     assert result.returncode == 0, result.stderr
     run = load_run(report_dir / "b")
     for w in workers_of(run):
@@ -58,8 +105,25 @@ def test_inherited_rayon_threads_apply_unless_rayon_is_given(report_dir: Path) -
 
 def test_lock_across_par_iter_is_a_deadlock_found_from_the_stall(report_dir: Path) -> None:
     timeout = 60
-    result = run_cli(["run", "--workers", "5", "--rayon", "16", "--waves", "1", "--fault", "lock_across_par_iter",
-                      "--fault-rate", "1.0", "--timeout", str(timeout), "--report-dir", str(report_dir)])
+    result = run_cli(
+        [
+            "run",
+            "--workers",
+            "5",
+            "--rayon",
+            "16",
+            "--waves",
+            "1",
+            "--fault",
+            "lock_across_par_iter",
+            "--fault-rate",
+            "1.0",
+            "--timeout",
+            str(timeout),
+            "--report-dir",
+            str(report_dir),
+        ]
+    )
     assert result.returncode == 1, result.stdout + result.stderr
     run = load_run(report_dir)
     wave = run["waves"][0]
@@ -80,8 +144,27 @@ def test_lock_across_par_iter_is_a_deadlock_found_from_the_stall(report_dir: Pat
 
 
 def test_slow_batches_past_the_stall_floor_are_slow_not_a_hang(report_dir: Path) -> None:
-    result = run_cli(["run", "--workers", "2", "--rayon", "4", "--waves", "1", "--iterations", "3", "--fault", "slow",
-                      "--stall-floor", "0.5", "-o", "slow_ms=1500", "--report-dir", str(report_dir)])
+    result = run_cli(
+        [
+            "run",
+            "--workers",
+            "2",
+            "--rayon",
+            "4",
+            "--waves",
+            "1",
+            "--iterations",
+            "3",
+            "--fault",
+            "slow",
+            "--stall-floor",
+            "0.5",
+            "-o",
+            "slow_ms=1500",
+            "--report-dir",
+            str(report_dir),
+        ]
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     run = load_run(report_dir)
     assert run["summary"]["hung"] == 0
@@ -97,21 +180,62 @@ def test_worker_imports_nothing_heavy(report_dir: Path) -> None:
     # the console script is the interesting case: spawn would re-import its click/rich imports
     exe = Path(sys.executable).with_name("gvlstress")
     assert exe.exists()
-    result = subprocess.run([str(exe), "run", "--target", "probe_target:make", "--workers", "1", "--waves", "1",
-                             "--iterations", "1", "--report-dir", str(report_dir)],
-                            capture_output=True, text=True, timeout=120, env=cli_env(), cwd=ROOT, check=False)
+    result = subprocess.run(
+        [
+            str(exe),
+            "run",
+            "--target",
+            "probe_target:make",
+            "--workers",
+            "1",
+            "--waves",
+            "1",
+            "--iterations",
+            "1",
+            "--report-dir",
+            str(report_dir),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=cli_env(),
+        cwd=ROOT,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     (w,) = workers_of(load_run(report_dir))
     assert w["target_info"]["heavy_modules"] == []
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_signal_mid_wave_writes_run_json_and_leaves_no_process(report_dir: Path, signum: int, code: int) -> None:
+def test_signal_mid_wave_writes_run_json_and_leaves_no_process(
+    report_dir: Path, signum: int, code: int
+) -> None:
     # GIVEN a run whose workers iterate for a long time
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gvlstress", "run", "--workers", "3", "--rayon", "4", "--waves", "5",
-         "--duration", "120", "--timeout", "200", "--report-dir", str(report_dir)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=cli_env(), cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "gvlstress",
+            "run",
+            "--workers",
+            "3",
+            "--rayon",
+            "4",
+            "--waves",
+            "5",
+            "--duration",
+            "120",
+            "--timeout",
+            "200",
+            "--report-dir",
+            str(report_dir),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env(),
+        cwd=ROOT,
     )
     try:
         parent = psutil.Process(proc.pid)
@@ -143,16 +267,38 @@ def test_signal_mid_wave_writes_run_json_and_leaves_no_process(report_dir: Path,
 def test_workers_die_with_a_sigkilled_harness(report_dir: Path) -> None:
     # GIVEN a run whose workers are iterating
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gvlstress", "run", "--workers", "2", "--rayon", "2", "--duration", "120",
-         "--timeout", "200", "--report-dir", str(report_dir)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=cli_env(), cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "gvlstress",
+            "run",
+            "--workers",
+            "2",
+            "--rayon",
+            "2",
+            "--duration",
+            "120",
+            "--timeout",
+            "200",
+            "--report-dir",
+            str(report_dir),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=cli_env(),
+        cwd=ROOT,
     )
     try:
         parent = psutil.Process(proc.pid)
         pids = wait_for(
-            lambda: [c.pid for c in parent.children() if c.num_threads() >= 3] if
-            len([c for c in parent.children() if c.num_threads() >= 3]) == 2 else [],
-            60, "two iterating workers")
+            lambda: (
+                [c.pid for c in parent.children() if c.num_threads() >= 3]
+                if len([c for c in parent.children() if c.num_threads() >= 3]) == 2
+                else []
+            ),
+            60,
+            "two iterating workers",
+        )
         # WHEN the harness itself is SIGKILLed (it cannot clean up)
         proc.kill()
         proc.wait(10)

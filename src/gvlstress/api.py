@@ -39,7 +39,7 @@ class NullObserver:
 
 
 def _utc_now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 def check_report_dir(report_dir: Path) -> Path:
@@ -92,7 +92,12 @@ def run(
     run_dir = new_run_dir(report_dir, scenario.name, started)
     board = Board.create(scenario.workers)
     environment = hostenv.snapshot()
-    target_facts = {"name": scenario.target, "entry": plan.entry, "options": plan.options, "versions": plan.versions}
+    target_facts = {
+        "name": scenario.target,
+        "entry": plan.entry,
+        "options": plan.options,
+        "versions": plan.versions,
+    }
     waves: list[WaveResult] = []
     batch_seen = 0.0
 
@@ -124,6 +129,3 @@ def run(
 def worker_pids(result: RunResult) -> list[int]:
     """Every worker pid the run started (for leak checks)."""
     return [w.pid for wave in result.waves for w in wave.workers if w.pid is not None]
-
-
-

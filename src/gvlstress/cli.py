@@ -48,24 +48,86 @@ D = Scenario()
 def _options(f: F) -> F:
     """Options shared by commands that resolve a Scenario (one list, not copies)."""
     opts = [
-        click.option("--scenario", "scenario_ref", metavar="NAME|PATH", help="TOML scenario (scenarios/); options given here override it."),
+        click.option(
+            "--scenario",
+            "scenario_ref",
+            metavar="NAME|PATH",
+            help="TOML scenario (scenarios/); options given here override it.",
+        ),
         click.option("--target", help=f"What workers iterate [default: {D.target}]."),
         click.option("--workers", type=int, help=f"Worker processes per wave [default: {D.workers}]."),
-        click.option("--rayon", type=int, help="Threads per worker (RAYON_NUM_THREADS set in the worker before the target is imported) [default: leave as is]."),
-        click.option("--inherit-rayon", type=int, metavar="N", help="Workers are born with RAYON_NUM_THREADS=N in their environment, as from a base image."),
-        click.option("--waves", type=int, help=f"Launches; each starts fresh worker processes [default: {D.waves}]."),
-        click.option("--iterations", type=int, help=f"Batches per worker per wave [default: {D.iterations}]."),
-        click.option("--duration", type=float, metavar="SECONDS", help="Iterate for this long per wave instead of --iterations."),
-        click.option("--timeout", type=float, metavar="SECONDS", help=f"Launch deadline per wave [default: {D.timeout:g}]."),
-        click.option("--stall", type=float, metavar="SECONDS", help=f"Heartbeat silence before a worker is probed [default: adaptive, {STALL_HELP}]."),
-        click.option("--stall-floor", type=float, metavar="SECONDS", help=f"Lowest adaptive stall threshold [default: {D.stall_floor:g}]."),
-        click.option("--startup-grace", type=float, metavar="SECONDS", help=f"Allowance for spawn + import + open [default: {D.startup_grace:g}]."),
-        click.option("--start-method", type=click.Choice(START_METHODS), help=f"Worker start method [default: {D.start_method}]."),
-        click.option("--fault", help="Fault mode of the native loader (none, lock_across_par_iter, slow, ...)."),
-        click.option("--fault-rate", type=float, help=f"Probability per batch that the fault fires [default: {D.fault_rate:g}]."),
+        click.option(
+            "--rayon",
+            type=int,
+            help="Threads per worker (RAYON_NUM_THREADS set in the worker before the target is imported) [default: leave as is].",
+        ),
+        click.option(
+            "--inherit-rayon",
+            type=int,
+            metavar="N",
+            help="Workers are born with RAYON_NUM_THREADS=N in their environment, as from a base image.",
+        ),
+        click.option(
+            "--waves", type=int, help=f"Launches; each starts fresh worker processes [default: {D.waves}]."
+        ),
+        click.option(
+            "--iterations", type=int, help=f"Batches per worker per wave [default: {D.iterations}]."
+        ),
+        click.option(
+            "--duration",
+            type=float,
+            metavar="SECONDS",
+            help="Iterate for this long per wave instead of --iterations.",
+        ),
+        click.option(
+            "--timeout",
+            type=float,
+            metavar="SECONDS",
+            help=f"Launch deadline per wave [default: {D.timeout:g}].",
+        ),
+        click.option(
+            "--stall",
+            type=float,
+            metavar="SECONDS",
+            help=f"Heartbeat silence before a worker is probed [default: adaptive, {STALL_HELP}].",
+        ),
+        click.option(
+            "--stall-floor",
+            type=float,
+            metavar="SECONDS",
+            help=f"Lowest adaptive stall threshold [default: {D.stall_floor:g}].",
+        ),
+        click.option(
+            "--startup-grace",
+            type=float,
+            metavar="SECONDS",
+            help=f"Allowance for spawn + import + open [default: {D.startup_grace:g}].",
+        ),
+        click.option(
+            "--start-method",
+            type=click.Choice(START_METHODS),
+            help=f"Worker start method [default: {D.start_method}].",
+        ),
+        click.option(
+            "--fault", help="Fault mode of the native loader (none, lock_across_par_iter, slow, ...)."
+        ),
+        click.option(
+            "--fault-rate",
+            type=float,
+            help=f"Probability per batch that the fault fires [default: {D.fault_rate:g}].",
+        ),
         click.option("--seed", type=int, help=f"Seed for data and fault draws [default: {D.seed}]."),
-        click.option("--report-dir", metavar="DIR", help=f"Where run directories go [default: {D.report_dir}]."),
-        click.option("-o", "--option", "target_options", multiple=True, metavar="KEY=VALUE", help="Target option, e.g. -o slow_ms=2500 (repeatable)."),
+        click.option(
+            "--report-dir", metavar="DIR", help=f"Where run directories go [default: {D.report_dir}]."
+        ),
+        click.option(
+            "-o",
+            "--option",
+            "target_options",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="Target option, e.g. -o slow_ms=2500 (repeatable).",
+        ),
     ]
     for opt in reversed(opts):
         f = opt(f)
@@ -84,7 +146,9 @@ def _parse_value(text: str) -> Any:
     return {"true": True, "false": False}.get(text.lower(), text)
 
 
-def scenario_from_options(scenario_ref: str | None, target_options: tuple[str, ...], **given: Any) -> Scenario:
+def scenario_from_options(
+    scenario_ref: str | None, target_options: tuple[str, ...], **given: Any
+) -> Scenario:
     """Parse step: CLI values that were given (not None) override the scenario file."""
     overrides = {k: v for k, v in given.items() if v is not None}
     origin = {k: "--" + k.replace("_", "-") for k in overrides}
@@ -111,7 +175,9 @@ def exit_code_for(result: RunResult) -> ExitCode:
     return ExitCode.OK
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}, epilog=EXIT_CODES)
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}, epilog=EXIT_CODES
+)
 @click.version_option(__version__, prog_name="gvlstress")
 def cli() -> None:
     """Reproduce, detect and explain deadlocks in native (rayon/PyO3) data loaders."""
@@ -169,7 +235,9 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(int(ExitCode.USAGE)) from None
     except click.ClickException as exc:
         ctx = getattr(exc, "ctx", None)
-        where = f"gvlstress {ctx.info_name}" if ctx is not None and ctx.info_name != "gvlstress" else "gvlstress"
+        where = (
+            f"gvlstress {ctx.info_name}" if ctx is not None and ctx.info_name != "gvlstress" else "gvlstress"
+        )
         err.print(f"{where}: error: {exc.format_message()} (try --help)", markup=False)
         raise SystemExit(int(ExitCode.USAGE)) from None
     except click.exceptions.Abort:

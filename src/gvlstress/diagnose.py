@@ -60,12 +60,15 @@ def futex_groups(threads: tuple[ThreadDelta, ...], machine_futex: frozenset[int]
     )
 
 
-def judge(first: ProcSample | None, second: ProcSample | None, futex_nrs: frozenset[int] | None = None) -> ProbeFinding:
+def judge(
+    first: ProcSample | None, second: ProcSample | None, futex_nrs: frozenset[int] | None = None
+) -> ProbeFinding:
     """Deadlock, livelock or stalled, from two samples of one process."""
     nrs = futex_syscalls() if futex_nrs is None else futex_nrs
-    pid = (second or first).pid if (second or first) else -1
     if first is None or second is None:
+        pid = second.pid if second is not None else (first.pid if first is not None else -1)
         return ProbeFinding(pid, ProbeKind.GONE, 0.0, 0.0, (), (), "process exited while probed")
+    pid = second.pid
     window = max(second.at - first.at, 1e-9)
     threads = thread_deltas(first, second)
     groups = futex_groups(threads, nrs)

@@ -37,11 +37,13 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def _cgroup_quota(root: Path = Path("/sys/fs/cgroup"), proc_cgroup: Path = Path("/proc/self/cgroup")) -> tuple[float | None, str | None]:
+def _cgroup_quota(
+    root: Path = Path("/sys/fs/cgroup"), proc_cgroup: Path = Path("/proc/self/cgroup")
+) -> tuple[float | None, str | None]:
     """CPUs allowed by the cgroup this process is in (v2 ``cpu.max``, v1 CFS quota)."""
     lines = (_read(proc_cgroup) or "").splitlines()
     for line in lines:
-        hid, controllers, rel = (line.split(":", 2) + ["", ""])[:3]
+        hid, controllers, rel = [*line.split(":", 2), "", ""][:3]
         rel = rel.lstrip("/")
         if hid == "0" and controllers == "":
             for cand in (root / rel / "cpu.max", root / "cpu.max"):

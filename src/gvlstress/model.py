@@ -6,11 +6,11 @@ Every layer speaks these types; only reporters turn them into text or JSON.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """What happened to a worker (or, as its worst worker, a wave or a run).
 
     ``cancelled`` is a worker the harness stopped while it was still healthy, because a sibling
@@ -107,7 +107,7 @@ class FutexGroup:
     tids: tuple[int, ...]
 
 
-class ProbeKind(str, Enum):
+class ProbeKind(StrEnum):
     """What two ``/proc`` samples say about a process that made no progress."""
 
     DEADLOCK = "deadlock"
@@ -151,6 +151,8 @@ class WorkerOutcome:
     rayon_threads: int | None
     """Pool size the worker's target reported (None if it never got that far)."""
     batch_s_max: float | None
+    iter_s: float | None = None
+    """Seconds the worker spent iterating (first batch to last): the denominator of throughput."""
     env_inherited: dict[str, str] = field(default_factory=dict)
     """Thread knobs the worker process was born with (redacted)."""
     env_effective: dict[str, str] = field(default_factory=dict)

@@ -6,6 +6,7 @@ re-parented and can no longer be found from it.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 
 import psutil
@@ -29,10 +30,8 @@ def kill_trees(pids: list[int], timeout: float = 5.0) -> list[int]:
         except psutil.NoSuchProcess:
             continue
     for proc in victims.values():
-        try:
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
             proc.send_signal(signal.SIGKILL)
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            pass
     # wait_procs reaps our own children and only polls the others (re-parented grandchildren).
     _, alive = psutil.wait_procs(list(victims.values()), timeout=timeout)
     return [p.pid for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]

@@ -159,9 +159,7 @@ def _check(name: str, value: Any, origin: str) -> Any:
         return kind(value)
     if name == "start_method":
         if value not in START_METHODS:
-            raise UsageError(
-                f"{origin}: must be one of {', '.join(START_METHODS)}, got {value!r}"
-            )
+            raise UsageError(f"{origin}: must be one of {', '.join(START_METHODS)}, got {value!r}")
         return value
     if name in ("name", "description", "target", "fault", "report_dir"):
         if not isinstance(value, str) or (name != "description" and not value):

@@ -114,7 +114,7 @@ def spawn_without_main() -> Iterator[None]:
     if main is None:
         yield
         return
-    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
+    saved: dict[str, Any] = {k: main.__dict__[k] for k in ("__file__", "__spec__") if k in main.__dict__}
     main.__dict__.pop("__file__", None)
     main.__dict__["__spec__"] = None
     try:
@@ -301,15 +301,14 @@ class Wave:
                 cpu_s=rep.cpu_s,
                 rayon_threads=_int_or_none(rep.target_info.get("rayon_threads")),
                 batch_s_max=rep.batch_s_max,
+                iter_s=rep.elapsed_s,
                 env_inherited=rep.env_inherited,
                 env_effective=rep.env_effective,
                 target_info=rep.target_info,
                 probe=s.finding,
                 stalls=s.stalls,
                 detail=(
-                    f"stalled {s.stalls}x past the stall threshold, then progressed"
-                    if s.stalls
-                    else None
+                    f"stalled {s.stalls}x past the stall threshold, then progressed" if s.stalls else None
                 ),
             )
         elif isinstance(exc, BrokenProcessPool):
@@ -466,7 +465,9 @@ class Wave:
         if s.confirmed:
             return self._partial(s, Verdict.DEADLOCK, detail=s.finding.reason if s.finding else None)
         if self.end_reason == "stop":
-            return self._partial(s, Verdict.CANCELLED, detail=f"run stopped by {signal_name(self.stop.signum)}")
+            return self._partial(
+                s, Verdict.CANCELLED, detail=f"run stopped by {signal_name(self.stop.signum)}"
+            )
         if self._broken:
             if pid in crashed or not crashed:
                 code, sig = exit_status(crashed.get(pid) if pid is not None else None)
@@ -489,7 +490,9 @@ class Wave:
         kind = s.finding.kind if s.finding else ProbeKind.STALLED
         verdict = Verdict.LIVELOCK if kind is ProbeKind.LIVELOCK else Verdict.STALLED
         reason = s.finding.reason if s.finding else "no progress"
-        return self._partial(s, verdict, detail=f"no heartbeat for {quiet:.1f}s at the launch timeout; {reason}")
+        return self._partial(
+            s, verdict, detail=f"no heartbeat for {quiet:.1f}s at the launch timeout; {reason}"
+        )
 
     def _partial(self, s: _Slot, verdict: Verdict, **extra: Any) -> WorkerOutcome:
         st = s.state

@@ -24,13 +24,30 @@ FUTEX_SYSCALLS: dict[str, frozenset[int]] = {
 }
 SYSCALL_NAMES: dict[str, dict[int, str]] = {
     "x86_64": {
-        0: "read", 1: "write", 7: "poll", 23: "select", 35: "nanosleep", 61: "wait4",
-        202: "futex", 230: "clock_nanosleep", 232: "epoll_wait", 270: "pselect6", 271: "ppoll",
-        281: "epoll_pwait", 449: "futex_waitv",
+        0: "read",
+        1: "write",
+        7: "poll",
+        23: "select",
+        35: "nanosleep",
+        61: "wait4",
+        202: "futex",
+        230: "clock_nanosleep",
+        232: "epoll_wait",
+        270: "pselect6",
+        271: "ppoll",
+        281: "epoll_pwait",
+        449: "futex_waitv",
     },
     "aarch64": {
-        63: "read", 64: "write", 73: "ppoll", 98: "futex", 101: "nanosleep",
-        115: "clock_nanosleep", 22: "epoll_pwait", 260: "wait4", 449: "futex_waitv",
+        63: "read",
+        64: "write",
+        73: "ppoll",
+        98: "futex",
+        101: "nanosleep",
+        115: "clock_nanosleep",
+        22: "epoll_pwait",
+        260: "wait4",
+        449: "futex_waitv",
     },
 }
 MACHINE = platform.machine()

@@ -62,7 +62,9 @@ class ConsoleObserver:
         self._waves = scenario.waves
         self._ticks = 0
         if self.live:
-            self._live = Live(self._table(index, ()), console=self.console, refresh_per_second=4, transient=True)
+            self._live = Live(
+                self._table(index, ()), console=self.console, refresh_per_second=4, transient=True
+            )
             self._live.start()
         else:
             self.console.print(
@@ -109,7 +111,6 @@ def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
     s = result.summary
     console.print(
         f"[bold]{verdict_text(s.verdict)}[/]: {s.waves} wave(s), {s.hung} hung, "
-        f"{s.crashed} crashed, {s.errored} errored"
-        + (" (interrupted)" if s.interrupted else "")
+        f"{s.crashed} crashed, {s.errored} errored" + (" (interrupted)" if s.interrupted else "")
     )
     console.print(f"run.json: {run_dir}/run.json", highlight=False)

@@ -13,14 +13,8 @@ if TYPE_CHECKING:
     from gvlstress.scenario import Scenario
     from gvlstress.targets.base import TargetPlan
 
-# Loader keyword -> (type, minimum). The [target] table of a scenario may set these.
-_OPTIONS: dict[str, tuple[type, int]] = {
-    "samples": (int, 1),
-    "ref_len": (int, 1024),
-    "region_len": (int, 1),
-    "batch_size": (int, 1),
-    "slow_ms": (int, 0),
-}
+# Integer Loader keyword -> minimum. The [target] table of a scenario may set these.
+_OPTIONS: dict[str, int] = {"samples": 1, "ref_len": 1024, "region_len": 1, "batch_size": 1, "slow_ms": 0}
 _OTHER_OPTIONS = ("fault_log",)
 
 
@@ -75,8 +69,8 @@ class NativeTarget:
         where = f"{scenario.source} [target]"
         for key, value in scenario.options.items():
             if key in _OPTIONS:
-                kind, minimum = _OPTIONS[key]
-                if isinstance(value, bool) or not isinstance(value, kind) or value < minimum:
+                minimum = _OPTIONS[key]
+                if type(value) is not int or value < minimum:
                     raise UsageError(f"{where}: {key} must be an integer >= {minimum}, got {value!r}")
             elif key not in _OTHER_OPTIONS:
                 known = ", ".join([*_OPTIONS, *_OTHER_OPTIONS])
