@@ -19,10 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _bare_worker import iterate  # noqa: E402
-
-from gvlstress import api  # noqa: E402
-from gvlstress.scenario import Scenario  # noqa: E402
+from _bare_worker import iterate
+from gvlstress import api
+from gvlstress.scenario import Scenario
 
 
 def bare(workers: int, rayon: int, duration: float) -> float:
