@@ -28,7 +28,13 @@ def test_board_rows_written_by_a_spawned_process_are_read_whole() -> None:
     p.join(30)
     assert p.exitcode == 0
     row = board.read(1)
-    assert (row.pid, row.iterations, row.phase, row.rayon_threads, row.threads) == (4242, 5, Phase.ITERATING, 16, 17)
+    assert (row.pid, row.iterations, row.phase, row.rayon_threads, row.threads) == (
+        4242,
+        5,
+        Phase.ITERATING,
+        16,
+        17,
+    )
     assert row.batch_s_max == 0.05
     assert row.last_beat is not None
     assert before <= row.last_beat <= time.monotonic()  # one system-wide monotonic clock
@@ -42,8 +48,21 @@ def test_fault_rate_makes_the_hang_arrive_after_a_random_number_of_batches(tmp_p
     log = tmp_path / "faults.log"
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "gvlstress_native", "--fault", "lock_across_par_iter", "--fault-rate", "0.2",
-             "--rayon", "2", "--seed", str(seed), "--fault-log", str(log)],
+            [
+                sys.executable,
+                "-m",
+                "gvlstress_native",
+                "--fault",
+                "lock_across_par_iter",
+                "--fault-rate",
+                "0.2",
+                "--rayon",
+                "2",
+                "--seed",
+                str(seed),
+                "--fault-log",
+                str(log),
+            ],
             stdout=subprocess.DEVNULL,
         )
         for seed in range(5)
@@ -52,8 +71,15 @@ def test_fault_rate_makes_the_hang_arrive_after_a_random_number_of_batches(tmp_p
         # WHEN each has hung (every thread parked on a futex)
         for p in procs:
             wait_for(lambda p=p: all_parked_on_futex(p.pid, 3), 30, f"fixture {p.pid} to hang")
-        lines = wait_for(lambda: log.read_text().splitlines() if log.exists() and
-                         len(log.read_text().splitlines()) == 5 else None, 10, "five fault stamps")
+        lines = wait_for(
+            lambda: (
+                log.read_text().splitlines()
+                if log.exists() and len(log.read_text().splitlines()) == 5
+                else None
+            ),
+            10,
+            "five fault stamps",
+        )
     finally:
         for p in procs:
             p.kill()
