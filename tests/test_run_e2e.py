@@ -308,3 +308,62 @@ def test_workers_die_with_a_sigkilled_harness(report_dir: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait(10)
+
+
+def test_a_raising_worker_is_an_error_with_its_traceback(report_dir: Path) -> None:
+    result = run_cli(
+        [
+            "run",
+            "--target",
+            "probe_target:make",
+            "-o",
+            "mode=raise",
+            "-o",
+            "at=3",
+            "--workers",
+            "3",
+            "--waves",
+            "1",
+            "--iterations",
+            "2000",
+            "--report-dir",
+            str(report_dir),
+        ]
+    )
+    assert result.returncode == 3, result.stdout + result.stderr
+    workers = workers_of(load_run(report_dir))
+    verdicts = {w["slot"]: w["verdict"] for w in workers}
+    assert verdicts == {0: "error", 1: "ok", 2: "ok"}
+    assert "RuntimeError: poisoned slot on batch 3" in workers[0]["detail"]
+    assert workers[0]["iterations"] == 2
+    assert len({w["pid"] for w in workers}) == 3  # no process took a second slot
+
+
+def test_an_aborting_worker_is_a_crash_and_only_it_is_blamed(report_dir: Path) -> None:
+    result = run_cli(
+        [
+            "run",
+            "--target",
+            "probe_target:make",
+            "-o",
+            "mode=abort",
+            "-o",
+            "at=3",
+            "--workers",
+            "3",
+            "--waves",
+            "2",
+            "--iterations",
+            "200000",
+            "--report-dir",
+            str(report_dir),
+        ]
+    )
+    assert result.returncode == 3, result.stdout + result.stderr
+    run = load_run(report_dir)
+    assert run["summary"]["crashed"] == 2
+    for wave in run["waves"]:
+        culprit, *siblings = wave["workers"]
+        assert (culprit["verdict"], culprit["signal"]) == ("crash", signal.SIGABRT)
+        assert {w["verdict"] for w in siblings} <= {"ok", "cancelled"}
+    assert not [w["pid"] for w in workers_of(run) if w["pid"] and alive(w["pid"])]

@@ -7,6 +7,7 @@ re-parented and can no longer be found from it.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 
 import psutil
@@ -20,7 +21,11 @@ def descendants(pid: int) -> list[psutil.Process]:
 
 
 def kill_trees(pids: list[int], timeout: float = 5.0) -> list[int]:
-    """SIGKILL every pid and its descendants; return pids still alive after `timeout`."""
+    """SIGKILL every pid and its descendants; return pids still alive after `timeout`.
+
+    Our own direct children are signalled but not reaped here: their owner (multiprocessing's
+    Process.join) must collect the exit status, or it is lost.
+    """
     victims: dict[int, psutil.Process] = {}
     for pid in pids:
         for child in descendants(pid):
@@ -32,9 +37,16 @@ def kill_trees(pids: list[int], timeout: float = 5.0) -> list[int]:
     for proc in victims.values():
         with contextlib.suppress(psutil.NoSuchProcess, psutil.AccessDenied):
             proc.send_signal(signal.SIGKILL)
-    # wait_procs reaps our own children and only polls the others (re-parented grandchildren).
-    _, alive = psutil.wait_procs(list(victims.values()), timeout=timeout)
-    return [p.pid for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    me = os.getpid()
+    others = []
+    for proc in victims.values():
+        try:
+            if proc.ppid() != me:
+                others.append(proc)
+        except psutil.NoSuchProcess:
+            continue
+    _, left = psutil.wait_procs(others, timeout=timeout)
+    return [p.pid for p in left if alive(p.pid)]
 
 
 def alive(pid: int) -> bool:

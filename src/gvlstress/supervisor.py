@@ -22,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.connection import wait as mp_wait
 from typing import Any, Protocol
 
 import psutil
@@ -179,6 +180,9 @@ class Wave:
         self.ended_at = 0.0
         self._broken = False
         self._crashed_at_break: dict[int, int] = {}
+        self._executor: ProcessPoolExecutor | None = None
+        self._killed: set[int] = set()
+        """Pids the harness SIGKILLed itself: their exit status says nothing about a crash."""
 
     # -- thresholds -------------------------------------------------------------------------
     def threshold(self, s: _Slot) -> float:
@@ -204,6 +208,7 @@ class Wave:
             iterations=sc.iterations,
             duration=sc.duration,
             seed=seed,
+            rendezvous_s=sc.startup_grace,
         )
 
     # -- the loop ---------------------------------------------------------------------------
@@ -223,9 +228,16 @@ class Wave:
                     max_workers=sc.workers,
                     mp_context=ctx,
                     initializer=worker.init,
-                    # forkserver children are the fork server's, not ours: no parent-death link
-                    initargs=(self.board.raw, os.getpid() if sc.start_method != "forkserver" else None),
+                    initargs=(
+                        self.board.raw,
+                        # forkserver children are the fork server's, not ours: no death link
+                        os.getpid() if sc.start_method != "forkserver" else None,
+                        # Every worker holds its task before any imports the target, so no
+                        # process can finish early and take a sibling's slot with a warm pool.
+                        ctx.Barrier(sc.workers),
+                    ),
                 )
+                self._executor = executor
                 for slot in range(sc.workers):
                     futures[executor.submit(worker.main, slot, self.spec(slot))] = slot
                 # Private but stable since 3.2: the only way to learn worker pids before they beat.
@@ -288,6 +300,7 @@ class Wave:
 
     def _harvest(self, slot: int, fut: Future[worker.WorkerReport]) -> None:
         s = self.slots[slot]
+        s.state = self.board.read(slot)
         exc = fut.exception(timeout=0)
         if exc is None:
             rep = fut.result(timeout=0)
@@ -315,17 +328,35 @@ class Wave:
             # Attributed in _settle. Exit codes are read now, before our own SIGKILLs.
             if not self._broken:
                 self._broken = True
-                self._crashed_at_break = {
-                    pid: code
-                    for pid, p in self.processes.items()
-                    if (code := p.exitcode) not in (None, 0, -signal.SIGTERM)
-                }
+                self._crashed_at_break = self._dead_workers()
         else:
             text = "".join(traceback.format_exception(exc))
             cause = exc.__cause__
             if cause is not None:  # concurrent.futures keeps the worker's traceback here
                 text = str(cause) + "\n" + f"{type(exc).__name__}: {exc}"
             s.outcome = self._partial(s, Verdict.ERROR, detail=text.strip())
+
+    def _dead_workers(self) -> dict[int, int]:
+        """Exit codes of workers that died on their own, read before we kill anything.
+
+        A dead worker's sentinel becomes ready a moment before the kernel lets it be reaped, so
+        a non-blocking poll can miss it: join (bounded) the ones whose sentinel is ready.
+        """
+        # The executor's manager thread is terminating and joining every worker right now; two
+        # threads reaping one child lose its status, so let it finish (bounded) and then read.
+        manager = getattr(self._executor, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(timeout=REAP_S)
+        procs = list(self.processes.values())
+        ready = set(mp_wait([p.sentinel for p in procs], timeout=0))
+        for p in procs:
+            if p.sentinel in ready and p.exitcode is None:
+                p.join(timeout=REAP_S)
+        return {
+            pid: code
+            for pid, p in self.processes.items()
+            if (code := p.exitcode) not in (None, 0, -signal.SIGTERM)
+        }
 
     def _read_board(self, now: float) -> None:
         for s in self.slots:
@@ -431,13 +462,16 @@ class Wave:
         procs.update(getattr(executor, "_processes", {}) or {})
         busy = [s for s in self.slots if s.outcome is None]
         if busy:
-            kill_trees([pid for pid, p in procs.items() if p.exitcode is None], timeout=REAP_S)
+            victims = [pid for pid, p in procs.items() if p.exitcode is None]
+            self._killed.update(victims)
+            kill_trees(victims, timeout=REAP_S)
         executor.shutdown(wait=False, cancel_futures=True)
         end = time.monotonic() + REAP_S
         for p in procs.values():
             p.join(timeout=max(0.0, end - time.monotonic()))
         stragglers = [pid for pid, p in procs.items() if p.exitcode is None]
         if stragglers:
+            self._killed.update(stragglers)
             kill_trees(stragglers, timeout=REAP_S)
             for pid in stragglers:
                 procs[pid].join(timeout=REAP_S)
@@ -454,7 +488,15 @@ class Wave:
                 exc = fut.exception(timeout=0)
                 if not isinstance(exc, BrokenProcessPool):  # ours: we killed the pool
                     self._harvest(slot, fut)
-        crashed = self._crashed_at_break
+        # Now every process is joined; the snapshot taken at the break can lose a race with the
+        # executor's own manager thread reaping the same child, so look again.
+        crashed = dict(self._crashed_at_break)
+        if self._broken:
+            crashed.update(
+                (pid, code)
+                for pid, p in self.processes.items()
+                if pid not in self._killed and (code := p.exitcode) not in (None, 0, -signal.SIGTERM)
+            )
         for s in self.slots:
             if s.outcome is None:
                 s.outcome = self._final(s, crashed)

@@ -8,10 +8,12 @@ environment at import or first use.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import importlib
 import os
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -20,6 +22,7 @@ from gvlstress.heartbeat import Board, Phase
 from gvlstress.knobs import thread_knobs
 
 _board: Board | None = None
+_barrier: Any = None
 
 
 class WorkerSession(Protocol):
@@ -42,6 +45,8 @@ class WorkerSpec:
     iterations: int
     duration: float | None
     seed: int
+    rendezvous_s: float = 30.0
+    """How long to wait for every sibling to hold its task before going on regardless."""
 
 
 @dataclass(frozen=True)
@@ -73,13 +78,22 @@ def _die_with_parent(parent_pid: int) -> None:
         os._exit(1)
 
 
-def init(raw_board: Any, parent_pid: int | None = None) -> None:
+def init(raw_board: Any, parent_pid: int | None = None, barrier: Any = None) -> None:
     """Pool initializer: attach the board; leave Ctrl-C to the supervisor, which tears down."""
-    global _board
+    global _board, _barrier
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent_pid is not None:
         _die_with_parent(parent_pid)
     _board = Board.attach(raw_board)
+    _barrier = barrier
+
+
+def _rendezvous(timeout: float) -> None:
+    """Wait until every worker of the wave holds its task (bounded; a no-show only delays)."""
+    if _barrier is None:
+        return
+    with contextlib.suppress(threading.BrokenBarrierError):
+        _barrier.wait(timeout)
 
 
 def _os_threads() -> int:
@@ -101,6 +115,7 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
         raise RuntimeError("gvlstress.worker.init was not run in this process")
     pid = os.getpid()
     board.start(slot, pid)
+    _rendezvous(spec.rendezvous_s)
     try:
         inherited = thread_knobs(os.environ)
         os.environ.update(spec.env)
