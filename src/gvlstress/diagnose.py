@@ -7,9 +7,23 @@ main thread (it waits on a rayon latch), so the pool threads' CPU is what tells 
 
 from __future__ import annotations
 
-from collections import defaultdict
+import re
+from collections import Counter, defaultdict
 
-from gvlstress.model import FutexGroup, ProbeFinding, ProbeKind, ProcSample, ThreadDelta
+from gvlstress.model import (
+    Capture,
+    Diagnosis,
+    Frame,
+    FutexGroup,
+    ProbeFinding,
+    ProbeKind,
+    ProcSample,
+    ThreadDelta,
+    ThreadView,
+    Verdict,
+    WaitGroup,
+)
+from gvlstress.probes import procfs
 from gvlstress.probes.procfs import CLK_TCK, futex_syscalls
 
 # A process using at least this share of one CPU without making progress is burning, not parked.
@@ -95,4 +109,115 @@ def judge(
             f"no progress, {cpu:.2f} CPU-s in {window:.2f}s, {len(parked)}/{n} threads parked, "
             f"{on_futex} on futexes; not parked: {what}"
         )
-    return ProbeFinding(pid, kind, window, cpu, threads, groups, reason)
+    return ProbeFinding(pid, kind, window, cpu, threads, groups, reason, (first, second))
+
+
+# -- explanation: a finding plus stacks -> a Diagnosis a reader can check --------------------
+
+# Frames that say "this thread sleeps" without saying on what: skipped when naming a wait.
+_PLUMBING = re.compile(
+    r"^(syscall|__?futex\w*|futex_wait\w*|__lll_lock_wait\w*|pthread_cond_\w*|__pthread_\w*|"
+    r"___pthread_\w*|__GI_\w*|atomic_\w*|load|get|wait<.*>|"
+    r"std::sys::(pal::unix::futex|sync::condvar::futex::Condvar|sync::mutex::futex::Mutex::lock$)\S*|"
+    r"std::sys::sync::condvar::\S*|std::sync::(poison::)?condvar::Condvar::wait\S*|"
+    r"std::thread::(park\S*|local::\S*)|std::sys::pal::unix::thread_parking\S*|"
+    r"std::sys::sync::thread_parking::\S*|lock(<.*>)?)$"
+)
+_POOL_FRAMES = (
+    "rayon_core::registry::ThreadBuilder::run",
+    "rayon_core::registry::main_loop",
+    "rayon_core::registry::WorkerThread::wait_until_cold",
+)
+
+
+def telling_frame(frames: tuple[Frame, ...]) -> str | None:
+    """The innermost frame that says what a thread waits for (not libc/futex plumbing)."""
+    for f in frames:
+        if not _PLUMBING.match(f.name) and f.name not in ("??", ""):
+            return f.name
+    return None
+
+
+def role(t: ThreadView, pid: int) -> str:
+    """Who a thread is: main, a rayon pool thread, another Python thread, or a native thread."""
+    names = [f.name for f in t.native]
+    if t.tid == pid:
+        return "main thread"
+    if any(n.startswith(_POOL_FRAMES) for n in names):
+        return "rayon pool thread"
+    if t.python is not None:
+        return "Python thread"
+    return "native thread"
+
+
+def where(t: ThreadView) -> str:
+    """Where a thread sits, from the best view available."""
+    if t.native and (name := telling_frame(t.native)):
+        return name
+    if t.python and t.python.frames:
+        top = t.python.frames[0]
+        return telling_frame(t.python.frames) or top.name
+    return t.wchan or t.syscall or t.state
+
+
+def _span(tids: tuple[int, ...]) -> str:
+    if len(tids) > 3 and tids[-1] - tids[0] == len(tids) - 1:
+        return f"{tids[0]}-{tids[-1]}"
+    return ", ".join(map(str, tids))
+
+
+def explain(
+    verdict: Verdict, finding: ProbeFinding | None, capture: Capture | None, progress: str
+) -> Diagnosis:
+    """The evidence behind a verdict: states, CPU, futex groups with their frames, the GIL."""
+    missing: list[str] = []
+    if capture is None:
+        missing.append("no stacks captured")
+    else:
+        for run in (capture.pyspy, capture.native):
+            if not run.ok:
+                missing.append(f"{run.tool}: {run.error}")
+    if finding is None or not finding.threads:
+        return Diagnosis(verdict, f"{verdict.value}: {progress}; no /proc sample", (), missing=tuple(missing))
+    pid = finding.pid
+    views = {t.tid: t for t in capture.threads} if capture else {}
+    evidence = [
+        f"{finding.n_parked}/{len(finding.threads)} threads asleep with no CPU; "
+        f"{finding.cpu_s:.2f} CPU-s used by all threads over {finding.window_s:.2f}s; {progress}"
+    ]
+    groups = []
+    for g in finding.futex_groups:
+        members = [views[t] for t in g.tids if t in views]
+        blocked = Counter(where(m) for m in members).most_common(1)
+        blocked_in = blocked[0][0] if blocked else "futex wait"
+        roles = Counter(role(m, pid) for m in members)
+        names = tuple(f"{n} {r}{'s' if n > 1 else ''}" for r, n in roles.most_common())
+        groups.append(WaitGroup(addr=g.addr, tids=g.tids, blocked_in=blocked_in, names=names))
+        who = ", ".join(names) or f"{len(g.tids)} threads"
+        evidence.append(f"futex {g.addr:#x}: {who} (tids {_span(g.tids)}) wait in {blocked_in}")
+    outside = [t for t in finding.threads if t.futex_addr is None]
+    for t in outside[:5]:
+        v = views.get(t.tid)
+        at = where(v) if v else (t.wchan or procfs.syscall_name(t.syscall) or t.state)
+        evidence.append(f"thread {t.tid} ({t.comm}) {t.state}, not on a futex: {at}")
+    gil_owner = next((t.tid for t in capture.threads if t.owns_gil), None) if capture else None
+    if capture and capture.pyspy.ok:
+        evidence.append(
+            f"GIL held by thread {gil_owner} ({where(views[gil_owner])})"
+            if gil_owner in views
+            else "no thread holds the GIL"
+        )
+    else:
+        evidence.append("GIL owner unknown (py-spy view missing)")
+    busy = sorted((t for t in finding.threads if t.cpu_s > 0), key=lambda t: -t.cpu_s)[:3]
+    if busy:
+        evidence.append("busiest threads: " + ", ".join(f"{t.tid} {t.cpu_s:.2f}s" for t in busy))
+    if groups:
+        top = groups[0]
+        summary = (
+            f"{verdict.value}: {len(top.tids)} thread(s) parked on futex {top.addr:#x} in "
+            f"{top.blocked_in}" + (f", {len(groups) - 1} other wait address(es)" if len(groups) > 1 else "")
+        )
+    else:
+        summary = f"{verdict.value}: {finding.reason}"
+    return Diagnosis(verdict, summary, tuple(evidence), tuple(groups), gil_owner, tuple(missing))

@@ -128,6 +128,8 @@ class ProbeFinding:
     threads: tuple[ThreadDelta, ...]
     futex_groups: tuple[FutexGroup, ...]
     reason: str
+    samples: tuple[ProcSample, ...] = field(default=(), metadata={"file_only": True})
+    """The two raw samples (written as proc.json next to the report, not into run.json)."""
 
     @property
     def n_parked(self) -> int:
@@ -136,6 +138,106 @@ class ProbeFinding:
     @property
     def n_futex(self) -> int:
         return sum(len(g.tids) for g in self.futex_groups)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One stack frame, Python or native; native names are demangled and hash-free."""
+
+    name: str
+    file: str | None = None
+    line: int | None = None
+    module: str | None = None
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """How one diagnostic tool fared: the report says what is missing and why."""
+
+    tool: str
+    ok: bool
+    elapsed_s: float
+    command: tuple[str, ...] = ()
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class PyThread:
+    """An interpreter thread as py-spy saw it."""
+
+    tid: int
+    name: str | None
+    owns_gil: bool
+    active: bool
+    frames: tuple[Frame, ...]
+
+
+@dataclass(frozen=True)
+class NativeThread:
+    """A thread's native stack (eu-stack, gdb or pystack), innermost frame first."""
+
+    tid: int
+    name: str | None
+    frames: tuple[Frame, ...]
+
+
+@dataclass(frozen=True)
+class ThreadView:
+    """One OS thread seen three ways, merged by thread id."""
+
+    tid: int
+    comm: str
+    state: str
+    syscall: str | None
+    futex_addr: int | None
+    wchan: str | None
+    cpu_s: float
+    voluntary_ctxt: int | None
+    nonvoluntary_ctxt: int | None
+    python: PyThread | None
+    native: tuple[Frame, ...]
+
+    @property
+    def owns_gil(self) -> bool:
+        return bool(self.python and self.python.owns_gil)
+
+
+@dataclass(frozen=True)
+class Capture:
+    """Everything captured from one process before it was killed (or, for inspect, left alone)."""
+
+    pid: int
+    threads: tuple[ThreadView, ...]
+    pyspy: ToolRun
+    native: ToolRun
+    raw: dict[str, str] = field(default_factory=dict, metadata={"file_only": True})
+    """Raw tool output by file name; written next to the report, not into run.json."""
+
+
+@dataclass(frozen=True)
+class WaitGroup:
+    """Threads parked on one futex address, and where they block."""
+
+    addr: int
+    tids: tuple[int, ...]
+    blocked_in: str
+    """The most telling frame the group shares (e.g. Mutex::lock_contended)."""
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """Why a worker is judged what it is, with evidence a reader can check."""
+
+    verdict: Verdict
+    summary: str
+    evidence: tuple[str, ...]
+    groups: tuple[WaitGroup, ...] = ()
+    gil_owner: int | None = None
+    missing: tuple[str, ...] = ()
+    """Views that could not be taken (py-spy denied, no native stack tool, ...)."""
+    pattern: str | None = None
+    hint: str | None = None
 
 
 @dataclass(frozen=True)
@@ -159,6 +261,8 @@ class WorkerOutcome:
     """Thread knobs after gvlstress applied --rayon, i.e. what the target saw (redacted)."""
     target_info: dict[str, Any] = field(default_factory=dict)
     probe: ProbeFinding | None = None
+    capture: Capture | None = None
+    diagnosis: Diagnosis | None = None
     stalls: int = 0
     """How often its heartbeat went quiet past the stall threshold."""
     detail: str | None = None

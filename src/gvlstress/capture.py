@@ -1,0 +1,97 @@
+"""Capture a process three ways (/proc, py-spy, native stacks) and merge by thread id.
+
+Hung workers are captured in parallel, each tool with its own deadline, before anything is
+killed. py-spy and the native tool both attach with ptrace, so per process they run one after
+the other; a process is paused only while a tool reads it.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
+
+from gvlstress.model import Capture, Frame, ProbeFinding, PyThread, ThreadView
+from gvlstress.probes import native, procfs, pyspy
+from gvlstress.probes.demangle import demangle_all
+
+PYSPY_TIMEOUT_S = 20.0
+NATIVE_TIMEOUT_S = 30.0
+
+
+def _demangle_py(threads: tuple[PyThread, ...]) -> tuple[PyThread, ...]:
+    """py-spy --native mixes raw Rust symbols into Python stacks; make them readable too."""
+    names = demangle_all(sorted({f.name for t in threads for f in t.frames}))
+    return tuple(
+        PyThread(
+            t.tid,
+            t.name,
+            t.owns_gil,
+            t.active,
+            tuple(Frame(names.get(f.name, f.name), f.file, f.line, f.module) for f in t.frames),
+        )
+        for t in threads
+    )
+
+
+def merge(
+    finding: ProbeFinding, py: tuple[PyThread, ...], nat: dict[int, tuple[Frame, ...]]
+) -> tuple[ThreadView, ...]:
+    by_tid = {t.tid: t for t in py}
+    return tuple(
+        ThreadView(
+            tid=t.tid,
+            comm=t.comm,
+            state=t.state,
+            syscall=procfs.syscall_name(t.syscall),
+            futex_addr=t.futex_addr,
+            wchan=t.wchan,
+            cpu_s=t.cpu_s,
+            voluntary_ctxt=t.voluntary_ctxt,
+            nonvoluntary_ctxt=t.nonvoluntary_ctxt,
+            python=by_tid.get(t.tid),
+            native=nat.get(t.tid, ()),
+        )
+        for t in finding.threads
+    )
+
+
+def capture(pid: int, finding: ProbeFinding, use_pyspy: bool = True) -> Capture:
+    """py-spy, then native stacks, merged with the /proc finding already taken."""
+    if use_pyspy:
+        py_run, py_threads, py_raw = pyspy.dump(pid, PYSPY_TIMEOUT_S)
+        py_threads = _demangle_py(py_threads)
+    else:
+        from gvlstress.model import ToolRun
+
+        py_run, py_threads, py_raw = ToolRun("py-spy", False, 0.0, (), "skipped"), (), None
+    nat_run, nat_threads, nat_raw = native.stacks(pid, NATIVE_TIMEOUT_S)
+    raw = {"proc.json": json.dumps(_proc_raw(finding), indent=1)}
+    if py_raw:
+        raw["pyspy.json"] = py_raw
+    if nat_raw:
+        raw["native.txt"] = nat_raw
+    return Capture(
+        pid=pid,
+        threads=merge(finding, py_threads, {t.tid: t.frames for t in nat_threads}),
+        pyspy=py_run,
+        native=nat_run,
+        raw=raw,
+    )
+
+
+def _proc_raw(finding: ProbeFinding) -> dict[str, object]:
+    return {
+        "pid": finding.pid,
+        "window_s": finding.window_s,
+        "samples": [asdict(s) for s in finding.samples],
+    }
+
+
+def capture_many(findings: dict[int, ProbeFinding]) -> dict[int, Capture]:
+    """Capture every process in parallel; each tool call carries its own deadline."""
+    if not findings:
+        return {}
+    with ThreadPoolExecutor(max_workers=len(findings), thread_name_prefix="gvlstress-capture") as pool:
+        futures = {pid: pool.submit(capture, pid, f) for pid, f in findings.items()}
+        return {pid: fut.result() for pid, fut in futures.items()}

@@ -1,0 +1,103 @@
+"""py-spy's view: Python frames, ``owns_gil`` and active/idle per interpreter thread.
+
+py-spy lists only threads the interpreter knows (not rayon's pool threads) and needs ptrace.
+Its JSON has ``owns_gil``; its text output prints "(idle)" even for a thread holding the GIL,
+so only the JSON is used.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gvlstress.model import Frame, PyThread, ToolRun
+from gvlstress.probes import tools
+
+ENV_VAR = "GVLSTRESS_PYSPY"
+"""Path of the py-spy binary to use instead of the one found on PATH."""
+
+
+def locate() -> str | None:
+    return tools.find("py-spy", ENV_VAR)
+
+
+def version(path: str | None = None) -> str | None:
+    path = path or locate()
+    if not path:
+        return None
+    out = tools.run([path, "--version"], 10)
+    return out.stdout.strip().removeprefix("py-spy ").strip() if out.ok else None
+
+
+def explain_error(stderr: str) -> str:
+    """One line a human can act on, from py-spy's stderr."""
+    text = stderr.strip()
+    low = text.lower()
+    if "permission denied" in low or "operation not permitted" in low or "os error 1)" in low:
+        return "ptrace denied (run as the same user with ptrace allowed, or add CAP_SYS_PTRACE; see `gvlstress doctor`)"
+    if "no such process" in low or "failed to find process" in low:
+        return "process exited before py-spy attached"
+    if "failed to find python version" in low or "failed to get python version" in low:
+        return "not a Python process py-spy understands"
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else "py-spy failed without a message"
+
+
+def _frame(f: dict[str, Any]) -> Frame:
+    line = f.get("line")
+    return Frame(
+        name=str(f.get("name") or "?"),
+        file=f.get("filename") or None,
+        line=int(line) if isinstance(line, int) and line > 0 else None,
+        module=f.get("module") or None,
+    )
+
+
+def parse_json(text: str) -> tuple[PyThread, ...]:
+    """Threads from ``py-spy dump --json``; ValueError on anything that is not that shape."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"py-spy output is not JSON: {exc}") from None
+    if not isinstance(data, list):
+        raise ValueError("py-spy JSON is not a list of threads")
+    threads = []
+    for t in data:
+        if not isinstance(t, dict) or not isinstance(t.get("frames"), list):
+            raise ValueError("py-spy JSON thread without frames")
+        tid = t.get("os_thread_id") or t.get("thread_id")
+        if not isinstance(tid, int):
+            raise ValueError("py-spy JSON thread without a thread id")
+        threads.append(
+            PyThread(
+                tid=tid,
+                name=t.get("thread_name"),
+                owns_gil=bool(t.get("owns_gil")),
+                active=bool(t.get("active")),
+                frames=tuple(_frame(f) for f in t["frames"] if isinstance(f, dict)),
+            )
+        )
+    return tuple(threads)
+
+
+def dump(
+    pid: int, timeout: float = 20.0, native: bool = True
+) -> tuple[ToolRun, tuple[PyThread, ...], str | None]:
+    """Run py-spy on `pid`: (how it went, threads, raw JSON)."""
+    path = locate()
+    if path is None:
+        return (
+            ToolRun("py-spy", False, 0.0, (), f"py-spy not found (pip install py-spy, or set {ENV_VAR})"),
+            (),
+            None,
+        )
+    argv = [path, "dump", "--json", "--pid", str(pid)] + (["--native"] if native else [])
+    out = tools.run(argv, timeout)
+    if not out.ok:
+        error = out.error if out.returncode is None else explain_error(out.stderr or out.stdout)
+        return ToolRun("py-spy", False, out.elapsed_s, tuple(argv), error), (), out.stdout or None
+    try:
+        threads = parse_json(out.stdout)
+    except ValueError as exc:
+        return ToolRun("py-spy", False, out.elapsed_s, tuple(argv), str(exc)), (), out.stdout
+    return ToolRun("py-spy", True, out.elapsed_s, tuple(argv)), threads, out.stdout
