@@ -13,10 +13,11 @@ import tempfile
 from pathlib import Path
 
 from gvlstress import hostenv
-from gvlstress.errors import EnvironmentProblem
+from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.heartbeat import Board
 from gvlstress.model import RunResult, WaveResult
-from gvlstress.reporters import json_report
+from gvlstress.reporters import json_report, junit, markdown, raw
+from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus
 from gvlstress.targets.registry import get_target
@@ -32,6 +33,9 @@ class NullObserver:
         pass
 
     def suspected(self, index: int, slot: int, finding: object) -> None:
+        pass
+
+    def capturing(self, index: int, pids: tuple[int, ...]) -> None:
         pass
 
     def wave_finished(self, wave: WaveResult) -> None:
@@ -120,10 +124,34 @@ def run(
         wave = Wave(index, scenario, plan, board, observer, stop, batch_seen).run()
         waves.append(wave)
         batch_seen = max(batch_seen, _batch_s(wave))
-        json_report.write(result(), run_dir)
+        raw.write(wave, run_dir)
+        json_report.write(result(), run_dir)  # after every wave: a killed harness still leaves data
     final = result()
-    json_report.write(final, run_dir)
+    write_reports(final, run_dir)
     return final
+
+
+def write_reports(result: RunResult, run_dir: Path) -> dict[str, Path]:
+    """run.json, report.md and junit.xml, each written atomically."""
+    report_md = run_dir / "report.md"
+    junit_xml = run_dir / "junit.xml"
+    paths = {"run.json": json_report.write(result, run_dir)}
+    write_atomic(report_md, markdown.render(result))
+    write_atomic(junit_xml, junit.render(result, str(report_md)))
+    paths |= {"report.md": report_md, "junit.xml": junit_xml}
+    return paths
+
+
+def rerender(run_dir: Path, force: bool = False) -> dict[str, Path]:
+    """report.md and junit.xml again from run.json (e.g. after a format change)."""
+    result = json_report.read(run_dir)
+    existing = [p.name for p in (run_dir / "report.md", run_dir / "junit.xml") if p.exists()]
+    if existing and not force:
+        raise UsageError(f"{run_dir} already has {', '.join(existing)}", hint="add --force to overwrite")
+    report_md = run_dir / "report.md"
+    write_atomic(report_md, markdown.render(result))
+    write_atomic(run_dir / "junit.xml", junit.render(result, str(report_md)))
+    return {"report.md": report_md, "junit.xml": run_dir / "junit.xml"}
 
 
 def worker_pids(result: RunResult) -> list[int]:

@@ -202,6 +202,17 @@ def run(**opts: Any) -> None:
 
 
 @cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Overwrite an existing report.md / junit.xml.")
+def report(run_dir: Path, force: bool) -> None:
+    """Render report.md and junit.xml again from RUN_DIR/run.json."""
+    paths = api.rerender(run_dir, force=force)
+    console = Console(highlight=False, soft_wrap=True)
+    for name, path in paths.items():
+        console.print(f"{name}: {path}")
+
+
+@cli.command()
 def scenarios() -> None:
     """List scenario files (./scenarios and the built-in ones), one line each."""
     console = Console(highlight=False, soft_wrap=True)

@@ -163,7 +163,30 @@ def where(t: ThreadView) -> str:
 def _span(tids: tuple[int, ...]) -> str:
     if len(tids) > 3 and tids[-1] - tids[0] == len(tids) - 1:
         return f"{tids[0]}-{tids[-1]}"
+    if len(tids) > 6:
+        return ", ".join(map(str, tids[:4])) + f", ... ({len(tids)} in all)"
     return ", ".join(map(str, tids))
+
+
+def collapse_recursion(names: tuple[str, ...], longest: int = 6) -> tuple[str, ...]:
+    """Fold directly repeated runs of frames (rayon's join recursion) into one copy.
+
+    Pool threads stuck in the same place differ only in how deep work stealing recursed;
+    folded, their stacks compare equal and group together.
+    """
+    out = list(names)
+    changed = True
+    while changed:
+        changed = False
+        for size in range(1, longest + 1):
+            i = 0
+            while i + 2 * size <= len(out):
+                if out[i : i + size] == out[i + size : i + 2 * size]:
+                    del out[i + size : i + 2 * size]
+                    changed = True
+                else:
+                    i += 1
+    return tuple(out)
 
 
 def explain(

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from gvlstress import __version__
 from gvlstress.knobs import thread_knobs
 
 
@@ -75,6 +76,35 @@ def cpu_budget() -> CpuBudget:
     )
 
 
+def ptrace_facts() -> dict[str, Any]:
+    """What decides whether py-spy, eu-stack or gdb may attach to a worker."""
+    scope = _read(Path("/proc/sys/kernel/yama/ptrace_scope"))
+    cap_eff = 0
+    for line in (_read(Path("/proc/self/status")) or "").splitlines():
+        if line.startswith("CapEff:"):
+            cap_eff = int(line.split()[1], 16)
+    return {
+        "yama_ptrace_scope": int(scope) if scope and scope.isdigit() else None,
+        "uid": os.getuid(),
+        "cap_sys_ptrace": bool(cap_eff & (1 << 19)),
+        "container": Path("/.dockerenv").exists() or Path("/run/.containerenv").exists(),
+    }
+
+
+def tools_snapshot() -> dict[str, Any]:
+    """Diagnostic tools available on this host (paths and versions)."""
+    from gvlstress.probes import native, pyspy, tools
+
+    spy = pyspy.locate()
+    nat = native.locate()
+    return {
+        "py_spy": {"path": spy, "version": pyspy.version(spy) if spy else None},
+        "native_stack_tool": {"name": nat[0], "path": nat[1]} if nat else None,
+        "cxxfilt": tools.find("c++filt"),
+        "ptrace": ptrace_facts(),
+    }
+
+
 def snapshot() -> dict[str, Any]:
     """What report readers need to know about the host; knobs only, redacted."""
     budget = cpu_budget()
@@ -94,4 +124,6 @@ def snapshot() -> dict[str, Any]:
         "cpu_budget": budget.cpus,
         "thread_knobs": thread_knobs(os.environ),
         "budget": asdict(budget),
+        "gvlstress": __version__,
+        "tools": tools_snapshot(),
     }

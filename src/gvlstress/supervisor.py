@@ -28,9 +28,10 @@ from typing import Any, Protocol
 import psutil
 
 from gvlstress import worker
-from gvlstress.diagnose import judge
+from gvlstress.capture import capture_many
+from gvlstress.diagnose import explain, judge
 from gvlstress.heartbeat import Board, Phase, SlotState
-from gvlstress.model import ProbeFinding, ProbeKind, Verdict, WaveResult, WorkerOutcome, worst
+from gvlstress.model import Capture, ProbeFinding, ProbeKind, Verdict, WaveResult, WorkerOutcome, worst
 from gvlstress.probes import procfs
 from gvlstress.proctree import exit_status, kill_trees, signal_name
 from gvlstress.scenario import Scenario
@@ -68,6 +69,8 @@ class Observer(Protocol):
     def progress(self, index: int, rows: tuple[WorkerStatus, ...]) -> None: ...
 
     def suspected(self, index: int, slot: int, finding: ProbeFinding) -> None: ...
+
+    def capturing(self, index: int, pids: tuple[int, ...]) -> None: ...
 
     def wave_finished(self, wave: WaveResult) -> None: ...
 
@@ -150,6 +153,7 @@ class _Slot:
     cpu_prev: tuple[float, float] | None = None
     cpu_percent: float | None = None
     first_beat_iters: tuple[float, int] | None = None
+    capture: Capture | None = None
     proc: psutil.Process | None = field(default=None, repr=False)
 
 
@@ -247,6 +251,7 @@ class Wave:
             if self.end_reason in ("stall", "timeout"):
                 detected_by = self.end_reason
                 detect_s = self.ended_at - started
+                self._capture_hung()  # evidence first; the teardown kills
         finally:
             self._teardown(executor)
         self._settle(futures)
@@ -453,6 +458,23 @@ class Wave:
             s.finding = finding
             s.confirmed = finding.kind is ProbeKind.DEADLOCK and not self._moved(s)
 
+    def _hung(self, s: _Slot) -> bool:
+        """Will this live worker be judged a hang (and so deserve a capture)?"""
+        if s.outcome is not None or s.finding is None or not (s.state and s.state.pid):
+            return False
+        if s.confirmed:
+            return True
+        quiet = self.ended_at - self._last_beat(s, self.ended_at)
+        return self.end_reason == "timeout" and quiet > self.threshold(s)
+
+    def _capture_hung(self) -> None:
+        """py-spy + native stacks of every hung worker, in parallel, before anything is killed."""
+        hung = {s.state.pid: s for s in self.slots if self._hung(s) and s.state and s.state.pid}
+        findings = {pid: s.finding for pid, s in hung.items() if s.finding is not None}
+        self.observer.capturing(self.index, tuple(findings))
+        for pid, cap in capture_many(findings).items():
+            hung[pid].capture = cap
+
     # -- teardown ---------------------------------------------------------------------------
     def _teardown(self, executor: ProcessPoolExecutor | None) -> None:
         """Kill what is still running (hung or cancelled), shut down, reap; all with deadlines."""
@@ -538,6 +560,12 @@ class Wave:
 
     def _partial(self, s: _Slot, verdict: Verdict, **extra: Any) -> WorkerOutcome:
         st = s.state
+        diagnosis = None
+        if verdict.is_hang:
+            iters = st.iterations if st else 0
+            quiet = self.ended_at - self._last_beat(s, self.ended_at)
+            progress = f"no heartbeat for {quiet:.1f}s after {iters} batch(es)"
+            diagnosis = explain(verdict, s.finding, s.capture, progress)
         return WorkerOutcome(
             slot=s.slot,
             pid=st.pid if st else None,
@@ -548,6 +576,8 @@ class Wave:
             rayon_threads=st.rayon_threads if st else None,
             batch_s_max=st.batch_s_max if st and st.batch_s_max else None,
             probe=s.finding,
+            capture=s.capture,
+            diagnosis=diagnosis,
             stalls=s.stalls,
             **extra,
         )

@@ -138,6 +138,9 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
             session.next_batch()
             dt = time.monotonic() - t0
             done += 1
+            if done == 1:  # the pool exists now: say how big it is, even if a later batch hangs
+                rayon = session.describe().get("rayon_threads")
+                board.phase(slot, Phase.ITERATING, rayon if isinstance(rayon, int) else None)
             batch_max = max(batch_max, dt)
             threads = _os_threads()
             threads_max = max(threads_max, threads)

@@ -6,6 +6,7 @@ session so a timeout kills it and anything it started.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -61,10 +62,8 @@ def run(argv: list[str], timeout: float, stdin: str | None = None) -> Output:
     try:
         out, err = proc.communicate(stdin, timeout=timeout)
     except subprocess.TimeoutExpired:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         out, err = proc.communicate()
         return Output(False, out, err, None, time.monotonic() - started, f"timed out after {timeout:g}s")
     ok = proc.returncode == 0

@@ -88,6 +88,12 @@ class ConsoleObserver:
             highlight=False,
         )
 
+    def capturing(self, index: int, pids: tuple[int, ...]) -> None:
+        if pids:
+            self.console.print(
+                f"  wave {index + 1}: capturing stacks of {len(pids)} hung worker(s) before killing them"
+            )
+
     def wave_finished(self, wave: WaveResult) -> None:
         if self._live is not None:
             self._live.stop()
@@ -113,4 +119,4 @@ def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
         f"[bold]{verdict_text(s.verdict)}[/]: {s.waves} wave(s), {s.hung} hung, "
         f"{s.crashed} crashed, {s.errored} errored" + (" (interrupted)" if s.interrupted else "")
     )
-    console.print(f"run.json: {run_dir}/run.json", highlight=False)
+    console.print(f"report: {run_dir}/report.md  (run.json, junit.xml beside it)", highlight=False)

@@ -1,0 +1,79 @@
+"""Thread-cap audit: threads per worker x workers against the real CPU budget.
+
+Pure: reads a RunResult, returns findings. Oversubscription is not a bug by itself, but it is the
+amplifier of every race here, and an inherited ``RAYON_NUM_THREADS`` that a library only
+``setdefault``s silently decides the pool size (genvarloader 0.36.0, issue #263).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gvlstress.model import RunResult
+
+
+@dataclass(frozen=True)
+class AuditItem:
+    severity: str
+    """'info' or 'warn'."""
+    message: str
+
+
+def audit(result: RunResult) -> tuple[AuditItem, ...]:
+    env = result.environment
+    sc = result.scenario
+    budget = float(env.get("cpu_budget") or env.get("affinity") or 1)
+    quota = env.get("cpu_quota")
+    items: list[AuditItem] = []
+    workers = [w for wave in result.waves for w in wave.workers]
+    pools = [w.rayon_threads for w in workers if w.rayon_threads]
+    threads = [w.threads_max for w in workers if w.threads_max]
+    n = int(sc.get("workers") or 1)
+    where = f"a CPU budget of {budget:g} (affinity {env.get('affinity')}"
+    where += f", cgroup quota {quota:g})" if quota else ", no cgroup quota)"
+    requested_pool: int | None = sc.get("rayon") or sc.get("inherit_rayon")
+    if pools or requested_pool:
+        pool = max(pools) if pools else int(requested_pool or 0)
+        seen = "" if pools else " (requested; no worker reported its pool)"
+        total = n * pool
+        items.append(
+            AuditItem(
+                "warn" if total > budget else "info",
+                f"{n} workers x {pool} rayon threads{seen} = {total} pool threads"
+                + (f" ({n * max(threads)} OS threads at most)" if threads else "")
+                + f" on {where}: {total / budget:.1f}x "
+                + ("oversubscribed" if total > budget else "the budget"),
+            )
+        )
+    if quota and quota < float(env.get("affinity") or 0):
+        items.append(
+            AuditItem(
+                "warn",
+                f"the cgroup CPU quota ({quota:g} CPUs) is below the affinity ({env.get('affinity')} CPUs): "
+                "nproc and os.sched_getaffinity over-report what workers really get",
+            )
+        )
+    requested = sc.get("rayon")
+    inherited = {v for w in workers if (v := w.env_inherited.get("RAYON_NUM_THREADS")) is not None}
+    for value in sorted(inherited):
+        if requested is None:
+            items.append(
+                AuditItem(
+                    "warn",
+                    f"workers inherited RAYON_NUM_THREADS={value} from their environment and nothing overrode it: "
+                    "a library that only does os.environ.setdefault() keeps it whatever it computes",
+                )
+            )
+        elif str(requested) != value:
+            items.append(
+                AuditItem(
+                    "info", f"workers inherited RAYON_NUM_THREADS={value}; --rayon {requested} replaced it"
+                )
+            )
+    if requested is not None:
+        off = sorted({w.rayon_threads for w in workers if w.rayon_threads and w.rayon_threads != requested})
+        if off:
+            items.append(
+                AuditItem("warn", f"asked for {requested} rayon threads, but pools of {off} were reported")
+            )
+    return tuple(items)

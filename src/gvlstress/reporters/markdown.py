@@ -1,0 +1,285 @@
+"""report.md: a bug report someone can paste into an issue.
+
+Summary, environment, configuration, per-wave table, diagnosis with evidence, thread-cap
+audit, the stacks of every hung worker (identical stacks grouped, collapsed per group), and the
+command that reproduces the run.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections import Counter, defaultdict
+
+from gvlstress.audit import audit
+from gvlstress.diagnose import collapse_recursion, role, where
+from gvlstress.model import Capture, Frame, RunResult, ThreadView, Verdict, WaveResult, WorkerOutcome
+
+MAX_FRAMES = 48
+
+
+def _code(text: str) -> str:
+    quote = "'"
+    return f"`{text.replace('`', quote)}`"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
+    return out
+
+
+def _hung(result: RunResult) -> list[tuple[WaveResult, WorkerOutcome]]:
+    return [(wave, w) for wave in result.waves for w in wave.workers if w.verdict.is_hang]
+
+
+def summary_paragraph(result: RunResult) -> str:
+    s = result.summary
+    sc = result.scenario
+    name = sc.get("name", "run")
+    config = (
+        f"{sc.get('workers')} `{sc.get('start_method')}` workers x "
+        f"{sc.get('rayon') or 'default'} rayon threads"
+        + (f" (inherited RAYON_NUM_THREADS={sc['inherit_rayon']})" if sc.get("inherit_rayon") else "")
+        + f", target `{sc.get('target')}`"
+        + (
+            f" with fault `{sc['fault']}` at rate {sc['fault_rate']}"
+            if sc.get("fault", "none") != "none"
+            else ""
+        )
+    )
+    if not s.waves:
+        return f"Scenario `{name}` ({config}) was stopped before any wave finished."
+    parts = [f"Scenario `{name}`: {config}."]
+    hung = _hung(result)
+    if hung:
+        kinds = Counter(w.verdict.value for _, w in hung)
+        what = ", ".join(f"{n} {k}" for k, n in kinds.most_common())
+        iters = sorted(w.iterations for _, w in hung)
+        detect = [
+            wave.detect_s for wave in result.waves if wave.verdict.is_hang and wave.detect_s is not None
+        ]
+        parts.append(
+            f"**{s.hung} of {s.waves} wave(s) hung** ({what} worker(s)), after {iters[0]}"
+            + (f"-{iters[-1]}" if iters[-1] != iters[0] else "")
+            + " batch(es) per hung worker"
+            + (f"; detected after {min(detect):.1f}-{max(detect):.1f}s" if detect else "")
+            + "."
+        )
+        first = next((w.diagnosis for _, w in hung if w.diagnosis), None)
+        if first:
+            parts.append(f"First diagnosis: {first.summary}.")
+    else:
+        parts.append(f"No hang in {s.waves} wave(s).")
+    if s.crashed or s.errored:
+        parts.append(f"{s.crashed} wave(s) had a crashed worker and {s.errored} a worker that raised.")
+    if s.interrupted:
+        parts.append("The run was interrupted before it finished.")
+    return " ".join(parts)
+
+
+def _environment(result: RunResult) -> list[str]:
+    env = result.environment
+    tools = env.get("tools") or {}
+    spy = tools.get("py_spy") or {}
+    nat = tools.get("native_stack_tool") or {}
+    ptrace = tools.get("ptrace") or {}
+    quota = env.get("cpu_quota")
+    rows = [
+        ["gvlstress", str(env.get("gvlstress", "?"))],
+        ["Python", f"{env.get('python')} ({env.get('implementation')})"],
+        ["platform", str(env.get("platform"))],
+        ["kernel / libc", f"{env.get('kernel')} / {env.get('libc')}"],
+        [
+            "CPUs",
+            f"{env.get('cpu_count')} online, affinity {env.get('affinity')}, "
+            f"cgroup quota {f'{quota:g}' if quota else 'none'} -> budget {env.get('cpu_budget')}",
+        ],
+        ["target", ", ".join(f"{k} {v}" for k, v in (result.target.get("versions") or {}).items()) or "-"],
+        ["py-spy", f"{spy.get('version') or 'not found'}"],
+        ["native stacks", f"{nat.get('name') or 'none'}"],
+        [
+            "ptrace",
+            f"uid {ptrace.get('uid')}, CAP_SYS_PTRACE {ptrace.get('cap_sys_ptrace')}, "
+            f"yama scope {ptrace.get('yama_ptrace_scope')}",
+        ],
+    ]
+    knobs = env.get("thread_knobs") or {}
+    rows.append(["thread knobs (parent)", ", ".join(f"{k}={v}" for k, v in knobs.items()) or "none set"])
+    worker_knobs = sorted(
+        {
+            ", ".join(f"{k}={v}" for k, v in w.env_effective.items()) or "none set"
+            for wave in result.waves
+            for w in wave.workers
+            if w.pid and (w.env_effective or w.env_inherited)
+        }
+    )
+    if worker_knobs:
+        rows.append(["thread knobs (workers)", "; ".join(worker_knobs)])
+    return _table(["", ""], rows)
+
+
+def _configuration(result: RunResult) -> list[str]:
+    sc = result.scenario
+    keys = [
+        "target",
+        "workers",
+        "rayon",
+        "inherit_rayon",
+        "start_method",
+        "waves",
+        "iterations",
+        "duration",
+        "timeout",
+        "stall",
+        "stall_floor",
+        "startup_grace",
+        "fault",
+        "fault_rate",
+        "seed",
+        "source",
+    ]
+    rows = [[k, _code(str(sc.get(k)))] for k in keys if sc.get(k) is not None]
+    if sc.get("options"):
+        rows.append(["target options", _code(", ".join(f"{k}={v}" for k, v in sc["options"].items()))])
+    return _table(["setting", "value"], rows)
+
+
+def _waves(result: RunResult) -> list[str]:
+    rows = []
+    for wave in result.waves:
+        counts = Counter(w.verdict.value for w in wave.workers)
+        rows.append(
+            [
+                str(wave.index + 1),
+                f"**{wave.verdict.value}**" if wave.verdict is not Verdict.OK else "ok",
+                f"{wave.wall_s:.1f}",
+                str(sum(w.iterations for w in wave.workers)),
+                wave.detected_by or "-",
+                f"{wave.detect_s:.1f}" if wave.detect_s is not None else "-",
+                ", ".join(f"{n} {k}" for k, n in counts.most_common()),
+            ]
+        )
+    return _table(["wave", "verdict", "wall s", "batches", "detected by", "detect s", "workers"], rows)
+
+
+def _diagnosis(result: RunResult) -> list[str]:
+    out: list[str] = []
+    notable = [
+        (wave, w)
+        for wave in result.waves
+        for w in wave.workers
+        if w.verdict not in (Verdict.OK, Verdict.CANCELLED, Verdict.SLOW) or w.diagnosis
+    ]
+    for wave, w in notable:
+        out.append(f"### Wave {wave.index + 1}, slot {w.slot}, pid {w.pid}: {w.verdict.value}")
+        out.append("")
+        d = w.diagnosis
+        if d is None:
+            detail = (w.detail or "").strip()
+            out += ["```text", detail[-4000:] or "(no detail)", "```", ""]
+            continue
+        out.append(d.summary + ".")
+        out.append("")
+        if d.pattern:
+            out += [f"Pattern: **{d.pattern}**." + (f" Hint: {d.hint}" if d.hint else ""), ""]
+        out += [f"- {e}" for e in d.evidence]
+        if d.missing:
+            out += [f"- missing view: {m}" for m in d.missing]
+        out.append("")
+        if d.groups:
+            rows = [
+                [_code(hex(g.addr)), str(len(g.tids)), ", ".join(g.names) or "-", _code(g.blocked_in)]
+                for g in d.groups
+            ]
+            out += [*_table(["futex", "threads", "who", "blocked in"], rows), ""]
+    return out or ["Nothing to diagnose: no worker hung, crashed or raised.", ""]
+
+
+def _frames_text(frames: tuple[Frame, ...]) -> str:
+    lines = []
+    for i, f in enumerate(frames[:MAX_FRAMES]):
+        loc = f" ({f.file}:{f.line})" if f.file and f.line else ""
+        lines.append(f"#{i:<3}{f.name}{loc}")
+    if len(frames) > MAX_FRAMES:
+        lines.append(f"... {len(frames) - MAX_FRAMES} more frames")
+    return "\n".join(lines)
+
+
+def _stack_key(t: ThreadView) -> tuple[str, ...]:
+    names = tuple(f.name for f in t.native) or tuple(f.name for f in (t.python.frames if t.python else ()))
+    return collapse_recursion(names)
+
+
+def stacks_section(cap: Capture, title: str) -> list[str]:
+    """One collapsed block per worker; inside, one per distinct stack with a thread count."""
+    groups: dict[tuple[str, ...], list[ThreadView]] = defaultdict(list)
+    for t in cap.threads:
+        groups[_stack_key(t)].append(t)
+    out = [
+        f"<details><summary>{title}: {len(cap.threads)} threads, {len(groups)} distinct stacks</summary>",
+        "",
+    ]
+    for key, members in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        first = members[0]
+        roles = Counter(role(m, cap.pid) for m in members)
+        who = ", ".join(f"{n} {r}{'s' if n > 1 else ''}" for r, n in roles.most_common())
+        futex = f" on futex {first.futex_addr:#x}" if first.futex_addr is not None else ""
+        gil = " **holds the GIL**" if any(m.owns_gil for m in members) else ""
+        tids = ", ".join(str(m.tid) for m in members[:20]) + (" ..." if len(members) > 20 else "")
+        depths = {len(m.native) for m in members}
+        note = " (recursion depth varies; the shallowest shown)" if len(depths) > 1 else ""
+        first = min(members, key=lambda m: len(m.native))
+        out += [
+            f"<details><summary>{who} ({first.state}{futex}{gil}): {where(first)}</summary>",
+            "",
+            f"tids: {tids}{note}",
+            "",
+        ]
+        if first.native:
+            out += ["native:", "", "```text", _frames_text(first.native), "```", ""]
+        elif key:
+            out += ["(no native stack: see the missing views above)", ""]
+        py = first.python
+        if py and py.frames:
+            out += [
+                f"py-spy (thread {py.name}, {'active' if py.active else 'idle'}):",
+                "",
+                "```text",
+                _frames_text(py.frames),
+                "```",
+                "",
+            ]
+        out += ["</details>", ""]
+    out += ["</details>", ""]
+    return out
+
+
+def render(result: RunResult) -> str:
+    s = result.summary
+    name = result.scenario.get("name", "run")
+    title = f"gvlstress: {s.verdict.value} in {s.hung} of {s.waves} wave(s) ({name})"
+    out = [f"# {title}", "", summary_paragraph(result), ""]
+    out += ["## Environment", "", *_environment(result), ""]
+    out += ["## Configuration", "", *_configuration(result), ""]
+    out += ["## Waves", ""] + (_waves(result) if result.waves else ["(no wave finished)"]) + [""]
+    out += ["## Diagnosis", "", *_diagnosis(result)]
+    out += ["## Thread-cap audit", ""]
+    items = audit(result)
+    out += [f"- {'**warning**: ' if i.severity == 'warn' else ''}{i.message}" for i in items] or [
+        "- nothing to flag"
+    ]
+    out.append("")
+    hung = [(wave, w) for wave, w in _hung(result) if w.capture]
+    if hung:
+        out += ["## Stacks of hung workers", ""]
+        for wave, w in hung:
+            assert w.capture is not None
+            out += stacks_section(
+                w.capture, f"wave {wave.index + 1}, slot {w.slot}, pid {w.pid} ({w.verdict.value})"
+            )
+    out += ["## Reproduce", "", "```sh", shlex.join(result.command), "```", ""]
+    out.append(
+        f"<sub>run directory `{result.run_dir}`; started {result.started_at}, finished {result.finished_at}; "
+        "machine-readable data in run.json, raw py-spy/native/proc dumps under workers/</sub>"
+    )
+    return "\n".join(out) + "\n"
