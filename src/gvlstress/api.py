@@ -7,19 +7,24 @@ decide what a human sees.
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import sys
 import tempfile
 from pathlib import Path
 
+import psutil
+
 from gvlstress import hostenv
+from gvlstress.capture import capture_many
+from gvlstress.diagnose import explain
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.heartbeat import Board
-from gvlstress.model import RunResult, WaveResult
+from gvlstress.model import Inspected, InspectResult, ProbeKind, RunResult, Verdict, WaveResult
 from gvlstress.reporters import json_report, junit, markdown, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
-from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus
+from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus, probe_pids
 from gvlstress.targets.registry import get_target
 
 
@@ -152,6 +157,60 @@ def rerender(run_dir: Path, force: bool = False) -> dict[str, Path]:
     write_atomic(report_md, markdown.render(result))
     write_atomic(run_dir / "junit.xml", junit.render(result, str(report_md)))
     return {"report.md": report_md, "junit.xml": run_dir / "junit.xml"}
+
+
+_INSPECT_VERDICT = {ProbeKind.DEADLOCK: Verdict.DEADLOCK, ProbeKind.LIVELOCK: Verdict.LIVELOCK}
+
+
+def inspect(
+    pid: int, tree: bool = False, report_dir: Path = Path("reports"), command: tuple[str, ...] | None = None
+) -> InspectResult:
+    """Capture and explain a live process (and its descendants with `tree`); never kill it."""
+    try:
+        root = psutil.Process(pid)
+        if root.status() == psutil.STATUS_ZOMBIE:
+            raise UsageError(f"process {pid} is a zombie (it has exited; its parent has not reaped it)")
+        procs = [root, *(root.children(recursive=True) if tree else [])]
+    except psutil.NoSuchProcess:
+        raise UsageError(f"no process with pid {pid}", hint="check the pid (ps -ef)") from None
+    check_report_dir(report_dir)
+    if not os.access(f"/proc/{pid}/task", os.R_OK):
+        raise EnvironmentProblem(f"cannot read /proc/{pid}/task", hint="run as the process owner or root")
+    started = _utc_now()
+    run_dir = new_run_dir(report_dir, f"inspect-{pid}", started)
+    pids = [p.pid for p in procs]
+    findings = {p: f for p, f in probe_pids(pids).items() if f.kind is not ProbeKind.GONE}
+    captures = capture_many(findings)
+    inspected = []
+    for proc in procs:
+        f = findings.get(proc.pid)
+        if f is None:
+            continue
+        try:
+            cmdline = " ".join(proc.cmdline()) or proc.name()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            cmdline = "?"
+        verdict = _INSPECT_VERDICT.get(f.kind, Verdict.STALLED)
+        cap = captures.get(proc.pid)
+        inspected.append(
+            Inspected(
+                proc.pid, cmdline, f, cap, explain(verdict, f, cap, "inspected once (no progress signal)")
+            )
+        )
+    result = InspectResult(
+        tuple(inspected),
+        hostenv.snapshot(),
+        started.isoformat(timespec="seconds"),
+        tuple(command if command is not None else sys.argv),
+        str(run_dir),
+    )
+    for p in result.processes:
+        if p.capture:
+            for name, text in p.capture.raw.items():
+                write_atomic(run_dir / "processes" / f"pid{p.pid}" / name, text)
+    json_report.write_inspect(result, run_dir)
+    write_atomic(run_dir / "report.md", markdown.render_inspect(result))
+    return result
 
 
 def worker_pids(result: RunResult) -> list[int]:

@@ -17,7 +17,7 @@ from rich.console import Console
 from gvlstress import __version__, api
 from gvlstress.errors import ExitCode, GvlstressError, UsageError
 from gvlstress.model import RunResult, Verdict
-from gvlstress.reporters.console import ConsoleObserver, print_summary
+from gvlstress.reporters.console import ConsoleObserver, print_checks, print_inspect, print_summary
 from gvlstress.scenario import START_METHODS, Scenario, describe, list_scenarios, resolve
 from gvlstress.supervisor import StopFlag
 
@@ -199,6 +199,39 @@ def run(**opts: Any) -> None:
             signal.signal(sig, handler)
     print_summary(console, result, result.run_dir)
     raise SystemExit(int(exit_code_for(result)))
+
+
+INSPECT_EPILOG = """\b
+Exit codes: 0 captured; 1 a process looks deadlocked (every thread parked on
+futexes, CPU flat); 2 bad pid; 4 cannot read /proc or write the report.
+"""
+
+
+@cli.command(epilog=INSPECT_EPILOG)
+@click.argument("pid", type=int)
+@click.option("--tree", is_flag=True, help="Also capture every descendant process (e.g. a pool's workers).")
+@click.option(
+    "--report-dir", default="reports", show_default=True, metavar="DIR", help="Where the report goes."
+)
+def inspect(pid: int, tree: bool, report_dir: str) -> None:
+    """Capture and explain a live process (e.g. a hung training job); it is never killed."""
+    console = Console(highlight=False, soft_wrap=True)
+    result = api.inspect(
+        pid, tree=tree, report_dir=Path(report_dir), command=tuple(["gvlstress", *sys.argv[1:]])
+    )
+    print_inspect(console, result)
+    raise SystemExit(int(ExitCode.HANG if result.looks_deadlocked else ExitCode.OK))
+
+
+@cli.command(epilog="\b\nExit codes: 0 a run would get full diagnostics; 4 something is missing.")
+def doctor() -> None:
+    """Check this host: py-spy and native-stack attach, ptrace policy, CPU budget, thread knobs."""
+    from gvlstress.doctor import healthy, run_checks
+
+    console = Console(highlight=False, soft_wrap=True)
+    checks = run_checks()
+    print_checks(console, checks)
+    raise SystemExit(int(ExitCode.OK if healthy(checks) else ExitCode.ENVIRONMENT))
 
 
 @cli.command()

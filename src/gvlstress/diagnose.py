@@ -138,12 +138,21 @@ def telling_frame(frames: tuple[Frame, ...]) -> str | None:
     return None
 
 
+def is_pool_frame(f: Frame) -> bool:
+    """A frame only rayon's pool threads have: eu-stack names it fully, gdb's inlined frames
+    by short name with the rayon-core source file, and the spawn closure by its generic."""
+    if f.name.startswith(_POOL_FRAMES):
+        return True
+    if f.name in ("main_loop", "wait_until_cold") and f.file and f.file.endswith("registry.rs"):
+        return True
+    return "rayon_core::registry::" in f.name and ("spawn" in f.name or "ThreadBuilder" in f.name)
+
+
 def role(t: ThreadView, pid: int) -> str:
     """Who a thread is: main, a rayon pool thread, another Python thread, or a native thread."""
-    names = [f.name for f in t.native]
     if t.tid == pid:
         return "main thread"
-    if any(n.startswith(_POOL_FRAMES) for n in names):
+    if any(is_pool_frame(f) for f in t.native):
         return "rayon pool thread"
     if t.python is not None:
         return "Python thread"

@@ -321,3 +321,27 @@ class RunResult:
             verdict=worst([w.verdict for w in self.waves]),
             interrupted=self.interrupted_by is not None,
         )
+
+
+@dataclass(frozen=True)
+class Inspected:
+    """One live process looked at by `gvlstress inspect` (never killed)."""
+
+    pid: int
+    cmdline: str
+    finding: ProbeFinding
+    capture: Capture | None
+    diagnosis: Diagnosis
+
+
+@dataclass(frozen=True)
+class InspectResult:
+    processes: tuple[Inspected, ...]
+    environment: dict[str, Any]
+    started_at: str
+    command: tuple[str, ...]
+    run_dir: str
+
+    @property
+    def looks_deadlocked(self) -> bool:
+        return any(p.finding.kind is ProbeKind.DEADLOCK for p in self.processes)

@@ -30,11 +30,11 @@ _LEGACY = re.compile(r"^_?_ZN((?:\d+[^\d].*?)+)E(?:\.llvm\.\d+)?$")
 
 
 def _unescape(part: str) -> str:
+    if part.startswith("_$"):  # a component may not start with '$', so legacy mangling adds '_'
+        part = part[1:]
     for k, v in _ESCAPES.items():
         part = part.replace(k, v)
     part = _UNICODE.sub(lambda m: chr(int(m.group(1), 16)), part)
-    if part.startswith("_$"):
-        part = part[1:]
     return part.replace("..", "::")
 
 

@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-from gvlstress.model import ProbeFinding, RunResult, Verdict, WaveResult
+from gvlstress.doctor import Check
+from gvlstress.model import InspectResult, ProbeFinding, RunResult, Verdict, WaveResult
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import WorkerStatus
 
@@ -120,3 +121,27 @@ def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
         f"{s.crashed} crashed, {s.errored} errored" + (" (interrupted)" if s.interrupted else "")
     )
     console.print(f"report: {run_dir}/report.md  (run.json, junit.xml beside it)", highlight=False)
+
+
+def print_inspect(console: Console, result: InspectResult) -> None:
+    for p in result.processes:
+        console.print(f"[bold]pid {p.pid}[/]: {p.diagnosis.summary}")
+        for e in p.diagnosis.evidence:
+            console.print(f"  - {e}", highlight=False)
+        for m in p.diagnosis.missing:
+            console.print(f"  - [yellow]missing view[/]: {m}", highlight=False)
+    console.print(f"report: {result.run_dir}/report.md", highlight=False)
+
+
+def print_checks(console: Console, checks: tuple[Check, ...]) -> None:
+    table = Table(title="gvlstress doctor", show_lines=False)
+    for col in ("check", "", "detail", "hint"):
+        table.add_column(col, overflow="fold")
+    for c in checks:
+        mark = "[green]ok[/]" if c.ok else ("[red]FAIL[/]" if c.required else "[yellow]warn[/]")
+        table.add_row(c.name, mark, c.detail, c.hint or "")
+    console.print(table)
+    if all(c.ok for c in checks if c.required):
+        console.print("A run here gets full diagnostics (/proc, py-spy, native stacks).")
+    else:
+        console.print("[red]A run here would miss diagnostic views[/]: fix the FAIL lines (exit 4).")

@@ -12,7 +12,7 @@ from typing import Any
 
 from gvlstress import __version__
 from gvlstress.errors import UsageError
-from gvlstress.model import RunResult
+from gvlstress.model import InspectResult, RunResult
 from gvlstress.reporters.files import write_atomic
 
 SCHEMA = "gvlstress.run/1"
@@ -53,6 +53,16 @@ def to_dict(result: RunResult) -> dict[str, Any]:
     data["summary"] = _plain(result.summary)
     order = ["schema", "gvlstress_version", "summary", "scenario", "environment", "target", "waves"]
     return {k: data[k] for k in order} | {k: v for k, v in data.items() if k not in order}
+
+
+INSPECT_SCHEMA = "gvlstress.inspect/1"
+
+
+def write_inspect(result: InspectResult, run_dir: Path) -> Path:
+    data = {"schema": INSPECT_SCHEMA, "gvlstress_version": __version__, **_plain(result)}
+    path = run_dir / "inspect.json"
+    write_atomic(path, json.dumps(data, indent=2) + "\n")
+    return path
 
 
 def write(result: RunResult, run_dir: Path) -> Path:

@@ -9,10 +9,21 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter, defaultdict
+from typing import Any
 
 from gvlstress.audit import audit
 from gvlstress.diagnose import collapse_recursion, role, where
-from gvlstress.model import Capture, Frame, RunResult, ThreadView, Verdict, WaveResult, WorkerOutcome
+from gvlstress.model import (
+    Capture,
+    Diagnosis,
+    Frame,
+    InspectResult,
+    RunResult,
+    ThreadView,
+    Verdict,
+    WaveResult,
+    WorkerOutcome,
+)
 
 MAX_FRAMES = 48
 
@@ -78,7 +89,10 @@ def summary_paragraph(result: RunResult) -> str:
 
 
 def _environment(result: RunResult) -> list[str]:
-    env = result.environment
+    return _environment_rows(result.environment, result.target.get("versions") or {}, result)
+
+
+def _environment_rows(env: dict[str, Any], versions: dict[str, str], result: RunResult | None) -> list[str]:
     tools = env.get("tools") or {}
     spy = tools.get("py_spy") or {}
     nat = tools.get("native_stack_tool") or {}
@@ -94,7 +108,7 @@ def _environment(result: RunResult) -> list[str]:
             f"{env.get('cpu_count')} online, affinity {env.get('affinity')}, "
             f"cgroup quota {f'{quota:g}' if quota else 'none'} -> budget {env.get('cpu_budget')}",
         ],
-        ["target", ", ".join(f"{k} {v}" for k, v in (result.target.get("versions") or {}).items()) or "-"],
+        ["target", ", ".join(f"{k} {v}" for k, v in versions.items()) or "-"],
         ["py-spy", f"{spy.get('version') or 'not found'}"],
         ["native stacks", f"{nat.get('name') or 'none'}"],
         [
@@ -108,7 +122,7 @@ def _environment(result: RunResult) -> list[str]:
     worker_knobs = sorted(
         {
             ", ".join(f"{k}={v}" for k, v in w.env_effective.items()) or "none set"
-            for wave in result.waves
+            for wave in (result.waves if result else ())
             for w in wave.workers
             if w.pid and (w.env_effective or w.env_inherited)
         }
@@ -178,20 +192,7 @@ def _diagnosis(result: RunResult) -> list[str]:
             detail = (w.detail or "").strip()
             out += ["```text", detail[-4000:] or "(no detail)", "```", ""]
             continue
-        out.append(d.summary + ".")
-        out.append("")
-        if d.pattern:
-            out += [f"Pattern: **{d.pattern}**." + (f" Hint: {d.hint}" if d.hint else ""), ""]
-        out += [f"- {e}" for e in d.evidence]
-        if d.missing:
-            out += [f"- missing view: {m}" for m in d.missing]
-        out.append("")
-        if d.groups:
-            rows = [
-                [_code(hex(g.addr)), str(len(g.tids)), ", ".join(g.names) or "-", _code(g.blocked_in)]
-                for g in d.groups
-            ]
-            out += [*_table(["futex", "threads", "who", "blocked in"], rows), ""]
+        out += _diagnosis_block(d)
     return out or ["Nothing to diagnose: no worker hung, crashed or raised.", ""]
 
 
@@ -282,4 +283,37 @@ def render(result: RunResult) -> str:
         f"<sub>run directory `{result.run_dir}`; started {result.started_at}, finished {result.finished_at}; "
         "machine-readable data in run.json, raw py-spy/native/proc dumps under workers/</sub>"
     )
+    return "\n".join(out) + "\n"
+
+
+def _diagnosis_block(d: Diagnosis) -> list[str]:
+    out = [d.summary + ".", ""]
+    if d.pattern:
+        out += [f"Pattern: **{d.pattern}**." + (f" Hint: {d.hint}" if d.hint else ""), ""]
+    out += [f"- {e}" for e in d.evidence]
+    out += [f"- missing view: {m}" for m in d.missing]
+    out.append("")
+    if d.groups:
+        rows = [
+            [_code(hex(g.addr)), str(len(g.tids)), ", ".join(g.names) or "-", _code(g.blocked_in)]
+            for g in d.groups
+        ]
+        out += [*_table(["futex", "threads", "who", "blocked in"], rows), ""]
+    return out
+
+
+def render_inspect(result: InspectResult) -> str:
+    """report.md for `gvlstress inspect`: one section per process, stacks collapsed."""
+    out = [f"# gvlstress inspect: {len(result.processes)} process(es)", ""]
+    out.append(
+        "A single look at live process(es): no heartbeat tells whether they make progress, so "
+        "'deadlock' means *every thread parked on futexes with flat CPU*, which an idle process also shows."
+    )
+    out += ["", "## Environment", "", *_environment_rows(result.environment, {}, None), ""]
+    for p in result.processes:
+        out += [f"## pid {p.pid}: {p.finding.kind.value}", "", f"`{p.cmdline[:300]}`", ""]
+        out += _diagnosis_block(p.diagnosis)
+        if p.capture:
+            out += stacks_section(p.capture, f"pid {p.pid}")
+    out += ["## Command", "", "```sh", shlex.join(result.command), "```", ""]
     return "\n".join(out) + "\n"

@@ -1,0 +1,182 @@
+"""`gvlstress doctor`: will a run on this host get full diagnostics? Checks, each with a hint.
+
+Attach checks are real: a child process blocked on a pipe is the subject, and py-spy and the
+native stack tool each try to read it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+
+from gvlstress import hostenv
+from gvlstress.knobs import thread_knobs
+from gvlstress.probes import native, procfs, pyspy
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    hint: str | None = None
+    required: bool = True
+    """A failed required check means a run would miss a diagnostic view (exit 4)."""
+
+
+def _subject() -> subprocess.Popen[bytes]:
+    """A live Python process that waits on its stdin: something to attach to."""
+    return subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+
+
+def run_checks() -> tuple[Check, ...]:
+    checks: list[Check] = []
+    proc_ok = os.path.isdir("/proc/self/task")
+    checks.append(
+        Check(
+            "/proc",
+            proc_ok,
+            "per-thread state, syscalls and CPU readable" if proc_ok else "missing",
+            None if proc_ok else "gvlstress needs Linux procfs",
+        )
+    )
+    facts = hostenv.ptrace_facts()
+    scope = facts["yama_ptrace_scope"]
+    scope_text = {
+        None: "no Yama LSM (classic ptrace rules)",
+        0: "0 (classic)",
+        1: "1 (restricted to descendants)",
+        2: "2 (admin only)",
+        3: "3 (no attach)",
+    }.get(scope, str(scope))
+    scope_ok = scope in (None, 0, 1) or facts["cap_sys_ptrace"]
+    checks.append(
+        Check(
+            "ptrace policy",
+            scope_ok,
+            f"yama ptrace_scope {scope_text}; uid {facts['uid']}; CAP_SYS_PTRACE {facts['cap_sys_ptrace']}"
+            + ("; in a container" if facts["container"] else ""),
+            None
+            if scope_ok
+            else "echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope, or run with CAP_SYS_PTRACE "
+            "(docker run --cap-add SYS_PTRACE)",
+        )
+    )
+    subject = _subject()
+    try:
+        path = pyspy.locate()
+        if path is None:
+            checks.append(Check("py-spy", False, "not found", "pip install py-spy (a gvlstress dependency)"))
+        else:
+            run, threads, _ = pyspy.dump(subject.pid, timeout=20, native=False)
+            checks.append(
+                Check(
+                    "py-spy attach",
+                    run.ok,
+                    f"py-spy {pyspy.version(path)} read {len(threads)} thread(s) of a test process in {run.elapsed_s:.2f}s"
+                    if run.ok
+                    else f"py-spy {pyspy.version(path)}: {run.error}",
+                    None if run.ok else "py-spy needs ptrace on the workers: see the ptrace policy line",
+                )
+            )
+        found = native.locate()
+        if found is None:
+            checks.append(
+                Check(
+                    "native stacks",
+                    False,
+                    "no eu-stack or gdb",
+                    "apt-get install elfutils (eu-stack), or gdb",
+                )
+            )
+        else:
+            run, nthreads, _ = native.stacks(subject.pid, timeout=30)
+            checks.append(
+                Check(
+                    "native stacks",
+                    run.ok,
+                    f"{found[0]} ({found[1]}) read {len(nthreads)} thread(s) in {run.elapsed_s:.2f}s"
+                    if run.ok
+                    else f"{found[0]}: {run.error}",
+                    None if run.ok else "the native tool needs ptrace too: see the ptrace policy line",
+                )
+            )
+        sample = procfs.sample(subject.pid)
+        futex_ok = bool(procfs.futex_syscalls())
+        checks.append(
+            Check(
+                "futex addresses",
+                futex_ok and sample is not None,
+                f"syscall decoding for {procfs.MACHINE}"
+                if futex_ok
+                else f"futex syscall numbers unknown on {procfs.MACHINE}",
+                None if futex_ok else "verdicts fall back to thread states and CPU only",
+                required=False,
+            )
+        )
+    finally:
+        subject.kill()
+        subject.wait(10)
+    from gvlstress.probes import tools
+
+    cxx = tools.find("c++filt")
+    checks.append(
+        Check(
+            "demangling",
+            cxx is not None,
+            f"c++filt at {cxx} (legacy and v0 Rust symbols)"
+            if cxx
+            else "no c++filt: legacy Rust symbols only, v0 (std) left mangled",
+            None if cxx else "apt-get install binutils",
+            required=False,
+        )
+    )
+    budget = hostenv.cpu_budget()
+    checks.append(
+        Check(
+            "CPU budget",
+            True,
+            f"{budget.cpu_count} CPUs, affinity {budget.affinity}, cgroup quota "
+            f"{f'{budget.quota:g} ({budget.quota_source})' if budget.quota else 'none'} -> {budget.cpus:g} usable",
+            "nproc and affinity ignore the quota; size pools from the budget"
+            if budget.quota and budget.quota < budget.affinity
+            else None,
+            required=False,
+        )
+    )
+    knobs = thread_knobs(os.environ)
+    checks.append(
+        Check(
+            "thread knobs",
+            "RAYON_NUM_THREADS" not in knobs,
+            ", ".join(f"{k}={v}" for k, v in knobs.items()) or "none set",
+            "RAYON_NUM_THREADS is set here: every worker inherits it, and a library that only setdefault()s keeps it"
+            if "RAYON_NUM_THREADS" in knobs
+            else None,
+            required=False,
+        )
+    )
+    try:
+        import gvlstress_native
+
+        checks.append(
+            Check(
+                "native loader",
+                True,
+                f"gvlstress_native {gvlstress_native.__version__} (positive controls available)",
+                required=False,
+            )
+        )
+    except ImportError:
+        checks.append(
+            Check(
+                "native loader", False, "gvlstress_native not built", "pip install ./native", required=False
+            )
+        )
+    return tuple(checks)
+
+
+def healthy(checks: tuple[Check, ...]) -> bool:
+    return all(c.ok for c in checks if c.required)
