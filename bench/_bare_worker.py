@@ -4,9 +4,21 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Any
+
+
+_barrier: Any = None
+
+
+def init(barrier: Any) -> None:
+    """Same start as under gvlstress: every worker waits for all, then they iterate together."""
+    global _barrier
+    _barrier = barrier
 
 
 def iterate(rayon: int, seed: int, duration: float) -> tuple[int, float]:
+    if _barrier is not None:
+        _barrier.wait(60)
     os.environ["RAYON_NUM_THREADS"] = str(rayon)
     import gvlstress_native
 

@@ -1,7 +1,7 @@
 """Harness overhead: native-loader batches/s under `gvlstress run` vs a bare ProcessPoolExecutor loop.
 
-Both sides spawn N workers that iterate the same loader for the same time; throughput is summed
-per-worker batches / iterating seconds. Repetitions alternate (bare, harness, bare, ...) so drift
+Both sides spawn N workers that wait for each other (as gvlstress workers do), then iterate the
+same loader for the same time; throughput is summed per-worker batches / iterating seconds. Repetitions alternate (bare, harness, bare, ...) so drift
 on the machine hits both; the result is the median ratio. Goal: overhead under 3%.
 
     python bench/overhead.py --workers 5 --rayon 16 --duration 10 --reps 3
@@ -19,13 +19,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _bare_worker import iterate
+from _bare_worker import init, iterate
 from gvlstress import api
 from gvlstress.scenario import Scenario
 
 
 def bare(workers: int, rayon: int, duration: float) -> float:
-    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as ex:
+    ctx = get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=init, initargs=(ctx.Barrier(workers),)) as ex:
         results = list(ex.map(iterate, [rayon] * workers, range(workers), [duration] * workers))
     return sum(n / s for n, s in results)
 
