@@ -6,7 +6,6 @@ import os
 import time
 from typing import Any
 
-
 _barrier: Any = None
 
 

@@ -26,7 +26,9 @@ from gvlstress.scenario import Scenario
 
 def bare(workers: int, rayon: int, duration: float) -> float:
     ctx = get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=ctx, initializer=init, initargs=(ctx.Barrier(workers),)) as ex:
+    with ProcessPoolExecutor(
+        workers, mp_context=ctx, initializer=init, initargs=(ctx.Barrier(workers),)
+    ) as ex:
         results = list(ex.map(iterate, [rayon] * workers, range(workers), [duration] * workers))
     return sum(n / s for n, s in results)
 

@@ -270,3 +270,13 @@ def test_doctor_passes_here_and_fails_without_pyspy() -> None:
     assert "not found" in missing.stdout
     assert "pip install py-spy" in missing.stdout
     assert ROOT.exists()
+
+
+def test_committed_example_matches_the_current_report_format() -> None:
+    """reports/examples/ must be regenerated when the format changes (README says how)."""
+    from gvlstress.reporters import json_report, markdown
+
+    example = ROOT / "reports" / "examples" / "lock-across-par-iter"
+    result = json_report.read(example)
+    assert result.summary.verdict.value == "deadlock"
+    assert markdown.render(result) == (example / "report.md").read_text()
