@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from gvlstress.diagnose import judge
 from gvlstress.model import ProbeKind, ProcSample, ThreadSample
 from gvlstress.probes.procfs import CLK_TCK
@@ -45,10 +49,34 @@ def test_cpu_burning_without_progress_is_a_livelock() -> None:
     assert f.cpu_s > 0.4
 
 
-def test_one_tick_of_cpu_is_enough_to_refuse_a_deadlock() -> None:
-    a = proc(0.0, thread(1), thread(2))
+def test_a_gil_waiter_waking_for_one_tick_still_counts_as_parked() -> None:
+    # CPython's take_gil waits 5 ms at a time: a waiter may run once and use a tick
+    a = proc(0.0, thread(1), thread(2, state="R"))
     b = proc(0.5, thread(1), thread(2, ticks=101))
+    assert judge(a, b, FUTEX).kind is ProbeKind.DEADLOCK
+
+
+def test_two_ticks_on_a_thread_refuse_a_deadlock() -> None:
+    a = proc(0.0, thread(1), thread(2))
+    b = proc(0.5, thread(1), thread(2, ticks=102))
     assert judge(a, b, FUTEX).kind is not ProbeKind.DEADLOCK
+
+
+def test_precise_cpu_tells_a_gil_waiter_from_a_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    # schedstat: 2.5 ms in 0.5 s is a waiter waking on the GIL's 5 ms timer; 40 ms is work
+    waiter = [replace(thread(i), run_ns=10_000_000) for i in (1, 2)]
+    a = proc(0.0, *waiter)
+    b = proc(0.5, replace(waiter[0], run_ns=12_500_000), replace(waiter[1], run_ns=12_400_000))
+    assert judge(a, b, FUTEX).kind is ProbeKind.DEADLOCK
+    busy = proc(0.5, replace(waiter[0], run_ns=50_000_000), waiter[1])
+    assert judge(a, busy, FUTEX).kind is not ProbeKind.DEADLOCK
+
+
+def test_sixteen_gil_waiters_with_a_few_ticks_are_still_a_deadlock() -> None:
+    # tick accounting charges a few of them a tick; together they are not burning (< 20% of a CPU)
+    a = proc(0.0, *[thread(i) for i in range(1, 17)])
+    b = proc(0.5, *[thread(i, ticks=101 if i % 4 == 0 else 100) for i in range(1, 17)])
+    assert judge(a, b, FUTEX).kind is ProbeKind.DEADLOCK
 
 
 def test_parked_but_not_on_futexes_is_only_stalled() -> None:
@@ -58,9 +86,10 @@ def test_parked_but_not_on_futexes_is_only_stalled() -> None:
     assert judge(a, b, FUTEX).kind is ProbeKind.STALLED
 
 
-def test_thread_running_at_first_sample_is_not_parked() -> None:
+def test_thread_running_at_both_samples_is_not_parked() -> None:
+    # runnable but starved by the scheduler (oversubscription): no CPU, yet not asleep
     a = proc(0.0, thread(1), thread(2, state="R"))
-    b = proc(0.5, thread(1), thread(2))
+    b = proc(0.5, thread(1), thread(2, state="R"))
     assert judge(a, b, FUTEX).kind is ProbeKind.STALLED
 
 

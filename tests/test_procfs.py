@@ -53,6 +53,12 @@ def test_parse_syscall_not_blocked_or_junk(text: str) -> None:
     assert nr in (None, 202)
 
 
+def test_parse_schedstat() -> None:
+    assert procfs.parse_schedstat("10384277 5240507 483\n") == 10384277
+    assert procfs.parse_schedstat("") is None
+    assert procfs.parse_schedstat("junk 1 2") is None
+
+
 def test_parse_wchan() -> None:
     assert procfs.parse_wchan("futex_wait_queue\n") == "futex_wait_queue"
     assert procfs.parse_wchan("0") is None

@@ -11,13 +11,15 @@
 //! the deterministic setting for tests, a small rate makes the fault arrive after a random number
 //! of batches, as hangs do in the wild. New modes slot into [`Fault`] and [`Loader::run_batch`].
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rayon::prelude::*;
 use std::fs::OpenOptions;
 use std::io::Write;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::sync_channel;
+use std::sync::{Barrier, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The ways a batch can misbehave. `None` is the healthy loader.
@@ -28,13 +30,36 @@ enum Fault {
     LockAcrossParIter,
     /// Every armed batch keeps the pool busy for `slow_ms`: slow, never a hang.
     Slow,
+    /// Every pool thread blocks sending into a rendezvous channel whose consumer is a job queued
+    /// on the same pool, behind them: rayon pool exhaustion.
+    PoolExhaustion,
+    /// Even jobs lock A then B, odd jobs B then A, with `window_us` between: a timing race.
+    LockOrder,
+    /// The parallel call keeps the GIL and some jobs call back into Python.
+    GilHeld,
+    /// Healthy batches; the fault is the setup: the pool is started, then the process forks.
+    ForkAfterInit,
+    /// Jobs spin on a flag nobody sets: CPU burns, no progress (livelock).
+    Spin,
+    /// A job aborts the process.
+    Crash,
+    /// Instances built concurrently at start-up race on a counter; a batch that draws an
+    /// instance the race left uninitialised raises (an error, not a hang).
+    InitRace,
 }
 
 impl Fault {
-    const ALL: [(&'static str, Fault); 3] = [
+    const ALL: [(&'static str, Fault); 10] = [
         ("none", Fault::None),
         ("lock_across_par_iter", Fault::LockAcrossParIter),
         ("slow", Fault::Slow),
+        ("pool_exhaustion", Fault::PoolExhaustion),
+        ("lock_order", Fault::LockOrder),
+        ("gil_held", Fault::GilHeld),
+        ("fork_after_init", Fault::ForkAfterInit),
+        ("spin", Fault::Spin),
+        ("crash", Fault::Crash),
+        ("init_race", Fault::InitRace),
     ];
 
     fn parse(name: &str) -> Result<Fault, String> {
@@ -52,9 +77,18 @@ impl Fault {
         Self::ALL.iter().find(|(_, f)| *f == self).map(|(n, _)| *n).unwrap_or("none")
     }
 
-    /// Modes after which the process never makes progress again.
+    /// Modes after which the process never makes progress again (lock_order only when the
+    /// race is lost; fork_after_init only when the pool was started before a fork).
     fn hangs(self) -> bool {
-        matches!(self, Fault::LockAcrossParIter)
+        matches!(
+            self,
+            Fault::LockAcrossParIter
+                | Fault::PoolExhaustion
+                | Fault::LockOrder
+                | Fault::GilHeld
+                | Fault::ForkAfterInit
+                | Fault::Spin
+        )
     }
 }
 
@@ -192,6 +226,17 @@ impl Genome {
     }
 }
 
+/// Busy-waits `us` microseconds (a critical-section window that preemption can widen).
+fn spin_for(us: u64) {
+    if us == 0 {
+        return;
+    }
+    let end = Instant::now() + Duration::from_micros(us);
+    while Instant::now() < end {
+        std::hint::spin_loop();
+    }
+}
+
 /// Keeps one pool thread busy until `deadline`, doing arithmetic the optimiser cannot drop.
 fn burn_until(deadline: Instant, seed: u64) -> u64 {
     let mut rng = Rng(seed);
@@ -208,6 +253,25 @@ fn now_epoch() -> f64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0)
 }
 
+const INSTANCES: usize = 8;
+
+/// Builds `n` instance slots in parallel with a check-then-act race on the slot counter (load,
+/// window, store instead of fetch_add): two builders that read the same index overwrite one
+/// slot and leave a later one at 0. A wider `window_us` makes losing the race likelier.
+fn race_init(n: usize, seed: u64, window_us: u64) -> Vec<u64> {
+    let next = AtomicUsize::new(0);
+    let slots: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+    (0..n).into_par_iter().for_each(|i| {
+        let idx = next.load(Ordering::SeqCst);
+        spin_for(window_us);
+        next.store(idx + 1, Ordering::SeqCst);
+        if let Some(slot) = slots.get(idx) {
+            slot.store(seed.wrapping_add(i as u64) | 1, Ordering::SeqCst);
+        }
+    });
+    slots.into_iter().map(AtomicU64::into_inner).collect()
+}
+
 /// A synthetic loader. Each `next_batch` call is one batch of `batch_size` jobs.
 #[pyclass(module = "gvlstress_native._native")]
 struct Loader {
@@ -222,6 +286,11 @@ struct Loader {
     batches: u64,
     /// The mutex `lock_across_par_iter` holds across the parallel region.
     lock: Mutex<()>,
+    /// The second lock of `lock_order`.
+    lock_b: Mutex<()>,
+    window_us: u64,
+    /// `init_race`: instance slots filled concurrently at start-up; 0 = never initialised.
+    instances: Vec<u64>,
 }
 
 impl Loader {
@@ -254,11 +323,71 @@ impl Loader {
         }
     }
 
-    /// Runs one batch on the global pool; called with the GIL released.
+    /// Runs one batch on the global pool; called with the GIL released (except `gil_held`).
     fn run_batch(&self, jobs: &[Job], armed: bool) -> Vec<u8> {
         let len = self.region_len;
         let genome = &self.genome;
         let parts: Vec<Vec<u8>> = match (self.fault, armed) {
+            (Fault::PoolExhaustion, true) => {
+                let threads = rayon::current_num_threads().min(jobs.len()).max(1);
+                let all_in = Barrier::new(threads);
+                let (tx, rx) = sync_channel::<Vec<u8>>(0);
+                let rx = Mutex::new(Some(rx));
+                jobs.par_iter().for_each(|job| {
+                    // Every pool thread is inside a producer job before anyone sends.
+                    if all_in.wait().is_leader() {
+                        if let Some(rx) = rx.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                            // The consumer lands on this thread's deque, behind its blocked job.
+                            rayon::spawn(move || for _ in rx {});
+                        }
+                    }
+                    let _ = tx.send(genome.reconstruct(job, len));
+                });
+                Vec::new()
+            }
+            (Fault::LockOrder, true) => jobs
+                .par_iter()
+                .enumerate()
+                .map(|(i, job)| {
+                    let (first, second) = if i % 2 == 0 { (&self.lock, &self.lock_b) } else { (&self.lock_b, &self.lock) };
+                    let _a = first.lock().unwrap_or_else(|e| e.into_inner());
+                    spin_for(self.window_us);
+                    let _b = second.lock().unwrap_or_else(|e| e.into_inner());
+                    genome.reconstruct(job, len)
+                })
+                .collect(),
+            (Fault::GilHeld, true) => jobs
+                .par_iter()
+                .enumerate()
+                .map(|(i, job)| {
+                    if i % 8 == 0 {
+                        // A callback into Python (a progress hook, a logger): needs the GIL.
+                        Python::attach(|py| py.None());
+                    }
+                    genome.reconstruct(job, len)
+                })
+                .collect(),
+            (Fault::Spin, true) => {
+                let never = AtomicBool::new(false);
+                jobs.par_iter()
+                    .map(|job| {
+                        while !never.load(Ordering::Acquire) {
+                            std::hint::spin_loop();
+                        }
+                        genome.reconstruct(job, len)
+                    })
+                    .collect()
+            }
+            (Fault::Crash, true) => jobs
+                .par_iter()
+                .enumerate()
+                .map(|(i, job)| {
+                    if i == jobs.len() / 2 {
+                        std::process::abort();
+                    }
+                    genome.reconstruct(job, len)
+                })
+                .collect(),
             (Fault::LockAcrossParIter, true) => {
                 let _held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
                 jobs.par_iter()
@@ -289,7 +418,7 @@ impl Loader {
 impl Loader {
     #[new]
     #[pyo3(signature = (seed=0, samples=8, ref_len=1_000_000, region_len=16_384, batch_size=128,
-                        fault="none", fault_rate=0.0, slow_ms=1500, fault_log=None))]
+                        fault="none", fault_rate=0.0, slow_ms=1500, fault_log=None, window_us=0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -302,6 +431,7 @@ impl Loader {
         fault_rate: f64,
         slow_ms: u64,
         fault_log: Option<String>,
+        window_us: u64,
     ) -> PyResult<Self> {
         let fault = Fault::parse(fault).map_err(PyValueError::new_err)?;
         if !(0.0..=1.0).contains(&fault_rate) {
@@ -314,6 +444,11 @@ impl Loader {
         }
         let mut rng = Rng(seed);
         let genome = py.detach(|| Genome::synthesize(&mut rng, ref_len, samples, ref_len / 50));
+        let instances = if fault == Fault::InitRace {
+            py.detach(|| race_init(INSTANCES, seed, window_us))
+        } else {
+            Vec::new()
+        };
         Ok(Loader {
             genome,
             rng,
@@ -325,20 +460,41 @@ impl Loader {
             fault_log,
             batches: 0,
             lock: Mutex::new(()),
+            lock_b: Mutex::new(()),
+            window_us,
+            instances,
         })
     }
 
     /// Reconstructs one batch in parallel (GIL released) and returns the concatenated sequences.
-    fn next_batch<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    fn next_batch<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let jobs = self.draw_jobs();
         let armed = self.fault != Fault::None && self.rng.unit() < self.fault_rate;
         if armed && self.fault.hangs() {
             self.log_fault();
         }
+        if armed && self.fault == Fault::InitRace {
+            let slot = self.rng.below(self.instances.len() as u64) as usize;
+            if self.instances[slot] == 0 {
+                return Err(PyRuntimeError::new_err(format!(
+                    "loader instance {slot} was never initialised (lost a concurrent-init race)"
+                )));
+            }
+        }
         let this = &*self;
-        let data = py.detach(|| this.run_batch(&jobs, armed));
+        let data = if armed && self.fault == Fault::GilHeld {
+            this.run_batch(&jobs, armed) // the bug: no detach, the GIL stays held
+        } else {
+            py.detach(|| this.run_batch(&jobs, armed))
+        };
         self.batches += 1;
-        PyBytes::new(py, &data)
+        Ok(PyBytes::new(py, &data))
+    }
+
+    /// How many `init_race` instance slots were left uninitialised by the start-up race.
+    #[getter]
+    fn poisoned_instances(&self) -> usize {
+        self.instances.iter().filter(|v| **v == 0).count()
     }
 
     /// Batches completed so far.

@@ -19,6 +19,7 @@ from gvlstress.model import (
     ProbeKind,
     ProcSample,
     ThreadDelta,
+    ThreadSample,
     ThreadView,
     Verdict,
     WaitGroup,
@@ -28,31 +29,55 @@ from gvlstress.probes.procfs import CLK_TCK, futex_syscalls
 
 # A process using at least this share of one CPU without making progress is burning, not parked.
 LIVELOCK_CPU_SHARE = 0.2
+# A parked thread uses at most this share of one CPU over the window (GIL waiters: ~0.5%).
+PARKED_CPU_SHARE = 0.02
 _ASLEEP = frozenset({"S", "D", "I"})
+
+
+def cpu_between(a: ThreadSample, b: ThreadSample) -> tuple[float, bool]:
+    """CPU seconds a thread used between two samples, and whether the figure is precise.
+
+    schedstat counts nanoseconds; utime/stime are sampled at clock ticks and can charge a
+    whole tick to a thread that ran for microseconds.
+    """
+    if a.run_ns is not None and b.run_ns is not None:
+        return max(0, b.run_ns - a.run_ns) / 1e9, True
+    return max(0, b.ticks - a.ticks) / CLK_TCK, False
+
+
+def is_parked(state_first: str, state: str, cpu_s: float, precise: bool, window: float) -> bool:
+    """Asleep at a sample and using at most PARKED_CPU_SHARE of one CPU over the window.
+
+    A GIL waiter wakes every 5 ms (a few microseconds each time) and may be caught running
+    once; a thread running at both samples, or doing real work, is not parked.
+    """
+    allowance = PARKED_CPU_SHARE * window if precise else max(1.0 / CLK_TCK, PARKED_CPU_SHARE * window)
+    return (state in _ASLEEP or state_first in _ASLEEP) and cpu_s <= allowance + 1e-9
 
 
 def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, ...]:
     """Threads present in both samples, with CPU used between them (later state)."""
     before = {t.tid: t for t in first.threads}
+    window = max(second.at - first.at, 1e-9)
     out = []
     for t in second.threads:
         b = before.get(t.tid)
         if b is None:
             continue
-        cpu = max(0, t.ticks - b.ticks) / CLK_TCK
-        # A thread that was running at the first sample was not parked, whatever it does now.
-        state = t.state if b.state in _ASLEEP else b.state
+        cpu, precise = cpu_between(b, t)
         out.append(
             ThreadDelta(
                 tid=t.tid,
                 comm=t.comm,
-                state=state,
+                state=t.state,
+                state_first=b.state,
                 wchan=t.wchan,
                 syscall=t.syscall,
                 futex_addr=t.futex_addr,
                 cpu_s=cpu,
                 voluntary_ctxt=_diff(b.voluntary_ctxt, t.voluntary_ctxt),
                 nonvoluntary_ctxt=_diff(b.nonvoluntary_ctxt, t.nonvoluntary_ctxt),
+                parked=is_parked(b.state, t.state, cpu, precise, window),
             )
         )
     return tuple(out)
@@ -90,10 +115,11 @@ def judge(
     parked = [t for t in threads if t.parked]
     on_futex = sum(len(g.tids) for g in groups)
     n = len(threads)
-    if n and len(parked) == n and on_futex > 0:
+    burning = cpu >= LIVELOCK_CPU_SHARE * window
+    if n and len(parked) == n and not burning and on_futex > 0:
         kind = ProbeKind.DEADLOCK
         reason = (
-            f"all {n} threads asleep with no CPU over {window:.2f}s; {on_futex} parked on "
+            f"all {n} threads parked ({cpu * 1000:.1f} ms CPU in all over {window:.2f}s); {on_futex} wait on "
             f"{len(groups)} futex address(es)"
         )
     elif cpu >= LIVELOCK_CPU_SHARE * window:

@@ -64,6 +64,8 @@ class ThreadSample:
     stime: int
     voluntary_ctxt: int | None
     nonvoluntary_ctxt: int | None
+    run_ns: int | None = None
+    """Precise CPU time from ``schedstat`` (None where the kernel does not provide it)."""
 
     @property
     def ticks(self) -> int:
@@ -86,17 +88,17 @@ class ThreadDelta:
     tid: int
     comm: str
     state: str
+    """State at the second sample."""
     wchan: str | None
     syscall: int | None
     futex_addr: int | None
     cpu_s: float
     voluntary_ctxt: int | None
     nonvoluntary_ctxt: int | None
-
-    @property
-    def parked(self) -> bool:
-        """Asleep in both samples with no CPU used in between."""
-        return self.state in ("S", "D", "I") and self.cpu_s == 0.0
+    state_first: str = "S"
+    """State at the first sample."""
+    parked: bool = False
+    """Asleep at a sample and (almost) no CPU in between (see diagnose.thread_deltas)."""
 
 
 @dataclass(frozen=True)

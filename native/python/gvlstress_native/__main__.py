@@ -12,6 +12,17 @@ import sys
 import time
 
 
+def _die_with_parent() -> None:
+    """The forked child must not outlive the parent that reports its pid."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m gvlstress_native", description=__doc__)
     parser.add_argument("--fault", default="none", help="fault mode (default: none)")
@@ -21,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--slow-ms", type=int, default=1500)
     parser.add_argument("--fault-log", default=None, help="append 'pid epoch mode batch' when a hang fires")
+    parser.add_argument("--window-us", type=int, default=0, help="lock_order / init_race window (microseconds)")
     args = parser.parse_args(argv)
     if args.rayon is not None:
         if args.rayon < 1:
@@ -36,10 +48,21 @@ def main(argv: list[str] | None = None) -> int:
             fault_rate=args.fault_rate,
             slow_ms=args.slow_ms,
             fault_log=args.fault_log,
+            window_us=args.window_us,
         )
     except ValueError as exc:
         parser.error(str(exc))
-    print(f"pid {os.getpid()} fault={loader.fault} rate={args.fault_rate}", flush=True)
+    if loader.fault == "fork_after_init":
+        loader.next_batch()  # the pool's threads exist now, in this process only
+        child = os.fork()
+        if child:
+            print(f"pid {child} fault=fork_after_init (forked after the pool started; parent {os.getpid()})",
+                  flush=True)
+            _, status = os.waitpid(child, 0)
+            return os.waitstatus_to_exitcode(status)
+        _die_with_parent()
+    else:
+        print(f"pid {os.getpid()} fault={loader.fault} rate={args.fault_rate}", flush=True)
     started = time.monotonic()
     while args.batches == 0 or loader.batches < args.batches:
         loader.next_batch()

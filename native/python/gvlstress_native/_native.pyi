@@ -16,8 +16,12 @@ class Loader:
         fault_rate: float = 0.0,
         slow_ms: int = 1500,
         fault_log: str | None = None,
+        window_us: int = 0,
     ) -> None: ...
-    def next_batch(self) -> bytes: ...
+    def next_batch(self) -> bytes:
+        """One batch; raises RuntimeError when init_race drew a poisoned instance."""
+    @property
+    def poisoned_instances(self) -> int: ...
     @property
     def batches(self) -> int: ...
     @property

@@ -110,6 +110,14 @@ def parse_syscall(text: str, machine: str = MACHINE) -> tuple[int | None, int | 
     return nr, addr
 
 
+def parse_schedstat(text: str) -> int | None:
+    """Nanoseconds on CPU from a ``schedstat`` file (its first field); None when absent."""
+    parts = text.split()
+    if not parts or not parts[0].isdigit():
+        return None
+    return int(parts[0])
+
+
 def parse_wchan(text: str) -> str | None:
     text = text.strip()
     return None if text in ("", "0") else text
@@ -144,6 +152,7 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         stime=stime,
         voluntary_ctxt=vol,
         nonvoluntary_ctxt=nonvol,
+        run_ns=parse_schedstat(_read(task_dir / "schedstat") or ""),
     )
 
 

@@ -33,7 +33,7 @@ def _plain(obj: Any) -> Any:
                 continue
             value = getattr(obj, f.name)
             out[f.name] = hex(value) if f.name in _HEX_FIELDS and isinstance(value, int) else _plain(value)
-        for extra in ("parked", "n_parked", "n_futex"):
+        for extra in ("n_parked", "n_futex"):
             if hasattr(type(obj), extra):
                 out[extra] = getattr(obj, extra)
         return out
