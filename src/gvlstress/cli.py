@@ -121,6 +121,13 @@ def _options(f: F) -> F:
             "--report-dir", metavar="DIR", help=f"Where run directories go [default: {D.report_dir}]."
         ),
         click.option(
+            "--warm-parent",
+            is_flag=True,
+            default=None,
+            help="Start the target's pool in the supervisor before the waves "
+            "(the fork-after-init class; needs --start-method fork).",
+        ),
+        click.option(
             "-o",
             "--option",
             "target_options",

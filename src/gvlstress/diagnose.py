@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
+from gvlstress import patterns
 from gvlstress.model import (
     Capture,
     Diagnosis,
@@ -270,12 +271,23 @@ def explain(
     busy = sorted((t for t in finding.threads if t.cpu_s > 0), key=lambda t: -t.cpu_s)[:3]
     if busy:
         evidence.append("busiest threads: " + ", ".join(f"{t.tid} {t.cpu_s:.2f}s" for t in busy))
+    named = patterns.match(finding, capture) if verdict in (Verdict.DEADLOCK, Verdict.LIVELOCK) else None
+    if named is not None:
+        evidence = [*named.evidence, *evidence]
     if groups:
         top = groups[0]
-        summary = (
-            f"{verdict.value}: {len(top.tids)} thread(s) parked on futex {top.addr:#x} in "
-            f"{top.blocked_in}" + (f", {len(groups) - 1} other wait address(es)" if len(groups) > 1 else "")
-        )
+        where_ = f"{len(top.tids)} thread(s) parked on futex {top.addr:#x} in {top.blocked_in}"
+        where_ += f", {len(groups) - 1} other wait address(es)" if len(groups) > 1 else ""
     else:
-        summary = f"{verdict.value}: {finding.reason}"
-    return Diagnosis(verdict, summary, tuple(evidence), tuple(groups), gil_owner, tuple(missing))
+        where_ = finding.reason
+    summary = f"{verdict.value} ({named.pattern}): {where_}" if named else f"{verdict.value}: {where_}"
+    return Diagnosis(
+        verdict,
+        summary,
+        tuple(evidence),
+        tuple(groups),
+        gil_owner,
+        tuple(missing),
+        pattern=named.pattern if named else None,
+        hint=named.hint if named else None,
+    )

@@ -45,6 +45,9 @@ class Scenario:
     fault_rate: float = 1.0
     seed: int = 0
     report_dir: str = "reports"
+    warm_parent: bool = False
+    """Run one batch in the supervisor before the first wave, so its rayon pool exists when
+    workers fork. Only for the fork-after-init class (with start_method = "fork")."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """Target-specific settings (the `[target]` table of a scenario file)."""
     source: str = "defaults"
@@ -161,6 +164,10 @@ def _check(name: str, value: Any, origin: str) -> Any:
         if value not in START_METHODS:
             raise UsageError(f"{origin}: must be one of {', '.join(START_METHODS)}, got {value!r}")
         return value
+    if name == "warm_parent":
+        if not isinstance(value, bool):
+            raise UsageError(f"{origin}: must be true or false, got {value!r}")
+        return value
     if name in ("name", "description", "target", "fault", "report_dir"):
         if not isinstance(value, str) or (name != "description" and not value):
             raise UsageError(f"{origin}: must be a non-empty string, got {value!r}")
@@ -193,6 +200,11 @@ def resolve(
     for key, value in raw.items():
         checked[key] = value if key in ("options", "source") else _check(key, value, origins[key])
     scenario = Scenario(**checked)
+    if scenario.warm_parent and scenario.start_method != "fork":
+        raise UsageError(
+            f"warm_parent needs start_method = fork (got {scenario.start_method})",
+            hint="warming the pool in the parent only matters to forked workers",
+        )
     if scenario.stall is not None and scenario.stall >= scenario.timeout:
         raise UsageError(
             f"stall ({scenario.stall}s) must be shorter than timeout ({scenario.timeout}s)",

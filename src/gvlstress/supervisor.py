@@ -21,17 +21,26 @@ from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import wait as mp_wait
 from typing import Any, Protocol
 
 import psutil
 
-from gvlstress import worker
+from gvlstress import patterns, worker
 from gvlstress.capture import capture_many
 from gvlstress.diagnose import explain, judge
 from gvlstress.heartbeat import Board, Phase, SlotState
-from gvlstress.model import Capture, ProbeFinding, ProbeKind, Verdict, WaveResult, WorkerOutcome, worst
+from gvlstress.model import (
+    Capture,
+    Diagnosis,
+    ProbeFinding,
+    ProbeKind,
+    Verdict,
+    WaveResult,
+    WorkerOutcome,
+    worst,
+)
 from gvlstress.probes import procfs
 from gvlstress.proctree import exit_status, kill_trees, signal_name
 from gvlstress.scenario import Scenario
@@ -256,7 +265,7 @@ class Wave:
             self._teardown(executor)
         self._settle(futures)
         wall = time.monotonic() - started
-        outcomes = tuple(self._outcome(s) for s in self.slots)
+        outcomes = failure_diagnoses(tuple(self._outcome(s) for s in self.slots))
         result = WaveResult(
             index=self.index,
             verdict=worst([o.verdict for o in outcomes]),
@@ -585,6 +594,50 @@ class Wave:
     def _outcome(self, s: _Slot) -> WorkerOutcome:
         assert s.outcome is not None
         return s.outcome
+
+
+def failure_diagnoses(outcomes: tuple[WorkerOutcome, ...]) -> tuple[WorkerOutcome, ...]:
+    """Name crashes and errors. An error is nondeterministic when siblings running the same code
+    on the same kind of data finished cleanly: a wave-level fact, so it is decided here."""
+    passed = sum(1 for o in outcomes if o.verdict in (Verdict.OK, Verdict.SLOW))
+    errored = sum(1 for o in outcomes if o.verdict is Verdict.ERROR)
+    out = []
+    for o in outcomes:
+        if o.verdict is Verdict.CRASH and o.diagnosis is None:
+            line = (o.detail or "worker died").splitlines()[-1]
+            evidence = (
+                f"{line}; exit code {o.exit_code}, signal {signal_name(o.signal)}",
+                f"{o.iterations} batch(es) completed before it died",
+            )
+            o = replace(
+                o,
+                diagnosis=Diagnosis(
+                    Verdict.CRASH,
+                    f"crash ({patterns.CRASH}): {line} after {o.iterations} batch(es)",
+                    evidence,
+                    pattern=patterns.CRASH,
+                    hint=patterns.HINTS[patterns.CRASH],
+                ),
+            )
+        elif o.verdict is Verdict.ERROR and o.diagnosis is None:
+            last = ((o.detail or "").strip().splitlines() or ["(no traceback)"])[-1]
+            name = patterns.NONDETERMINISTIC_ERROR if passed else patterns.ERROR
+            evidence = (
+                f"{errored} of {len(outcomes)} workers raised; {passed} finished cleanly with the same code",
+                f"raised after {o.iterations} batch(es): {last}",
+            )
+            o = replace(
+                o,
+                diagnosis=Diagnosis(
+                    Verdict.ERROR,
+                    f"error ({name}): {last}",
+                    evidence,
+                    pattern=name,
+                    hint=patterns.HINTS[name],
+                ),
+            )
+        out.append(o)
+    return tuple(out)
 
 
 def _int_or_none(value: object) -> int | None:

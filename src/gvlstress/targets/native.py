@@ -6,6 +6,7 @@ and only then import the extension (whose rayon pool reads ``RAYON_NUM_THREADS``
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +15,14 @@ if TYPE_CHECKING:
     from gvlstress.targets.base import TargetPlan
 
 # Integer Loader keyword -> minimum. The [target] table of a scenario may set these.
-_OPTIONS: dict[str, int] = {"samples": 1, "ref_len": 1024, "region_len": 1, "batch_size": 1, "slow_ms": 0}
+_OPTIONS: dict[str, int] = {
+    "samples": 1,
+    "ref_len": 1024,
+    "region_len": 1,
+    "batch_size": 1,
+    "slow_ms": 0,
+    "window_us": 0,
+}
 _OTHER_OPTIONS = ("fault_log",)
 
 
@@ -41,6 +49,22 @@ def open_worker(options: dict[str, Any], seed: int, slot: int) -> _NativeSession
 
     loader = gvlstress_native.Loader(seed=seed, **options)
     return _NativeSession(loader, gvlstress_native)
+
+
+def _warm_pool(module: Any, rayon: int | None, options: dict[str, Any]) -> None:
+    """One batch in this (the supervisor) process: rayon's global pool starts here, sized like
+    the workers' would be. Forked workers then inherit a pool whose threads do not exist."""
+    old = os.environ.get("RAYON_NUM_THREADS")
+    if rayon is not None:
+        os.environ["RAYON_NUM_THREADS"] = str(rayon)
+    try:
+        healthy = {k: v for k, v in options.items() if k not in ("fault", "fault_rate", "fault_log")}
+        module.Loader(seed=0, **healthy).next_batch()
+    finally:
+        if old is None:
+            os.environ.pop("RAYON_NUM_THREADS", None)
+        else:
+            os.environ["RAYON_NUM_THREADS"] = old
 
 
 class NativeTarget:
@@ -76,8 +100,15 @@ class NativeTarget:
                 known = ", ".join([*_OPTIONS, *_OTHER_OPTIONS])
                 raise UsageError(f"{where}: unknown native option {key!r}", hint=f"known: {known}")
             options[key] = value
+        if scenario.fault == "fork_after_init" and not scenario.warm_parent:
+            raise UsageError(
+                "fault fork_after_init needs the pool started in the parent",
+                hint="add --start-method fork --warm-parent (scenario: warm_parent = true)",
+            )
         options["fault"] = scenario.fault
         options["fault_rate"] = scenario.fault_rate if scenario.fault != "none" else 0.0
+        if scenario.warm_parent:
+            _warm_pool(gvlstress_native, scenario.rayon, options)
         return TargetPlan(
             entry="gvlstress.targets.native:open_worker",
             options=options,
