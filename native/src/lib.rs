@@ -33,7 +33,7 @@ enum Fault {
     /// Every pool thread blocks sending into a rendezvous channel whose consumer is a job queued
     /// on the same pool, behind them: rayon pool exhaustion.
     PoolExhaustion,
-    /// Even jobs lock A then B, odd jobs B then A, with `window_us` between: a timing race.
+    /// Every 16th job locks A then B, every 16th + 8 B then A, `window_us` between: a race.
     LockOrder,
     /// The parallel call keeps the GIL and some jobs call back into Python.
     GilHeld,
@@ -345,17 +345,29 @@ impl Loader {
                 });
                 Vec::new()
             }
-            (Fault::LockOrder, true) => jobs
-                .par_iter()
-                .enumerate()
-                .map(|(i, job)| {
-                    let (first, second) = if i % 2 == 0 { (&self.lock, &self.lock_b) } else { (&self.lock_b, &self.lock) };
-                    let _a = first.lock().unwrap_or_else(|e| e.into_inner());
-                    spin_for(self.window_us);
-                    let _b = second.lock().unwrap_or_else(|e| e.into_inner());
-                    genome.reconstruct(job, len)
-                })
-                .collect(),
+            (Fault::LockOrder, true) => {
+                // Every 16th job takes A then B, every 16th + 8 takes B then A, spread through the
+                // batch and over the pool. Two of them deadlock only if both are inside their
+                // two-lock window at the same moment: rare, unless a thread is preempted there,
+                // which oversubscription makes likelier. No injected randomness.
+                jobs.par_iter()
+                    .enumerate()
+                    .map(|(i, job)| {
+                        let order = match i % 16 {
+                            0 => Some((&self.lock, &self.lock_b)),
+                            8 => Some((&self.lock_b, &self.lock)),
+                            _ => None,
+                        };
+                        if let Some((first, second)) = order {
+                            let _a = first.lock().unwrap_or_else(|e| e.into_inner());
+                            spin_for(self.window_us);
+                            let _b = second.lock().unwrap_or_else(|e| e.into_inner());
+                            return genome.reconstruct(job, len);
+                        }
+                        genome.reconstruct(job, len)
+                    })
+                    .collect()
+            }
             (Fault::GilHeld, true) => jobs
                 .par_iter()
                 .enumerate()
