@@ -7,6 +7,7 @@ decide what a human sees.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import re
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 import psutil
 
 from gvlstress import hostenv
+from gvlstress import selftest as selftest_mod
 from gvlstress.capture import capture_many
 from gvlstress.diagnose import explain
 from gvlstress.errors import EnvironmentProblem, UsageError
@@ -211,6 +213,42 @@ def inspect(
     json_report.write_inspect(result, run_dir)
     write_atomic(run_dir / "report.md", markdown.render_inspect(result))
     return result
+
+
+def selftest(
+    names: tuple[str, ...] | None = None,
+    repeat: int = 1,
+    workers: int = 2,
+    rayon: int = 8,
+    report_dir: Path = Path("reports"),
+    progress: selftest_mod.ProgressFn | None = None,
+    stop: StopFlag | None = None,
+) -> selftest_mod.SelftestResult:
+    """Run every control (positive and negative) `repeat` times on this host."""
+    from gvlstress.scenario import resolve
+
+    check_report_dir(report_dir)
+    started = _utc_now()
+    run_dir = new_run_dir(report_dir, "selftest", started)
+    stop = stop if stop is not None else StopFlag()
+    rows = []
+    for control in selftest_mod.controls(names):
+        attempts = []
+        for i in range(repeat):
+            if stop:
+                break
+            settings = selftest_mod.scenario_settings(control, workers, rayon, run_dir)
+            scenario = resolve(None, settings)
+            result = run(scenario, stop=stop, command=("gvlstress", "selftest", "--only", control.name))
+            attempt = selftest_mod.attempt_of(result)
+            attempts.append(attempt)
+            if progress is not None:
+                progress(control, i, attempt)
+        rows.append(selftest_mod.Row(control, tuple(attempts)))
+    out = selftest_mod.SelftestResult(tuple(rows), str(run_dir))
+    write_atomic(run_dir / "selftest.json", json.dumps(selftest_mod.as_dict(out), indent=2) + "\n")
+    write_atomic(run_dir / "selftest.md", markdown.render_selftest(out))
+    return out
 
 
 def worker_pids(result: RunResult) -> list[int]:

@@ -17,11 +17,23 @@ from rich.console import Console
 from gvlstress import __version__, api
 from gvlstress.errors import ExitCode, GvlstressError, UsageError
 from gvlstress.model import RunResult, Verdict
-from gvlstress.reporters.console import ConsoleObserver, print_checks, print_inspect, print_summary
+from gvlstress.reporters.console import (
+    ConsoleObserver,
+    print_checks,
+    print_inspect,
+    print_selftest,
+    print_summary,
+)
 from gvlstress.scenario import START_METHODS, Scenario, describe, list_scenarios, resolve
+from gvlstress.selftest import NAMES as _SELFTEST_NAMES
 from gvlstress.supervisor import StopFlag
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def selftest_names() -> list[str]:
+    return list(_SELFTEST_NAMES)
+
 
 EXIT_CODES = """\b
 Exit codes:
@@ -239,6 +251,52 @@ def doctor() -> None:
     checks = run_checks()
     print_checks(console, checks)
     raise SystemExit(int(ExitCode.OK if healthy(checks) else ExitCode.ENVIRONMENT))
+
+
+SELFTEST_EPILOG = """\b
+Exit codes: 0 every class caught and named and the negative controls clean;
+1 a class was missed or misnamed (or a negative control raised a false alarm);
+130/143 interrupted.
+"""
+
+
+@cli.command(epilog=SELFTEST_EPILOG)
+@click.option(
+    "--only",
+    "only",
+    multiple=True,
+    type=click.Choice(selftest_names()),
+    help="Run only this class (repeatable).",
+)
+@click.option(
+    "--repeat", type=click.IntRange(1, 1000), default=1, show_default=True, help="Runs per class (fidelity)."
+)
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True)
+@click.option("--rayon", type=click.IntRange(1, 256), default=8, show_default=True)
+@click.option("--report-dir", default="reports", show_default=True, metavar="DIR")
+def selftest(only: tuple[str, ...], repeat: int, workers: int, rayon: int, report_dir: str) -> None:
+    """Prove this host catches every known failure class (run before trusting a clean run)."""
+    console = Console(highlight=False, soft_wrap=True)
+    stop = StopFlag()
+    previous = {sig: signal.signal(sig, lambda n, _f: stop.set(n)) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def progress(control: Any, i: int, attempt: Any) -> None:
+        mark = "ok" if attempt.named(control) else "MISSED"
+        console.print(
+            f"  {control.name} #{i + 1}: {attempt.verdict.value} "
+            f"{'/'.join(attempt.patterns) or '-'} [{mark}]",
+            highlight=False,
+        )
+
+    try:
+        result = api.selftest(only or None, repeat, workers, rayon, Path(report_dir), progress, stop)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print_selftest(console, result)
+    if stop:
+        raise SystemExit(int(ExitCode.TERMINATED if stop.signum == signal.SIGTERM else ExitCode.INTERRUPTED))
+    raise SystemExit(int(ExitCode.OK if result.passed else ExitCode.HANG))
 
 
 @cli.command()

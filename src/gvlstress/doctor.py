@@ -165,7 +165,8 @@ def run_checks() -> tuple[Check, ...]:
             Check(
                 "native loader",
                 True,
-                f"gvlstress_native {gvlstress_native.__version__} (positive controls available)",
+                f"gvlstress_native {gvlstress_native.__version__}: run `gvlstress selftest` (the positive "
+                "controls) before trusting a clean run of a real target",
                 required=False,
             )
         )

@@ -13,6 +13,7 @@ from rich.table import Table
 from gvlstress.doctor import Check
 from gvlstress.model import InspectResult, ProbeFinding, RunResult, Verdict, WaveResult
 from gvlstress.scenario import Scenario
+from gvlstress.selftest import SelftestResult
 from gvlstress.supervisor import WorkerStatus
 
 _STYLE = {
@@ -145,3 +146,32 @@ def print_checks(console: Console, checks: tuple[Check, ...]) -> None:
         console.print("A run here gets full diagnostics (/proc, py-spy, native stacks).")
     else:
         console.print("[red]A run here would miss diagnostic views[/]: fix the FAIL lines (exit 4).")
+
+
+def print_selftest(console: Console, result: SelftestResult) -> None:
+    table = Table(title="gvlstress selftest")
+    for col in ("class", "expected", "verdict", "named pattern", "detection", "caught", "named", ""):
+        table.add_column(col)
+    for r in result.rows:
+        c = r.control
+        times = [a.detect_s for a in r.attempts if a.detect_s is not None]
+        verdicts = sorted({a.verdict.value for a in r.attempts})
+        named = sorted({p for a in r.attempts for p in a.patterns})
+        table.add_row(
+            c.name,
+            c.expect.value + (f" / {c.pattern}" if c.pattern else " (negative)"),
+            ", ".join(verdicts),
+            ", ".join(named) or "-",
+            f"{min(times):.1f}-{max(times):.1f}s" if times else "-",
+            f"{r.caught}/{len(r.attempts)}",
+            f"{r.named}/{len(r.attempts)}",
+            "[green]pass[/]" if r.passed else "[red]FAIL[/]",
+        )
+    console.print(table)
+    verdict = (
+        "[green]every class caught and named; negative controls clean[/]"
+        if result.passed
+        else ("[red]some class was missed or misnamed: do not trust a clean run on this host yet[/]")
+    )
+    console.print(verdict)
+    console.print(f"details: {result.run_dir}/selftest.md", highlight=False)

@@ -24,6 +24,7 @@ from gvlstress.model import (
     WaveResult,
     WorkerOutcome,
 )
+from gvlstress.selftest import SelftestResult
 
 MAX_FRAMES = 48
 
@@ -317,3 +318,31 @@ def render_inspect(result: InspectResult) -> str:
             out += stacks_section(p.capture, f"pid {p.pid}")
     out += ["## Command", "", "```sh", shlex.join(result.command), "```", ""]
     return "\n".join(out) + "\n"
+
+
+def render_selftest(result: SelftestResult) -> str:
+    """selftest.md: the positive/negative control table for this host."""
+    rows = []
+    for r in result.rows:
+        c = r.control
+        times = [a.detect_s for a in r.attempts if a.detect_s is not None]
+        verdicts = Counter(a.verdict.value for a in r.attempts)
+        named = Counter(p for a in r.attempts for p in a.patterns)
+        rows.append(
+            [
+                c.name,
+                f"{c.expect.value}" + (f" / {c.pattern}" if c.pattern else " (negative control)"),
+                ", ".join(f"{n}x {v}" for v, n in verdicts.most_common()),
+                ", ".join(f"{n}x {p}" for p, n in named.most_common()) or "-",
+                f"{min(times):.1f}-{max(times):.1f}s" if times else "-",
+                f"{r.caught}/{len(r.attempts)}",
+                f"{r.named}/{len(r.attempts)}",
+                "pass" if r.passed else "**FAIL**",
+            ]
+        )
+    out = [f"# gvlstress selftest: {'pass' if result.passed else 'FAIL'}", ""]
+    out += _table(
+        ["class", "expected", "verdicts", "named patterns", "detection", "caught", "named", ""], rows
+    )
+    out += ["", "Each control's full report is in its own run directory next to this file.", ""]
+    return "\n".join(out)

@@ -1,0 +1,169 @@
+"""Positive and negative controls: prove on this host that the harness catches and names every
+known failure class before anyone trusts a clean run of a real target.
+
+Each control is a short run of the native fixture in one fault mode. It passes when the verdict
+and the named pattern are the expected ones (negative controls: no hang, no false alarm).
+Pattern recognition never sees the requested mode; only frames and /proc facts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gvlstress import patterns
+from gvlstress.model import RunResult, Verdict
+
+
+@dataclass(frozen=True)
+class Control:
+    name: str
+    expect: Verdict
+    pattern: str | None
+    settings: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def negative(self) -> bool:
+        return self.pattern is None
+
+
+CONTROLS: tuple[Control, ...] = (
+    Control("healthy", Verdict.OK, None, {"waves": 2, "iterations": 40}),
+    Control(
+        "slow", Verdict.SLOW, None, {"fault": "slow", "iterations": 2, "stall_floor": 0.5}, {"slow_ms": 1200}
+    ),
+    Control(
+        "lock_across_par_iter", Verdict.DEADLOCK, patterns.LOCK_ACROSS, {"fault": "lock_across_par_iter"}
+    ),
+    Control("pool_exhaustion", Verdict.DEADLOCK, patterns.POOL_EXHAUSTION, {"fault": "pool_exhaustion"}),
+    Control(
+        "lock_order", Verdict.DEADLOCK, patterns.LOCK_ORDER, {"fault": "lock_order"}, {"window_us": 20000}
+    ),
+    Control("gil_held", Verdict.DEADLOCK, patterns.GIL_HELD, {"fault": "gil_held"}),
+    Control(
+        "fork_after_init",
+        Verdict.DEADLOCK,
+        patterns.FORK_AFTER_INIT,
+        {"fault": "fork_after_init", "start_method": "fork", "warm_parent": True},
+    ),
+    Control("spin", Verdict.LIVELOCK, patterns.LIVELOCK, {"fault": "spin", "timeout": 6.0}),
+    Control("crash", Verdict.CRASH, patterns.CRASH, {"fault": "crash"}),
+    Control(
+        "init_race",
+        Verdict.ERROR,
+        patterns.NONDETERMINISTIC_ERROR,
+        {"fault": "init_race", "waves": 3, "iterations": 40, "workers": 5},
+        {"window_us": 300},
+    ),
+)
+NAMES = tuple(c.name for c in CONTROLS)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    verdict: Verdict
+    patterns: tuple[str, ...]
+    detect_s: float | None
+    run_dir: str
+
+    def caught(self, c: Control) -> bool:
+        return self.verdict is c.expect
+
+    def named(self, c: Control) -> bool:
+        return self.caught(c) and (c.pattern in self.patterns if c.pattern else not self.patterns)
+
+
+@dataclass(frozen=True)
+class Row:
+    control: Control
+    attempts: tuple[Attempt, ...]
+
+    @property
+    def caught(self) -> int:
+        return sum(a.caught(self.control) for a in self.attempts)
+
+    @property
+    def named(self) -> int:
+        return sum(a.named(self.control) for a in self.attempts)
+
+    @property
+    def passed(self) -> bool:
+        return self.named == len(self.attempts)
+
+
+@dataclass(frozen=True)
+class SelftestResult:
+    rows: tuple[Row, ...]
+    run_dir: str
+
+    @property
+    def passed(self) -> bool:
+        return all(r.passed for r in self.rows)
+
+
+def attempt_of(result: RunResult) -> Attempt:
+    """The worst wave's verdict and the patterns its workers were named with."""
+    summary = result.summary
+    worst_waves = [w for w in result.waves if w.verdict is summary.verdict]
+    named = sorted(
+        {
+            w.diagnosis.pattern
+            for wave in worst_waves
+            for w in wave.workers
+            if w.diagnosis and w.diagnosis.pattern and w.verdict is summary.verdict
+        }
+    )
+    detect = next((w.detect_s for w in worst_waves if w.detect_s is not None), None)
+    if detect is None and worst_waves and summary.verdict not in (Verdict.OK, Verdict.SLOW):
+        detect = worst_waves[0].wall_s  # crash / error: when the wave ended
+    return Attempt(summary.verdict, tuple(named), detect, result.run_dir)
+
+
+def scenario_settings(c: Control, workers: int, rayon: int, report_dir: Path) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "name": f"selftest-{c.name}",
+        "description": f"selftest control: {c.name}",
+        "workers": workers,
+        "rayon": rayon,
+        "waves": 1,
+        "iterations": 100,
+        "timeout": 45.0,
+        "fault_rate": 1.0,
+        "report_dir": str(report_dir),
+    }
+    base.update(c.settings)
+    base["options"] = dict(c.options)
+    return base
+
+
+def controls(names: tuple[str, ...] | None) -> tuple[Control, ...]:
+    if not names:
+        return CONTROLS
+    return tuple(c for c in CONTROLS if c.name in names)
+
+
+def as_dict(result: SelftestResult) -> dict[str, Any]:
+    return {
+        "schema": "gvlstress.selftest/1",
+        "passed": result.passed,
+        "rows": [
+            {
+                "class": r.control.name,
+                "expected": r.control.expect.value,
+                "expected_pattern": r.control.pattern,
+                "runs": len(r.attempts),
+                "caught": r.caught,
+                "named": r.named,
+                "passed": r.passed,
+                "attempts": [dataclasses.asdict(a) | {"verdict": a.verdict.value} for a in r.attempts],
+            }
+            for r in result.rows
+        ],
+    }
+
+
+ProgressFn = Callable[[Control, int, Attempt], None]
