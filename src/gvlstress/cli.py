@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -29,6 +30,18 @@ from gvlstress.selftest import NAMES as _SELFTEST_NAMES
 from gvlstress.supervisor import StopFlag
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[StopFlag]:
+    """Ctrl-C and SIGTERM set a flag the supervisor polls: it tears down and still reports."""
+    stop = StopFlag()
+    previous = {sig: signal.signal(sig, lambda n, _f: stop.set(n)) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def selftest_names() -> list[str]:
@@ -208,14 +221,9 @@ def run(**opts: Any) -> None:
     """Launch waves of spawned workers that iterate a loader; catch, explain and survive hangs."""
     scenario = scenario_from_options(**opts)
     console = Console(highlight=False, soft_wrap=True)  # log lines stay whole when piped
-    stop = StopFlag()
-    previous = {sig: signal.signal(sig, lambda n, _f: stop.set(n)) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
+    with stop_on_signals() as stop:
         observer = ConsoleObserver(console, live=console.is_terminal)
         result = api.run(scenario, observer=observer, stop=stop, command=tuple(["gvlstress", *sys.argv[1:]]))
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
     print_summary(console, result, result.run_dir)
     raise SystemExit(int(exit_code_for(result)))
 
@@ -277,8 +285,6 @@ Exit codes: 0 every class caught and named and the negative controls clean;
 def selftest(only: tuple[str, ...], repeat: int, workers: int, rayon: int, report_dir: str) -> None:
     """Prove this host catches every known failure class (run before trusting a clean run)."""
     console = Console(highlight=False, soft_wrap=True)
-    stop = StopFlag()
-    previous = {sig: signal.signal(sig, lambda n, _f: stop.set(n)) for sig in (signal.SIGINT, signal.SIGTERM)}
 
     def progress(control: Any, i: int, attempt: Any) -> None:
         mark = "ok" if attempt.named(control) else "MISSED"
@@ -288,11 +294,8 @@ def selftest(only: tuple[str, ...], repeat: int, workers: int, rayon: int, repor
             highlight=False,
         )
 
-    try:
+    with stop_on_signals() as stop:
         result = api.selftest(only or None, repeat, workers, rayon, Path(report_dir), progress, stop)
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
     print_selftest(console, result)
     if stop:
         raise SystemExit(int(ExitCode.TERMINATED if stop.signum == signal.SIGTERM else ExitCode.INTERRUPTED))

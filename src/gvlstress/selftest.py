@@ -9,6 +9,7 @@ Pattern recognition never sees the requested mode; only frames and /proc facts.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,6 +94,28 @@ class Row:
     @property
     def passed(self) -> bool:
         return self.named == len(self.attempts)
+
+    @property
+    def verdicts(self) -> str:
+        counts = Counter(a.verdict.value for a in self.attempts)
+        return ", ".join(f"{n}x {v}" if len(self.attempts) > 1 else v for v, n in counts.most_common())
+
+    @property
+    def named_patterns(self) -> str:
+        counts = Counter(p for a in self.attempts for p in a.patterns)
+        return ", ".join(f"{n}x {p}" if len(self.attempts) > 1 else p for p, n in counts.most_common()) or "-"
+
+    @property
+    def detection(self) -> str:
+        times = [a.detect_s for a in self.attempts if a.detect_s is not None]
+        if not times:
+            return "-"
+        return f"{min(times):.1f}s" if len(times) == 1 else f"{min(times):.1f}-{max(times):.1f}s"
+
+    @property
+    def expected(self) -> str:
+        c = self.control
+        return c.expect.value + (f" / {c.pattern}" if c.pattern else " (negative control)")
 
 
 @dataclass(frozen=True)

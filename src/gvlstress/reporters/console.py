@@ -153,16 +153,12 @@ def print_selftest(console: Console, result: SelftestResult) -> None:
     for col in ("class", "expected", "verdict", "named pattern", "detection", "caught", "named", ""):
         table.add_column(col)
     for r in result.rows:
-        c = r.control
-        times = [a.detect_s for a in r.attempts if a.detect_s is not None]
-        verdicts = sorted({a.verdict.value for a in r.attempts})
-        named = sorted({p for a in r.attempts for p in a.patterns})
         table.add_row(
-            c.name,
-            c.expect.value + (f" / {c.pattern}" if c.pattern else " (negative)"),
-            ", ".join(verdicts),
-            ", ".join(named) or "-",
-            f"{min(times):.1f}-{max(times):.1f}s" if times else "-",
+            r.control.name,
+            r.expected,
+            r.verdicts,
+            r.named_patterns,
+            r.detection,
             f"{r.caught}/{len(r.attempts)}",
             f"{r.named}/{len(r.attempts)}",
             "[green]pass[/]" if r.passed else "[red]FAIL[/]",

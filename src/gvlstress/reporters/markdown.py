@@ -322,24 +322,19 @@ def render_inspect(result: InspectResult) -> str:
 
 def render_selftest(result: SelftestResult) -> str:
     """selftest.md: the positive/negative control table for this host."""
-    rows = []
-    for r in result.rows:
-        c = r.control
-        times = [a.detect_s for a in r.attempts if a.detect_s is not None]
-        verdicts = Counter(a.verdict.value for a in r.attempts)
-        named = Counter(p for a in r.attempts for p in a.patterns)
-        rows.append(
-            [
-                c.name,
-                f"{c.expect.value}" + (f" / {c.pattern}" if c.pattern else " (negative control)"),
-                ", ".join(f"{n}x {v}" for v, n in verdicts.most_common()),
-                ", ".join(f"{n}x {p}" for p, n in named.most_common()) or "-",
-                f"{min(times):.1f}-{max(times):.1f}s" if times else "-",
-                f"{r.caught}/{len(r.attempts)}",
-                f"{r.named}/{len(r.attempts)}",
-                "pass" if r.passed else "**FAIL**",
-            ]
-        )
+    rows = [
+        [
+            r.control.name,
+            r.expected,
+            r.verdicts,
+            r.named_patterns,
+            r.detection,
+            f"{r.caught}/{len(r.attempts)}",
+            f"{r.named}/{len(r.attempts)}",
+            "pass" if r.passed else "**FAIL**",
+        ]
+        for r in result.rows
+    ]
     out = [f"# gvlstress selftest: {'pass' if result.passed else 'FAIL'}", ""]
     out += _table(
         ["class", "expected", "verdicts", "named patterns", "detection", "caught", "named", ""], rows

@@ -1,0 +1,64 @@
+"""Interval arithmetic against known values, and the pattern fallbacks on constructed captures."""
+
+from __future__ import annotations
+
+import pytest
+
+from gvlstress import patterns
+from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView, ToolRun
+from gvlstress.stats import rate, wilson, zero_upper
+
+
+def test_wilson_matches_known_values() -> None:
+    # reference values: Wilson score interval, z = 1.96 (e.g. Newcombe 1998, table I)
+    assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    assert wilson(1, 10) == pytest.approx((0.0179, 0.4042), abs=1e-4)
+    assert wilson(81, 263) == pytest.approx((0.2553, 0.3662), abs=1e-4)
+    assert wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+
+
+def test_zero_events_give_the_rule_of_three_bound() -> None:
+    assert zero_upper(10) == pytest.approx(0.2589, abs=1e-4)
+    assert zero_upper(100) == pytest.approx(0.0295, abs=1e-4)
+    assert zero_upper(262) * 262 == pytest.approx(3.0, abs=0.05)
+    r = rate(0, 40)
+    assert (r.low, r.p) == (0.0, 0.0)
+    assert str(r) == "0/40 (< 7.2% at 95%)"
+
+
+def test_rate_rejects_impossible_counts() -> None:
+    with pytest.raises(ValueError, match="0 <= k <= n"):
+        wilson(3, 2)
+
+
+def view(tid: int, *frames: str, futex: int | None = 0x10) -> ThreadView:
+    return ThreadView(
+        tid, "python3", "S", "futex", futex, None, 0.0, 0, 0, None, tuple(Frame(f) for f in frames)
+    )
+
+
+def capture(*threads: ThreadView) -> Capture:
+    return Capture(
+        pid=1, threads=threads, pyspy=ToolRun("py-spy", True, 0.1), native=ToolRun("eu-stack", True, 0.1)
+    )
+
+
+def finding(kind: ProbeKind = ProbeKind.DEADLOCK) -> ProbeFinding:
+    return ProbeFinding(1, kind, 0.5, 0.0, (), (), "test")
+
+
+def test_unknown_shapes_are_an_honest_unrecognised_deadlock() -> None:
+    cap = capture(view(1, "syscall", "my_app::wait_for_thing", "main"), view(2, "syscall", "other::thing"))
+    m = patterns.match(finding(), cap)
+    assert m.pattern == patterns.UNRECOGNISED
+
+
+def test_without_stacks_no_pattern_is_claimed() -> None:
+    m = patterns.match(finding(), None)
+    assert m.pattern == patterns.UNRECOGNISED
+    assert "no stacks were captured" in m.hint
+
+
+def test_fork_after_init_shape() -> None:
+    cap = capture(view(1, "syscall", "rayon_core::latch::LockLatch::wait_and_reset", "main"))
+    assert patterns.match(finding(), cap).pattern == patterns.FORK_AFTER_INIT
