@@ -120,7 +120,7 @@ def test_junit_has_one_failed_case_per_hung_wave(lock_run: tuple[Path, dict[str,
     failure = suite.find("testcase/failure")
     assert failure is not None
     assert (failure.get("message") or "").startswith(
-        "wave 1: deadlock (2 of 2 workers): deadlock: 16 thread(s)"
+        "wave 1: deadlock (2 of 2 workers): deadlock (lock held across a parallel region): 16 thread(s)"
     )
     assert "report.md" in (failure.text or "")
 
