@@ -32,6 +32,13 @@ from gvlstress.supervisor import StopFlag
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def make_console(stderr: bool = False) -> Console:
+    """The one way this CLI builds a console: log lines stay whole and tables wide when piped."""
+    probe = Console(stderr=stderr)
+    width = None if probe.is_terminal else 160
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width)
+
+
 @contextmanager
 def stop_on_signals() -> Iterator[StopFlag]:
     """Ctrl-C and SIGTERM set a flag the supervisor polls: it tears down and still reports."""
@@ -220,7 +227,7 @@ def cli() -> None:
 def run(**opts: Any) -> None:
     """Launch waves of spawned workers that iterate a loader; catch, explain and survive hangs."""
     scenario = scenario_from_options(**opts)
-    console = Console(highlight=False, soft_wrap=True)  # log lines stay whole when piped
+    console = make_console()
     with stop_on_signals() as stop:
         observer = ConsoleObserver(console, live=console.is_terminal)
         result = api.run(scenario, observer=observer, stop=stop, command=tuple(["gvlstress", *sys.argv[1:]]))
@@ -242,7 +249,7 @@ futexes, CPU flat); 2 bad pid; 4 cannot read /proc or write the report.
 )
 def inspect(pid: int, tree: bool, report_dir: str) -> None:
     """Capture and explain a live process (e.g. a hung training job); it is never killed."""
-    console = Console(highlight=False, soft_wrap=True)
+    console = make_console()
     result = api.inspect(
         pid, tree=tree, report_dir=Path(report_dir), command=tuple(["gvlstress", *sys.argv[1:]])
     )
@@ -255,7 +262,7 @@ def doctor() -> None:
     """Check this host: py-spy and native-stack attach, ptrace policy, CPU budget, thread knobs."""
     from gvlstress.doctor import healthy, run_checks
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = make_console()
     checks = run_checks()
     print_checks(console, checks)
     raise SystemExit(int(ExitCode.OK if healthy(checks) else ExitCode.ENVIRONMENT))
@@ -284,14 +291,15 @@ Exit codes: 0 every class caught and named and the negative controls clean;
 @click.option("--report-dir", default="reports", show_default=True, metavar="DIR")
 def selftest(only: tuple[str, ...], repeat: int, workers: int, rayon: int, report_dir: str) -> None:
     """Prove this host catches every known failure class (run before trusting a clean run)."""
-    console = Console(highlight=False, soft_wrap=True)
+    console = make_console()
 
     def progress(control: Any, i: int, attempt: Any) -> None:
         mark = "ok" if attempt.named(control) else "MISSED"
         console.print(
             f"  {control.name} #{i + 1}: {attempt.verdict.value} "
-            f"{'/'.join(attempt.patterns) or '-'} [{mark}]",
+            f"{'/'.join(attempt.patterns) or '-'} ({mark})",
             highlight=False,
+            markup=False,
         )
 
     with stop_on_signals() as stop:
@@ -308,7 +316,7 @@ def selftest(only: tuple[str, ...], repeat: int, workers: int, rayon: int, repor
 def report(run_dir: Path, force: bool) -> None:
     """Render report.md and junit.xml again from RUN_DIR/run.json."""
     paths = api.rerender(run_dir, force=force)
-    console = Console(highlight=False, soft_wrap=True)
+    console = make_console()
     for name, path in paths.items():
         console.print(f"{name}: {path}")
 
@@ -316,7 +324,7 @@ def report(run_dir: Path, force: bool) -> None:
 @cli.command()
 def scenarios() -> None:
     """List scenario files (./scenarios and the built-in ones), one line each."""
-    console = Console(highlight=False, soft_wrap=True)
+    console = make_console()
     paths = list_scenarios()
     if not paths:
         console.print("no scenario files found")
@@ -335,7 +343,7 @@ def _short(path: Path) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     """The error funnel: every expected failure becomes one line on stderr and its exit code."""
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = make_console(stderr=True)
     try:
         code = cli.main(args=argv, prog_name="gvlstress", standalone_mode=False)
     except GvlstressError as exc:
