@@ -45,6 +45,9 @@ class NullObserver:
     def capturing(self, index: int, pids: tuple[int, ...]) -> None:
         pass
 
+    def warn(self, message: str) -> None:
+        pass
+
     def wave_finished(self, wave: WaveResult) -> None:
         pass
 
@@ -108,8 +111,11 @@ def run(
         "entry": plan.entry,
         "options": plan.options,
         "versions": plan.versions,
+        "python": plan.python or sys.executable,
+        **plan.facts,
     }
     waves: list[WaveResult] = []
+    warnings: list[str] = list(plan.warnings)
     batch_seen = 0.0
 
     def result() -> RunResult:
@@ -123,6 +129,7 @@ def run(
             command=tuple(command if command is not None else sys.argv),
             run_dir=str(run_dir),
             interrupted_by=stop.signum,
+            warnings=tuple(warnings),
         )
 
     for index in range(scenario.waves):
@@ -131,11 +138,24 @@ def run(
         wave = Wave(index, scenario, plan, board, observer, stop, batch_seen).run()
         waves.append(wave)
         batch_seen = max(batch_seen, _batch_s(wave))
+        for line in version_warnings(wave, plan.expect):
+            if line not in warnings:
+                warnings.append(line)
+                observer.warn(line)
         raw.write(wave, run_dir)
         json_report.write(result(), run_dir)  # after every wave: a killed harness still leaves data
     final = result()
     write_reports(final, run_dir)
     return final
+
+
+def version_warnings(wave: WaveResult, expect: dict[str, str]) -> list[str]:
+    """Workers that imported another version than the scenario pins."""
+    out = []
+    for key, want in expect.items():
+        got = sorted({str(w.target_info[key]) for w in wave.workers if key in w.target_info})
+        out += [f"scenario expects {key} {want}, but workers imported {g}" for g in got if g != want]
+    return out
 
 
 def write_reports(result: RunResult, run_dir: Path) -> dict[str, Path]:

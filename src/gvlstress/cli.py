@@ -153,6 +153,12 @@ def _options(f: F) -> F:
             "--report-dir", metavar="DIR", help=f"Where run directories go [default: {D.report_dir}]."
         ),
         click.option(
+            "--python",
+            metavar="PATH",
+            help="Interpreter for the workers, e.g. a venv with another genvarloader "
+            "(spawn only; run.json records the version workers imported).",
+        ),
+        click.option(
             "--warm-parent",
             is_flag=True,
             default=None,

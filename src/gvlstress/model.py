@@ -312,6 +312,8 @@ class RunResult:
     run_dir: str
     interrupted_by: int | None = None
     """Signal number that stopped the run, if one did."""
+    warnings: tuple[str, ...] = ()
+    """Things a reader must know (e.g. workers imported another version than expected)."""
 
     @property
     def summary(self) -> Summary:

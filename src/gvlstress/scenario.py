@@ -45,6 +45,8 @@ class Scenario:
     fault_rate: float = 1.0
     seed: int = 0
     report_dir: str = "reports"
+    python: str | None = None
+    """Interpreter for the workers (e.g. a venv with another genvarloader); None: this one."""
     warm_parent: bool = False
     """Run one batch in the supervisor before the first wave, so its rayon pool exists when
     workers fork. Only for the fork-after-init class (with start_method = "fork")."""
@@ -168,6 +170,12 @@ def _check(name: str, value: Any, origin: str) -> Any:
         if not isinstance(value, bool):
             raise UsageError(f"{origin}: must be true or false, got {value!r}")
         return value
+    if name == "python":
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value:
+            raise UsageError(f"{origin}: must be a path to a Python interpreter, got {value!r}")
+        return value
     if name in ("name", "description", "target", "fault", "report_dir"):
         if not isinstance(value, str) or (name != "description" and not value):
             raise UsageError(f"{origin}: must be a non-empty string, got {value!r}")
@@ -200,6 +208,11 @@ def resolve(
     for key, value in raw.items():
         checked[key] = value if key in ("options", "source") else _check(key, value, origins[key])
     scenario = Scenario(**checked)
+    if scenario.python and scenario.start_method != "spawn":
+        raise UsageError(
+            f"--python needs start_method = spawn (got {scenario.start_method})",
+            hint="only spawned workers can run another interpreter",
+        )
     if scenario.warm_parent and scenario.start_method != "fork":
         raise UsageError(
             f"warm_parent needs start_method = fork (got {scenario.start_method})",

@@ -54,3 +54,25 @@ def rate(k: int, n: int) -> Rate:
     if k == 0 and n > 0:
         low, high = 0.0, zero_upper(n)
     return Rate(k, n, low, high)
+
+
+def fisher_exact(a: int, b: int, c: int, d: int) -> float:
+    """Two-sided p-value of Fisher's exact test for the 2x2 table [[a, b], [c, d]].
+
+    Rows are two runs, columns hung / not hung. Sums the hypergeometric probabilities of every
+    table with the same margins that is no more likely than the observed one.
+    """
+    if min(a, b, c, d) < 0:
+        raise ValueError("counts must be >= 0")
+    row1, col1, n = a + b, a + c, a + b + c + d
+    if n == 0:
+        return 1.0
+    total = math.comb(n, col1)
+
+    def prob(x: int) -> float:
+        return math.comb(row1, x) * math.comb(n - row1, col1 - x) / total
+
+    observed = prob(a)
+    lo, hi = max(0, col1 - (n - row1)), min(row1, col1)
+    p = sum(q for x in range(lo, hi + 1) if (q := prob(x)) <= observed * (1 + 1e-7))
+    return min(1.0, p)

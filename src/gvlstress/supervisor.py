@@ -81,6 +81,8 @@ class Observer(Protocol):
 
     def capturing(self, index: int, pids: tuple[int, ...]) -> None: ...
 
+    def warn(self, message: str) -> None: ...
+
     def wave_finished(self, wave: WaveResult) -> None: ...
 
 
@@ -135,6 +137,23 @@ def spawn_without_main() -> Iterator[None]:
     finally:
         main.__dict__.pop("__spec__", None)
         main.__dict__.update(saved)
+
+
+@contextmanager
+def worker_interpreter(ctx: Any, python: str | None) -> Iterator[None]:
+    """Spawn workers with another interpreter for the block (multiprocessing keeps one global
+    executable for spawn, so it is restored afterwards)."""
+    if python is None:
+        yield
+        return
+    from multiprocessing import spawn
+
+    previous = spawn.get_executable()
+    ctx.set_executable(python)
+    try:
+        yield
+    finally:
+        ctx.set_executable(previous)
 
 
 def probe_pids(pids: list[int], window: float = PROBE_WINDOW_S) -> dict[int, ProbeFinding]:
@@ -212,7 +231,8 @@ class Wave:
 
     def spec(self, slot: int) -> worker.WorkerSpec:
         sc = self.scenario
-        env = {"RAYON_NUM_THREADS": str(sc.rayon)} if sc.rayon is not None else {}
+        env = {name: str(sc.rayon) for name in self.plan.rayon_env} if sc.rayon is not None else {}
+        env.update(self.plan.env)
         seed = (sc.seed * 1_000_003 + self.index * 1009 + slot) % 2**63
         return worker.WorkerSpec(
             entry=self.plan.entry,
@@ -236,7 +256,11 @@ class Wave:
         detected_by: str | None = None
         detect_s: float | None = None
         try:
-            with inherited_env("RAYON_NUM_THREADS", sc.inherit_rayon), spawn_without_main():
+            with (
+                inherited_env("RAYON_NUM_THREADS", sc.inherit_rayon),
+                spawn_without_main(),
+                worker_interpreter(ctx, self.plan.python),
+            ):
                 executor = ProcessPoolExecutor(
                     max_workers=sc.workers,
                     mp_context=ctx,
@@ -248,6 +272,7 @@ class Wave:
                         # Every worker holds its task before any imports the target, so no
                         # process can finish early and take a sibling's slot with a warm pool.
                         ctx.Barrier(sc.workers),
+                        list(self.plan.sys_path) or None,
                     ),
                 )
                 self._executor = executor

@@ -13,6 +13,7 @@ import ctypes
 import importlib
 import os
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -78,9 +79,17 @@ def _die_with_parent(parent_pid: int) -> None:
         os._exit(1)
 
 
-def init(raw_board: Any, parent_pid: int | None = None, barrier: Any = None) -> None:
-    """Pool initializer: attach the board; leave Ctrl-C to the supervisor, which tears down."""
+def init(
+    raw_board: Any, parent_pid: int | None = None, barrier: Any = None, sys_path: list[str] | None = None
+) -> None:
+    """Pool initializer: attach the board; leave Ctrl-C to the supervisor, which tears down.
+
+    `sys_path` is given when the worker runs another interpreter (``--python``): spawn copied
+    the supervisor's sys.path, but the target must come from this interpreter's own packages.
+    """
     global _board, _barrier
+    if sys_path:
+        sys.path[:] = sys_path
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent_pid is not None:
         _die_with_parent(parent_pid)

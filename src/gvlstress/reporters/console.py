@@ -90,6 +90,9 @@ class ConsoleObserver:
             highlight=False,
         )
 
+    def warn(self, message: str) -> None:
+        self.console.print(f"[yellow]warning[/]: {message}", highlight=False)
+
     def capturing(self, index: int, pids: tuple[int, ...]) -> None:
         if pids:
             self.console.print(

@@ -261,6 +261,7 @@ def render(result: RunResult) -> str:
     name = result.scenario.get("name", "run")
     title = f"gvlstress: {s.verdict.value} in {s.hung} of {s.waves} wave(s) ({name})"
     out = [f"# {title}", "", summary_paragraph(result), ""]
+    out += [f"> **Warning:** {w}" for w in result.warnings] + ([""] if result.warnings else [])
     out += ["## Environment", "", *_environment(result), ""]
     out += ["## Configuration", "", *_configuration(result), ""]
     out += ["## Waves", ""] + (_waves(result) if result.waves else ["(no wave finished)"]) + [""]

@@ -19,6 +19,19 @@ class TargetPlan:
     versions: dict[str, str] = field(default_factory=dict)
     faults: tuple[str, ...] = ()
     hanging_faults: tuple[str, ...] = ()
+    rayon_env: tuple[str, ...] = ("RAYON_NUM_THREADS",)
+    """Variables `--rayon N` sets to N in each worker before the target is imported."""
+    env: dict[str, str] = field(default_factory=dict)
+    """Further variables set in each worker before the target is imported."""
+    python: str | None = None
+    """Interpreter for the workers when it is not this one (``--python``)."""
+    sys_path: tuple[str, ...] = ()
+    """sys.path for workers under another interpreter: its own, plus a link to gvlstress."""
+    expect: dict[str, str] = field(default_factory=dict)
+    """Versions the scenario expects workers to import (key in the worker's target_info)."""
+    warnings: tuple[str, ...] = ()
+    facts: dict[str, Any] = field(default_factory=dict)
+    """Anything else run.json should keep about the target (e.g. the dataset built)."""
 
 
 class Target(Protocol):

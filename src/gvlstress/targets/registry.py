@@ -7,9 +7,13 @@ from importlib.metadata import entry_points
 
 from gvlstress.errors import UsageError
 from gvlstress.targets.base import Target
+from gvlstress.targets.gvl import GenvarloaderTarget
 from gvlstress.targets.native import NativeTarget
 
-BUILTINS: dict[str, type[NativeTarget]] = {"native": NativeTarget}
+BUILTINS: dict[str, type[NativeTarget] | type[GenvarloaderTarget]] = {
+    "native": NativeTarget,
+    "genvarloader": GenvarloaderTarget,
+}
 
 
 def available() -> list[str]:

@@ -1,0 +1,203 @@
+"""The ``genvarloader`` target: the real loader from PyPI, as in genvarloader issue #263.
+
+Supervisor half (`GenvarloaderTarget.prepare`): asks the workers' interpreter (``--python``, or
+this one) which genvarloader it has, builds a synthetic dataset once per parameter set in a cache
+directory (with that interpreter, via the standalone ``build_dataset.py``), and maps the thread
+settings onto what that version honours.
+
+Worker half (`open_worker`, stdlib-only at the top): thread knobs are already applied when it
+runs; it imports genvarloader, forces the parallel (rayon) path on every version, and records
+what genvarloader resolved and how many threads really burned CPU.
+
+Versions: <= 0.36 resolve their count from ``GVL_NUM_THREADS``/affinity and only
+``setdefault`` ``RAYON_NUM_THREADS`` (an inherited value wins); the size gate is replaced in
+every module that imported ``should_parallelize`` by name. >= 0.37 overwrite ``RAYON_NUM_THREADS``
+with their cap (so ``--rayon`` maps to ``GVL_NUM_THREADS``) and honour ``GVL_FORCE_PARALLEL=1``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gvlstress.scenario import Scenario
+    from gvlstress.targets.base import TargetPlan
+
+_GATE_MODULES = ("_intervals", "_haps", "_reference", "_genotypes", "_reconstruct")
+MODES = ("plain", "threaded")
+DATA_DEFAULTS: dict[str, Any] = {
+    "seed": 0,
+    "contigs": 2,
+    "contig_len": 1_000_000,
+    "samples": 8,
+    "variants_per_contig": 10_000,
+    "regions": 500,
+    "region_len": 2000,
+    "tracks": False,
+}
+
+
+def _task_cpu_ns() -> dict[int, int]:
+    """CPU nanoseconds per thread of this process (schedstat; clock ticks * 10 ms as fallback).
+
+    Ticks are too coarse here: ten 12 ms batches spread over 16 pool threads give each ~5 ms.
+    """
+    out: dict[int, int] = {}
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            out[int(tid)] = int(Path(f"/proc/self/task/{tid}/schedstat").read_text().split()[0])
+            continue
+        except (OSError, ValueError, IndexError):
+            pass
+        try:
+            text = Path(f"/proc/self/task/{tid}/stat").read_text()
+        except OSError:
+            continue
+        rest = text[text.rindex(")") + 2 :].split()
+        out[int(tid)] = (int(rest[11]) + int(rest[12])) * 10_000_000
+    return out
+
+
+BURNING_NS = 1_000_000
+"""A thread that ran at least 1 ms while batches loaded counts as working."""
+
+
+def _version_tuple(v: str) -> tuple[int, ...]:
+    parts = []
+    for p in v.split(".")[:3]:
+        digits = "".join(ch for ch in p if ch.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+def _force_parallel_by_patch(gvl: Any) -> str:
+    """<= 0.36: replace the size gate where it is looked up (it is imported by name)."""
+    import importlib
+
+    def always(total_bytes: int) -> bool:
+        return True
+
+    patched = []
+    threads_mod = importlib.import_module("genvarloader._threads")
+    setattr(threads_mod, "should_parallelize", always)  # noqa: B010 (a module attribute)
+    for name in _GATE_MODULES:
+        try:
+            mod = importlib.import_module(f"genvarloader._dataset.{name}")
+        except ImportError:
+            continue
+        if hasattr(mod, "should_parallelize"):
+            setattr(mod, "should_parallelize", always)  # noqa: B010
+            patched.append(name)
+    return "should_parallelize replaced in _threads and " + ", ".join(patched)
+
+
+class _GilWork:
+    """The threaded mode's second Python thread: pure-Python work that needs the GIL, as a
+    training loop beside the loader would (0.36.0 holds the GIL across its rayon regions)."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.rounds = 0
+        self.thread = threading.Thread(target=self._run, name="gvlstress-gil-work", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            sum(i * i for i in range(5000))
+            self.rounds += 1
+
+    def finish(self) -> int:
+        self.stop.set()
+        self.thread.join(5)
+        return self.rounds
+
+
+class _GvlSession:
+    def __init__(self, ds: Any, gvl: Any, info: dict[str, Any], batch: int, gil: _GilWork | None) -> None:
+        self.ds = ds
+        self.gvl = gvl
+        self.info = info
+        self.n = int(ds.shape[0])
+        self.batch = min(batch, self.n) if batch > 0 else self.n
+        self.start = 0
+        self.gil = gil
+        self.cpu0 = _task_cpu_ns()
+
+    def next_batch(self) -> object:
+        stop = self.start + self.batch
+        out = self.ds[self.start : stop, :] if stop <= self.n else self.ds[self.start : self.n, :]
+        self.start = 0 if stop >= self.n else stop
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        cpu = _task_cpu_ns()
+        burning = sum(1 for tid, ns in cpu.items() if ns - self.cpu0.get(tid, 0) >= BURNING_NS)
+        info = dict(self.info)
+        info.update({"os_threads": len(cpu), "threads_burning": burning})
+        threads_mod = sys.modules.get("genvarloader._threads")
+        if threads_mod is not None and hasattr(threads_mod, "num_threads"):
+            info["num_threads"] = int(threads_mod.num_threads())
+        if self.gil is not None:
+            info["gil_work_rounds"] = self.gil.rounds
+        return info
+
+
+def open_worker(options: dict[str, Any], seed: int, slot: int) -> _GvlSession:
+    """Worker half: thread knobs are set already; import, force the parallel path, open."""
+    inherited_rayon = os.environ.get("RAYON_NUM_THREADS")
+    import genvarloader as gvl
+
+    try:  # genvarloader logs at INFO through loguru; keep worker output quiet
+        from loguru import logger
+
+        logger.disable("genvarloader")
+    except ImportError:
+        pass
+    version = str(gvl.__version__)
+    if options.get("force_parallel", True):
+        if _version_tuple(version) < (0, 37):
+            forced = _force_parallel_by_patch(gvl)
+        else:
+            forced = f"GVL_FORCE_PARALLEL={os.environ.get('GVL_FORCE_PARALLEL')}"
+    else:
+        forced = "no (size gate active)"
+    ds = gvl.Dataset.open(options["dataset"], reference=options["reference"]).with_seqs("haplotypes")
+    if options.get("tracks"):
+        ds = ds.with_tracks("signal")
+    threads_mod = sys.modules.get("genvarloader._threads")
+    resolved = int(threads_mod.num_threads()) if threads_mod and hasattr(threads_mod, "num_threads") else None
+    rayon_after = os.environ.get("RAYON_NUM_THREADS")
+    info: dict[str, Any] = {
+        "genvarloader": version,
+        "genvarloader_file": str(gvl.__file__),
+        "python": sys.version.split()[0],
+        "python_executable": sys.executable,
+        "mode": options.get("mode", "plain"),
+        "forced_parallel": forced,
+        "rayon_env_before_import": inherited_rayon,
+        "rayon_env_after_import": rayon_after,
+        "gvl_resolved_threads": resolved,
+        # rayon's global pool is sized from RAYON_NUM_THREADS at its first use (after import)
+        "rayon_threads": int(rayon_after) if rayon_after and rayon_after.isdigit() else resolved,
+    }
+    gil = _GilWork() if options.get("mode") == "threaded" else None
+    return _GvlSession(ds, gvl, info, int(options.get("batch_regions", 0)), gil)
+
+
+class GenvarloaderTarget:
+    """Supervisor half: find genvarloader in the workers' interpreter, build data, map threads."""
+
+    name = "genvarloader"
+
+    def prepare(self, scenario: Scenario, workdir: Path) -> TargetPlan:
+        from gvlstress.targets import gvl_support
+
+        return gvl_support.prepare(scenario)

@@ -1,0 +1,164 @@
+"""Supervisor-side support for the genvarloader target: interpreter probe, cached data, plan.
+
+Everything that touches genvarloader runs in the workers' interpreter (a subprocess with a
+deadline), so the harness itself does not need genvarloader installed when ``--python`` points
+at an environment that has it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from gvlstress.errors import EnvironmentProblem, UsageError
+from gvlstress.probes import tools
+from gvlstress.scenario import Scenario
+from gvlstress.targets.base import TargetPlan
+from gvlstress.targets.gvl import DATA_DEFAULTS, MODES, _version_tuple
+
+PROBE_TIMEOUT_S = 120.0
+BUILD_TIMEOUT_S = 900.0
+_PROBE = (
+    "import importlib.metadata as m, json, sys\n"
+    "try:\n    v = m.version('genvarloader')\nexcept m.PackageNotFoundError:\n    v = None\n"
+    "print(json.dumps({'version': v, 'sys_path': sys.path, 'python': sys.version.split()[0]}))\n"
+)
+_OPTIONS = {*DATA_DEFAULTS, "mode", "batch_regions", "force_parallel", "version", "cache_dir"}
+
+
+def cache_root() -> Path:
+    base = os.environ.get("GVLSTRESS_CACHE") or os.environ.get("XDG_CACHE_HOME")
+    return (
+        Path(base) / "gvlstress"
+        if base and "GVLSTRESS_CACHE" not in os.environ
+        else (Path(base) if base else Path.home() / ".cache" / "gvlstress")
+    )
+
+
+def probe_interpreter(python: str) -> dict[str, Any]:
+    """What genvarloader (if any) and which sys.path the workers' interpreter has."""
+    if not (Path(python).is_file() and os.access(python, os.X_OK)):
+        raise UsageError(f"--python {python}: not an executable file")
+    out = tools.run([python, "-c", _PROBE], PROBE_TIMEOUT_S)
+    if not out.ok:
+        raise EnvironmentProblem(f"cannot run {python}: {out.error}")
+    try:
+        info: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    except (json.JSONDecodeError, IndexError):
+        raise EnvironmentProblem(f"{python} did not answer the genvarloader probe") from None
+    if not info.get("version"):
+        hint = (
+            "pip install 'gvlstress[genvarloader]'"
+            if python == sys.executable
+            else (f"{python} -m pip install genvarloader==VERSION")
+        )
+        raise EnvironmentProblem(f"genvarloader is not installed for {python}", hint=hint)
+    return info
+
+
+def gvlstress_shim() -> str:
+    """A directory holding only a link to this gvlstress package, for another interpreter's
+    sys.path: its own site-packages stay first and nothing else of ours leaks in."""
+    root = cache_root() / "shim"
+    link = root / "gvlstress"
+    target = Path(__file__).resolve().parent.parent
+    if not (link.is_symlink() and link.resolve() == target):
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = root / f".gvlstress-{os.getpid()}"
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(target, target_is_directory=True)
+        os.replace(tmp, link)
+    return str(root)
+
+
+def dataset(python: str, version: str, params: dict[str, Any], cache_dir: Path | None) -> dict[str, Any]:
+    """Build (once per parameters and genvarloader version) or reuse the synthetic dataset."""
+    key = hashlib.sha256(json.dumps([version, params], sort_keys=True).encode()).hexdigest()[:16]
+    root = cache_dir or cache_root() / "datasets"
+    final = root / f"gvl-{version}-{key}"
+    marker = final / "result.json"
+    if marker.is_file():
+        cached: dict[str, Any] = json.loads(marker.read_text())
+        return cached
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".building-{key}-", dir=root))
+    # In a directory of its own: a script's directory leads sys.path, and nothing may shadow
+    # genvarloader or its dependencies there.
+    script = Path(__file__).with_name("gvl_scripts") / "build_dataset.py"
+    out = tools.run([python, str(script), str(tmp), json.dumps(params)], BUILD_TIMEOUT_S)
+    if not out.ok:
+        shutil.rmtree(tmp, ignore_errors=True)
+        last = (out.stderr.strip().splitlines() or [out.error or "failed"])[-1]
+        raise EnvironmentProblem(
+            f"building the genvarloader dataset failed: {last}",
+            hint=f"run {script} by hand with {python} to see the whole error",
+        )
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    # Paths inside point at the build directory; move it into place and rewrite them.
+    try:
+        os.replace(tmp, final)
+    except OSError:  # another run built it meanwhile
+        shutil.rmtree(tmp, ignore_errors=True)
+        return dataset(python, version, params, cache_dir)
+    for k in ("dataset", "reference"):
+        result[k] = str(final / Path(result[k]).name)
+    (final / "result.json").write_text(json.dumps(result))
+    return result
+
+
+def prepare(scenario: Scenario) -> TargetPlan:
+    opts = dict(scenario.options)
+    unknown = set(opts) - _OPTIONS
+    if unknown:
+        raise UsageError(
+            f"{scenario.source} [target]: unknown genvarloader option(s) {', '.join(sorted(unknown))}",
+            hint=f"known: {', '.join(sorted(_OPTIONS))}",
+        )
+    mode = opts.get("mode", "plain")
+    if mode not in MODES:
+        raise UsageError(f"{scenario.source} [target]: mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if scenario.fault != "none":
+        raise UsageError("the genvarloader target has no fault modes", hint="faults are for --target native")
+    python = scenario.python or sys.executable
+    info = probe_interpreter(python)
+    version = str(info["version"])
+    params = {k: opts.get(k, v) for k, v in DATA_DEFAULTS.items()}
+    data = dataset(python, version, params, Path(opts["cache_dir"]) if opts.get("cache_dir") else None)
+    new = _version_tuple(version) >= (0, 37)
+    force = bool(opts.get("force_parallel", True))
+    env = {"LOGURU_LEVEL": "WARNING"}
+    if new and force:
+        env["GVL_FORCE_PARALLEL"] = "1"
+    expect = {"genvarloader": str(opts["version"])} if opts.get("version") else {}
+    warnings = []
+    if expect and expect["genvarloader"] != version:
+        warnings.append(f"scenario expects genvarloader {expect['genvarloader']} but {python} has {version}")
+    other = python != sys.executable
+    return TargetPlan(
+        entry="gvlstress.targets.gvl:open_worker",
+        options={
+            "dataset": data["dataset"],
+            "reference": data["reference"],
+            "tracks": data["tracks"],
+            "mode": mode,
+            "batch_regions": int(opts.get("batch_regions", 0)),
+            "force_parallel": force,
+        },
+        versions={"genvarloader": version, "python": str(info["python"])},
+        faults=("none",),
+        # <= 0.36: the gate counts GVL_NUM_THREADS, the pool reads RAYON_NUM_THREADS; >= 0.37:
+        # RAYON_NUM_THREADS is overwritten with the cap, so GVL_NUM_THREADS sizes the pool.
+        rayon_env=("GVL_NUM_THREADS", "RAYON_NUM_THREADS") if not new else ("GVL_NUM_THREADS",),
+        env=env,
+        python=python if other else None,
+        sys_path=(gvlstress_shim(), *info["sys_path"]) if other else (),
+        expect=expect,
+        warnings=tuple(warnings),
+        facts={"dataset": data},
+    )
