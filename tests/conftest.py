@@ -14,6 +14,8 @@ from typing import Any
 import psutil
 import pytest
 
+pytest_plugins = ["pytester"]
+
 ROOT = Path(__file__).resolve().parent.parent
 SUPPORT = Path(__file__).resolve().parent / "support"
 

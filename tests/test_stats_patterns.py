@@ -62,3 +62,18 @@ def test_without_stacks_no_pattern_is_claimed() -> None:
 def test_fork_after_init_shape() -> None:
     cap = capture(view(1, "syscall", "rayon_core::latch::LockLatch::wait_and_reset", "main"))
     assert patterns.match(finding(), cap).pattern == patterns.FORK_AFTER_INIT
+
+
+@pytest.mark.parametrize(
+    ("table", "p"),
+    [
+        ((3, 1, 1, 3), 0.4857),  # Fisher's lady tasting tea
+        ((1, 9, 11, 3), 0.002759),  # R: fisher.test(matrix(c(1, 9, 11, 3), 2))
+        ((0, 30, 0, 30), 1.0),
+        ((10, 0, 0, 10), 1.083e-05),
+    ],
+)
+def test_fisher_exact_known_values(table: tuple[int, int, int, int], p: float) -> None:
+    from gvlstress.stats import fisher_exact
+
+    assert fisher_exact(*table) == pytest.approx(p, rel=1e-3)

@@ -6,12 +6,14 @@ decide what a human sees.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import os
 import re
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import psutil
@@ -19,6 +21,8 @@ import psutil
 from gvlstress import hostenv
 from gvlstress import selftest as selftest_mod
 from gvlstress.capture import capture_many
+from gvlstress.compare import Comparison
+from gvlstress.compare import compare as compare_runs
 from gvlstress.diagnose import explain
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.heartbeat import Board
@@ -50,6 +54,10 @@ class NullObserver:
 
     def wave_finished(self, wave: WaveResult) -> None:
         pass
+
+
+MIN_WAVE_S = 5.0
+"""A wave shorter than this cannot spawn, import and iterate meaningfully."""
 
 
 def _utc_now() -> dt.datetime:
@@ -93,8 +101,13 @@ def run(
     observer: Observer | None = None,
     stop: StopFlag | None = None,
     command: tuple[str, ...] | None = None,
+    deadline: float | None = None,
 ) -> RunResult:
-    """Run every wave of `scenario`; write run.json after each wave and at the end."""
+    """Run every wave of `scenario`; write run.json after each wave and at the end.
+
+    With a `deadline` (time.monotonic()), each wave's launch timeout is capped at its share of
+    the time left, and waves that no longer fit are not started (a warning says so).
+    """
     observer = observer if observer is not None else NullObserver()
     stop = stop if stop is not None else StopFlag()  # an unset StopFlag is falsy: no `or` here
     target = get_target(scenario.target)
@@ -135,7 +148,22 @@ def run(
     for index in range(scenario.waves):
         if stop:
             break
-        wave = Wave(index, scenario, plan, board, observer, stop, batch_seen).run()
+        wave_scenario = scenario
+        if deadline is not None:
+            share = (deadline - time.monotonic()) / (scenario.waves - index)
+            if share < MIN_WAVE_S:
+                warnings.append(
+                    f"time budget: started {index} of {scenario.waves} wave(s); the rest did not fit"
+                )
+                break
+            if share < scenario.timeout:
+                wave_scenario = dataclasses.replace(
+                    scenario, timeout=share, stall=min(scenario.stall, share / 2) if scenario.stall else None
+                )
+                note = f"time budget: launch timeout capped at {share:.0f}s (scenario: {scenario.timeout:g}s)"
+                if not any(w.startswith("time budget: launch timeout") for w in warnings):
+                    warnings.append(note)
+        wave = Wave(index, wave_scenario, plan, board, observer, stop, batch_seen).run()
         waves.append(wave)
         batch_seen = max(batch_seen, _batch_s(wave))
         for line in version_warnings(wave, plan.expect):
@@ -269,6 +297,25 @@ def selftest(
     write_atomic(run_dir / "selftest.json", json.dumps(selftest_mod.as_dict(out), indent=2) + "\n")
     write_atomic(run_dir / "selftest.md", markdown.render_selftest(out))
     return out
+
+
+def compare(
+    run_dirs: list[Path], output: Path | None = None, report_dir: Path = Path("reports")
+) -> tuple[Comparison, Path]:
+    """Hang rates of runs side by side; also written as Markdown (to `output` or the report dir)."""
+    if len(run_dirs) < 2:
+        raise UsageError("compare needs at least two run directories")
+    result = compare_runs([json_report.read(d) for d in run_dirs])
+    if output is None:
+        check_report_dir(report_dir)
+        output = report_dir / f"{_utc_now():%Y%m%dT%H%M%SZ}-compare.md"
+    if output.exists():
+        raise UsageError(f"{output} exists", hint="pass another --output")
+    try:
+        write_atomic(output, markdown.render_compare(result))
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot write {output} ({exc.strerror})") from None
+    return result, output
 
 
 def worker_pids(result: RunResult) -> list[int]:

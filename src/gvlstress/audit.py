@@ -70,6 +70,21 @@ def audit(result: RunResult) -> tuple[AuditItem, ...]:
                     "info", f"workers inherited RAYON_NUM_THREADS={value}; --rayon {requested} replaced it"
                 )
             )
+    # A loader that resolves its own count but only setdefault()s RAYON_NUM_THREADS (genvarloader
+    # 0.36.0): the inherited value decides the pool, whatever the loader resolved.
+    for resolved, after in sorted({
+        (str(w.target_info.get("gvl_resolved_threads")), str(w.target_info.get("rayon_env_after_import")))
+        for w in workers
+        if w.target_info.get("gvl_resolved_threads") is not None and w.target_info.get("rayon_env_after_import")
+    }):
+        if resolved != after:
+            items.append(
+                AuditItem(
+                    "warn",
+                    f"genvarloader resolved {resolved} thread(s), but RAYON_NUM_THREADS={after} survived its import "
+                    f"(inherited, and only setdefault() was applied): rayon's pool has {after} threads",
+                )
+            )
     if requested is not None:
         off = sorted({w.rayon_threads for w in workers if w.rayon_threads and w.rayon_threads != requested})
         if off:

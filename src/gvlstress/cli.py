@@ -21,6 +21,7 @@ from gvlstress.model import RunResult, Verdict
 from gvlstress.reporters.console import (
     ConsoleObserver,
     print_checks,
+    print_compare,
     print_inspect,
     print_selftest,
     print_summary,
@@ -314,6 +315,22 @@ def selftest(only: tuple[str, ...], repeat: int, workers: int, rayon: int, repor
     if stop:
         raise SystemExit(int(ExitCode.TERMINATED if stop.signum == signal.SIGTERM else ExitCode.INTERRUPTED))
     raise SystemExit(int(ExitCode.OK if result.passed else ExitCode.HANG))
+
+
+@cli.command(epilog="\b\nExit codes: 0 compared; 2 fewer than two runs or a bad run directory.")
+@click.argument("run_dirs", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), help="Markdown file to write.")
+@click.option(
+    "--report-dir",
+    default="reports",
+    show_default=True,
+    metavar="DIR",
+    help="Where the Markdown goes without --output.",
+)
+def compare(run_dirs: tuple[Path, ...], output: Path | None, report_dir: str) -> None:
+    """Hang rates of runs side by side (95% intervals, Fisher's exact test), e.g. two versions."""
+    result, path = api.compare(list(run_dirs), output, Path(report_dir))
+    print_compare(make_console(), result, str(path))
 
 
 @cli.command()

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
+from gvlstress.compare import Comparison
 from gvlstress.doctor import Check
 from gvlstress.model import InspectResult, ProbeFinding, RunResult, Verdict, WaveResult
 from gvlstress.scenario import Scenario
@@ -174,3 +175,17 @@ def print_selftest(console: Console, result: SelftestResult) -> None:
     )
     console.print(verdict)
     console.print(f"details: {result.run_dir}/selftest.md", highlight=False)
+
+
+def print_compare(console: Console, c: Comparison, path: str) -> None:
+    from gvlstress.reporters.markdown import COMPARE_HEADER, _compare_rows, pair_lines
+
+    table = Table(title="gvlstress compare")
+    for col in COMPARE_HEADER:
+        table.add_column(col)
+    for row in _compare_rows(c):
+        table.add_row(*row)
+    console.print(table)
+    for line in pair_lines(c):
+        console.print(line, highlight=False)
+    console.print(f"markdown: {path}", highlight=False)

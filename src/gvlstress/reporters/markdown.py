@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from gvlstress.audit import audit
+from gvlstress.compare import Comparison
 from gvlstress.diagnose import collapse_recursion, role, where
 from gvlstress.model import (
     Capture,
@@ -342,3 +343,61 @@ def render_selftest(result: SelftestResult) -> str:
     )
     out += ["", "Each control's full report is in its own run directory next to this file.", ""]
     return "\n".join(out)
+
+
+def _compare_rows(c: Comparison) -> list[list[str]]:
+    return [
+        [
+            f"{i + 1}. {r.name}",
+            r.versions,
+            r.config,
+            f"{r.hung}/{r.waves}",
+            str(r.rate),
+            str(r.batches),
+            f"{r.batches_per_s:.1f}" if r.batches_per_s is not None else "-",
+            r.threads,
+            str(r.errored),
+        ]
+        for i, r in enumerate(c.runs)
+    ]
+
+
+COMPARE_HEADER = [
+    "run",
+    "imported",
+    "configuration",
+    "hung waves",
+    "hang rate (95% CI)",
+    "batches",
+    "batches/s per worker",
+    "threads per worker",
+    "crashed/errored waves",
+]
+
+
+def pair_lines(c: Comparison) -> list[str]:
+    out = []
+    for p in c.pairs:
+        a, b = c.runs[p.a], c.runs[p.b]
+        verdict = "a significant difference" if p.p_value < 0.05 else "no significant difference"
+        out.append(
+            f"{p.a + 1} vs {p.b + 1} ({a.name} vs {b.name}): {a.hung}/{a.waves} vs {b.hung}/{b.waves} "
+            f"hung waves, Fisher exact p = {p.p_value:.3g}: {verdict} at 5%"
+        )
+    return out
+
+
+def render_compare(c: Comparison) -> str:
+    out = ["# gvlstress compare", ""]
+    out += _table(COMPARE_HEADER, _compare_rows(c))
+    out += ["", *[f"- {line}" for line in pair_lines(c)]]
+    out += [
+        "",
+        "Hang rates are per wave (launch), with 95% Wilson intervals; with no hang, the bound is the "
+        "exact one-sided 95% upper limit (about 3/n). A clean run bounds the rate, it does not disprove a report.",
+        "",
+        "Runs:",
+        "",
+    ]
+    out += [f"{i + 1}. `{r.run_dir}`" for i, r in enumerate(c.runs)]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,97 @@
+"""`gvlstress compare`: hang rates of runs side by side, with intervals and an exact test.
+
+Pure: RunResults in, a Comparison out; reporters print it and write it as Markdown.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from gvlstress.model import RunResult
+from gvlstress.stats import Rate, fisher_exact, rate
+
+
+@dataclass(frozen=True)
+class RunStats:
+    run_dir: str
+    name: str
+    versions: str
+    """What the workers actually imported (e.g. genvarloader 0.36.0), else the target's versions."""
+    config: str
+    waves: int
+    hung: int
+    errored: int
+    rate: Rate
+    batches: int
+    batches_per_s: float | None
+    """Median per-worker throughput (batches per second of iterating)."""
+    threads: str
+    """OS threads per worker (median of the most seen) and the rayon pool size."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    a: int
+    b: int
+    p_value: float
+
+
+@dataclass(frozen=True)
+class Comparison:
+    runs: tuple[RunStats, ...]
+    pairs: tuple[Pair, ...]
+
+
+def _versions(result: RunResult) -> str:
+    seen: dict[str, set[str]] = {}
+    for wave in result.waves:
+        for w in wave.workers:
+            for key in ("genvarloader", "gvlstress_native"):
+                if key in w.target_info:
+                    seen.setdefault(key, set()).add(str(w.target_info[key]))
+    if not seen:
+        return ", ".join(f"{k} {v}" for k, v in (result.target.get("versions") or {}).items()) or "-"
+    return ", ".join(f"{k} {'/'.join(sorted(v))}" for k, v in seen.items())
+
+
+def run_stats(result: RunResult) -> RunStats:
+    sc = result.scenario
+    s = result.summary
+    workers = [w for wave in result.waves for w in wave.workers]
+    rates = [w.iterations / w.iter_s for w in workers if w.iter_s and w.iterations]
+    threads = [w.threads_max for w in workers if w.threads_max]
+    pools = sorted({w.rayon_threads for w in workers if w.rayon_threads})
+    mode = (result.target.get("options") or {}).get("mode")
+    config = (
+        f"{sc.get('workers')} x {sc.get('rayon') or 'default'} threads"
+        + (f", inherited RAYON_NUM_THREADS={sc['inherit_rayon']}" if sc.get("inherit_rayon") else "")
+        + (f", {mode}" if mode else "")
+        + (f", fault {sc['fault']}" if sc.get("fault", "none") != "none" else "")
+    )
+    return RunStats(
+        run_dir=result.run_dir,
+        name=str(sc.get("name")),
+        versions=_versions(result),
+        config=config,
+        waves=s.waves,
+        hung=s.hung,
+        errored=s.errored + s.crashed,
+        rate=rate(s.hung, s.waves),
+        batches=sum(w.iterations for w in workers),
+        batches_per_s=statistics.median(rates) if rates else None,
+        threads=(f"{statistics.median(threads):g} OS" if threads else "-")
+        + (f", pool {'/'.join(map(str, pools))}" if pools else ""),
+    )
+
+
+def compare(results: list[RunResult]) -> Comparison:
+    """Every run's stats, and each later run tested against the first (Fisher's exact test)."""
+    runs = tuple(run_stats(r) for r in results)
+    first = runs[0]
+    pairs = tuple(
+        Pair(0, i, fisher_exact(first.hung, first.waves - first.hung, r.hung, r.waves - r.hung))
+        for i, r in enumerate(runs)
+        if i > 0
+    )
+    return Comparison(runs, pairs)

@@ -1,0 +1,164 @@
+"""pytest plugin (entry point ``pytest11``): stress runs in a project's CI slow tier.
+
+    def test_loader_does_not_hang(gvlstress):
+        result = gvlstress.run(target="genvarloader", workers=5, rayon=16, waves=3)
+        gvlstress.assert_no_hang(result)
+
+Settings follow pytest-timeout's conventions: a command-line option, an environment variable and
+an ini key for each, with one precedence rule (command line > environment > ini > default), and
+errors that say where a bad value came from.
+
+Deadline rule: when pytest-timeout gives the test a timeout, gvlstress must report before it
+fires. Each wave's launch timeout is capped so the remaining waves fit in what is left of that
+budget minus ``gvlstress_margin`` seconds (capture, kill and reports; default 30 s), and waves
+that no longer fit are not started (the result says so in its warnings). A hang is still found
+from the stall, in seconds, whatever the budget. Nothing here can wedge pytest: every wait in
+the run has a deadline and every worker is killed and reaped before ``run`` returns.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from gvlstress.model import RunResult
+
+
+@dataclass(frozen=True)
+class Settings:
+    report_dir: Path
+    margin: float
+
+
+SETTINGS = pytest.StashKey[Settings]()
+_OPTIONS = {
+    # name: (command line, environment variable, default, kind)
+    "report_dir": ("--gvlstress-report-dir", "GVLSTRESS_REPORT_DIR", "reports", str),
+    "margin": ("--gvlstress-margin", "GVLSTRESS_MARGIN", "30", float),
+}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("gvlstress", "gvlstress stress runs")
+    group.addoption(
+        "--gvlstress-report-dir",
+        dest="gvlstress_report_dir",
+        default=None,
+        metavar="DIR",
+        help="Where gvlstress run directories go (env GVLSTRESS_REPORT_DIR, ini gvlstress_report_dir; "
+        "default: reports).",
+    )
+    group.addoption(
+        "--gvlstress-margin",
+        dest="gvlstress_margin",
+        default=None,
+        metavar="SECONDS",
+        help="Seconds kept free before pytest-timeout fires, for capture and reports "
+        "(env GVLSTRESS_MARGIN, ini gvlstress_margin; default: 30).",
+    )
+    parser.addini("gvlstress_report_dir", "Where gvlstress run directories go.", default=None)
+    parser.addini("gvlstress_margin", "Seconds kept free before pytest-timeout fires.", default=None)
+
+
+def _setting(config: pytest.Config, name: str) -> Any:
+    flag, env, default, kind = _OPTIONS[name]
+    for source, value in (
+        (flag, config.getoption(f"gvlstress_{name}")),
+        (f"environment variable {env}", os.environ.get(env)),
+        (f"ini option gvlstress_{name}", config.getini(f"gvlstress_{name}")),
+        ("default", default),
+    ):
+        if value not in (None, ""):
+            try:
+                parsed = kind(value)
+            except ValueError:
+                raise pytest.UsageError(f"gvlstress: {source}: expected a number, got {value!r}") from None
+            if kind is float and parsed < 0:
+                raise pytest.UsageError(f"gvlstress: {source}: must be >= 0, got {value!r}")
+            return parsed
+    return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "gvlstress: a gvlstress stress run (a slow-tier test)")
+    config.stash[SETTINGS] = Settings(
+        report_dir=Path(_setting(config, "report_dir")), margin=_setting(config, "margin")
+    )
+
+
+def _timeout_of(item: pytest.Item) -> float | None:
+    """The pytest-timeout timeout that applies to `item`, if pytest-timeout is active."""
+    marker = item.get_closest_marker("timeout")
+    if marker is not None:
+        value = marker.args[0] if marker.args else marker.kwargs.get("timeout")
+    else:
+        try:
+            value = item.config.getoption("timeout")
+        except ValueError:
+            return None
+        if value is None:
+            try:
+                value = item.config.getini("timeout")
+            except ValueError:
+                value = None
+    try:
+        seconds = float(value) if value not in (None, "") else 0.0
+    except (TypeError, ValueError):
+        return None
+    return seconds if seconds > 0 else None
+
+
+def hang_message(result: RunResult) -> str | None:
+    """The one-paragraph failure message for a run with a hang, crash or error (else None)."""
+    s = result.summary
+    if not (s.hung or s.crashed or s.errored):
+        return None
+    bad = [w for wave in result.waves for w in wave.workers if w.verdict is s.verdict]
+    first = bad[0] if bad else None
+    line = first.diagnosis.summary if first and first.diagnosis else (first.detail or "" if first else "")
+    hint = f"\n  hint: {first.diagnosis.hint}" if first and first.diagnosis and first.diagnosis.hint else ""
+    return (
+        f"gvlstress: {s.verdict.value} in {max(s.hung, s.crashed, s.errored)} of {s.waves} wave(s) "
+        f"of {result.scenario.get('name')}: {line.strip().splitlines()[-1] if line.strip() else ''}{hint}\n"
+        f"  report: {result.run_dir}/report.md"
+    )
+
+
+class Runner:
+    """The `gvlstress` fixture: run a scenario within the test's budget; assert on the result."""
+
+    def __init__(self, item: pytest.Item, settings: Settings) -> None:
+        self.item = item
+        self.settings = settings
+        self.started = time.monotonic()
+        timeout = _timeout_of(item)
+        self.deadline = self.started + timeout if timeout else None
+
+    def run(self, scenario: str | None = None, **overrides: Any) -> RunResult:
+        """Run `scenario` (name or path; None: defaults) with `overrides` (Scenario fields)."""
+        from gvlstress import api
+        from gvlstress.scenario import resolve
+
+        overrides.setdefault("report_dir", str(self.settings.report_dir))
+        sc = resolve(scenario, overrides, {k: f"gvlstress.run({k}=...)" for k in overrides})
+        deadline = self.deadline - self.settings.margin if self.deadline is not None else None
+        return api.run(sc, command=("pytest", self.item.nodeid), deadline=deadline)
+
+    def assert_no_hang(self, result: RunResult) -> None:
+        """Fail with the verdict line, the named pattern and the report's path on any hang,
+        crash or error."""
+        message = hang_message(result)
+        if message is not None:
+            pytest.fail(message, pytrace=False)
+
+
+@pytest.fixture
+def gvlstress(request: pytest.FixtureRequest) -> Runner:
+    """Run gvlstress scenarios from a test; see `Runner.run` and `Runner.assert_no_hang`."""
+    return Runner(request.node, request.config.stash[SETTINGS])

@@ -1,0 +1,170 @@
+"""The real genvarloader from PyPI: the fixed release in this environment, 0.36.0 via --python.
+
+Slow tier (still run in CI). The second environment is made by the test setup and reused
+across runs (GVLSTRESS_CACHE or ~/.cache/gvlstress/venvs). The parallel path is verified by
+thread counts, not assumed.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import load_run, run_cli, workers_of
+
+pytestmark = pytest.mark.slow
+OLD = "0.36.0"
+
+
+@pytest.fixture(scope="session")
+def gvl036_python() -> str:
+    """An interpreter with genvarloader 0.36.0 (a venv made here once, then reused)."""
+    root = Path(os.environ.get("GVLSTRESS_CACHE") or Path.home() / ".cache" / "gvlstress")
+    venv = root / "venvs" / f"gvl-{OLD}"
+    python = venv / "bin" / "python"
+    probe = [
+        str(python),
+        "-c",
+        f"import importlib.metadata as m; assert m.version('genvarloader') == '{OLD}'",
+    ]
+    if (
+        python.exists()
+        and subprocess.run(probe, capture_output=True, timeout=120, check=False).returncode == 0
+    ):
+        return str(python)
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True, timeout=300)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", f"genvarloader=={OLD}"], check=True, timeout=1500
+    )
+    subprocess.run(probe, check=True, timeout=120)
+    return str(python)
+
+
+def gvl_run(report_dir: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    result = run_cli(
+        [
+            "run",
+            "--target",
+            "genvarloader",
+            "--workers",
+            "2",
+            "--waves",
+            "1",
+            "--iterations",
+            "15",
+            "--report-dir",
+            str(report_dir),
+            *args,
+        ],
+        timeout=900,
+    )
+    return result, load_run(report_dir)
+
+
+def assert_parallel_path(w: dict[str, Any], pool: int) -> None:
+    info = w["target_info"]
+    assert w["rayon_threads"] == pool
+    assert w["threads_max"] >= pool + 1
+    # most pool threads did real work while batches loaded (>= 1 ms of CPU each)
+    assert info["threads_burning"] >= pool // 2 + 1, info
+
+
+def test_fixed_release_with_16_threads_takes_the_parallel_path(report_dir: Path) -> None:
+    result, run = gvl_run(report_dir, "--rayon", "16", "-o", "version=0.43.1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert run["warnings"] == []
+    for w in workers_of(run):
+        info = w["target_info"]
+        assert info["genvarloader"] == "0.43.1"
+        assert info["forced_parallel"] == "GVL_FORCE_PARALLEL=1"
+        assert info["gvl_resolved_threads"] == 16
+        assert w["env_effective"]["GVL_NUM_THREADS"] == "16"
+        assert_parallel_path(w, 16)
+
+
+def test_fixed_release_overrides_an_inherited_rayon_num_threads(report_dir: Path) -> None:
+    result, run = gvl_run(report_dir, "--inherit-rayon", "16")
+    assert result.returncode == 0, result.stdout + result.stderr
+    budget = int(run["environment"]["cpu_budget"])
+    for w in workers_of(run):
+        info = w["target_info"]
+        assert info["rayon_env_before_import"] == "16"
+        assert info["rayon_env_after_import"] == str(budget)  # 0.43.1 overwrites it with its cap
+        assert w["rayon_threads"] == budget
+
+
+def test_036_via_python_reproduces_the_setdefault_bug(report_dir: Path, gvl036_python: str) -> None:
+    # GIVEN 0.36.0 in a second environment and workers born with RAYON_NUM_THREADS=16, as in #263
+    result, run = gvl_run(
+        report_dir, "--python", gvl036_python, "--inherit-rayon", "16", "-o", f"version={OLD}"
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert run["target"]["versions"]["genvarloader"] == OLD
+    assert run["warnings"] == []
+    for w in workers_of(run):
+        info = w["target_info"]
+        # THEN the workers imported 0.36.0 from that environment, not this one
+        assert info["genvarloader"] == OLD
+        assert info["genvarloader_file"].startswith(str(Path(gvl036_python).parent.parent))
+        assert info["forced_parallel"].startswith("should_parallelize replaced")
+        # ...resolved a count from affinity, yet the inherited 16 sized the pool (setdefault)
+        assert info["gvl_resolved_threads"] == int(run["environment"]["affinity"])
+        assert info["rayon_env_after_import"] == "16"
+        assert_parallel_path(w, 16)
+    md = next(report_dir.iterdir()).joinpath("report.md").read_text()
+    assert "but RAYON_NUM_THREADS=16 survived its import" in md
+
+
+def test_threaded_mode_runs_python_work_beside_the_loader(report_dir: Path, gvl036_python: str) -> None:
+    result, run = gvl_run(report_dir, "--python", gvl036_python, "--rayon", "8", "-o", "mode=threaded")
+    assert result.returncode == 0, result.stdout + result.stderr
+    for w in workers_of(run):
+        assert w["target_info"]["mode"] == "threaded"
+        assert w["target_info"]["gil_work_rounds"] > 0
+        assert_parallel_path(w, 8)
+
+
+def test_a_version_mismatch_is_warned_about(report_dir: Path, gvl036_python: str) -> None:
+    result, run = gvl_run(report_dir, "--python", gvl036_python, "--rayon", "4", "-o", "version=0.43.1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "scenario expects genvarloader 0.43.1, but workers imported 0.36.0" in run["warnings"]
+    assert "warning: scenario expects genvarloader 0.43.1" in result.stdout
+
+
+def test_missing_genvarloader_is_an_environment_problem(report_dir: Path) -> None:
+    bare = "/usr/bin/python3"
+    if not Path(bare).exists():
+        pytest.skip("needs an interpreter without genvarloader")
+    result = run_cli(
+        ["run", "--target", "genvarloader", "--python", bare, "--report-dir", str(report_dir)], timeout=120
+    )
+    assert result.returncode == 4
+    assert result.stderr.strip().startswith(f"gvlstress: error: genvarloader is not installed for {bare}")
+
+
+def test_compare_two_real_runs(tmp_path: Path, gvl036_python: str) -> None:
+    old, _ = gvl_run(tmp_path / "old", "--python", gvl036_python, "--inherit-rayon", "16")
+    new, _ = gvl_run(tmp_path / "new", "--inherit-rayon", "16")
+    assert old.returncode == new.returncode == 0
+    out = tmp_path / "cmp.md"
+    result = run_cli(
+        [
+            "compare",
+            str(next((tmp_path / "old").iterdir())),
+            str(next((tmp_path / "new").iterdir())),
+            "--output",
+            str(out),
+        ],
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    md = out.read_text()
+    assert "genvarloader 0.36.0" in md
+    assert "genvarloader 0.43.1" in md
+    assert "0/1 (< 95.0% at 95%)" in md
+    assert "Fisher exact p = 1" in md
