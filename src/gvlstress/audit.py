@@ -72,11 +72,14 @@ def audit(result: RunResult) -> tuple[AuditItem, ...]:
             )
     # A loader that resolves its own count but only setdefault()s RAYON_NUM_THREADS (genvarloader
     # 0.36.0): the inherited value decides the pool, whatever the loader resolved.
-    for resolved, after in sorted({
-        (str(w.target_info.get("gvl_resolved_threads")), str(w.target_info.get("rayon_env_after_import")))
-        for w in workers
-        if w.target_info.get("gvl_resolved_threads") is not None and w.target_info.get("rayon_env_after_import")
-    }):
+    for resolved, after in sorted(
+        {
+            (str(w.target_info.get("gvl_resolved_threads")), str(w.target_info.get("rayon_env_after_import")))
+            for w in workers
+            if w.target_info.get("gvl_resolved_threads") is not None
+            and w.target_info.get("rayon_env_after_import")
+        }
+    ):
         if resolved != after:
             items.append(
                 AuditItem(

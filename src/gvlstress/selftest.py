@@ -112,6 +112,19 @@ class Row:
             return "-"
         return f"{min(times):.1f}s" if len(times) == 1 else f"{min(times):.1f}-{max(times):.1f}s"
 
+    def cells(self) -> list[str]:
+        """The table row both reporters show (without the pass/fail mark, which they style)."""
+        n = len(self.attempts)
+        return [
+            self.control.name,
+            self.expected,
+            self.verdicts,
+            self.named_patterns,
+            self.detection,
+            f"{self.caught}/{n}",
+            f"{self.named}/{n}",
+        ]
+
     @property
     def expected(self) -> str:
         c = self.control
@@ -189,4 +202,5 @@ def as_dict(result: SelftestResult) -> dict[str, Any]:
     }
 
 
+HEADER = ("class", "expected", "verdicts", "named patterns", "detection", "caught", "named")
 ProgressFn = Callable[[Control, int, Attempt], None]

@@ -173,7 +173,7 @@ class _Slot:
     finding: ProbeFinding | None = None
     stalls: int = 0
     suspected_at: float | None = None
-    progressed_after_stall: bool = False
+    """Last heartbeat seen when the worker was suspected; a later beat clears the suspicion."""
     next_probe_at: float = 0.0
     confirmed: bool = False
     threads_max: int = 0
@@ -401,8 +401,7 @@ class Wave:
         for s in self.slots:
             st = self.board.read(s.slot)
             if s.suspected_at is not None and st.last_beat and st.last_beat > s.suspected_at:
-                s.progressed_after_stall = True
-                s.suspected_at = None
+                s.suspected_at = None  # it progressed: `stalls` keeps the fact, the verdict becomes slow
                 s.next_probe_at = 0.0
             if st.phase == Phase.ITERATING and st.iterations and s.first_beat_iters is None:
                 s.first_beat_iters = (now, st.iterations)

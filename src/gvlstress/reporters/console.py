@@ -14,6 +14,7 @@ from gvlstress.compare import Comparison
 from gvlstress.doctor import Check
 from gvlstress.model import InspectResult, ProbeFinding, RunResult, Verdict, WaveResult
 from gvlstress.scenario import Scenario
+from gvlstress.selftest import HEADER as SELFTEST_HEADER
 from gvlstress.selftest import SelftestResult
 from gvlstress.supervisor import WorkerStatus
 
@@ -154,19 +155,10 @@ def print_checks(console: Console, checks: tuple[Check, ...]) -> None:
 
 def print_selftest(console: Console, result: SelftestResult) -> None:
     table = Table(title="gvlstress selftest")
-    for col in ("class", "expected", "verdict", "named pattern", "detection", "caught", "named", ""):
+    for col in (*SELFTEST_HEADER, ""):
         table.add_column(col)
     for r in result.rows:
-        table.add_row(
-            r.control.name,
-            r.expected,
-            r.verdicts,
-            r.named_patterns,
-            r.detection,
-            f"{r.caught}/{len(r.attempts)}",
-            f"{r.named}/{len(r.attempts)}",
-            "[green]pass[/]" if r.passed else "[red]FAIL[/]",
-        )
+        table.add_row(*r.cells(), "[green]pass[/]" if r.passed else "[red]FAIL[/]")
     console.print(table)
     verdict = (
         "[green]every class caught and named; negative controls clean[/]"

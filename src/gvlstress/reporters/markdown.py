@@ -324,19 +324,7 @@ def render_inspect(result: InspectResult) -> str:
 
 def render_selftest(result: SelftestResult) -> str:
     """selftest.md: the positive/negative control table for this host."""
-    rows = [
-        [
-            r.control.name,
-            r.expected,
-            r.verdicts,
-            r.named_patterns,
-            r.detection,
-            f"{r.caught}/{len(r.attempts)}",
-            f"{r.named}/{len(r.attempts)}",
-            "pass" if r.passed else "**FAIL**",
-        ]
-        for r in result.rows
-    ]
+    rows = [[*r.cells(), "pass" if r.passed else "**FAIL**"] for r in result.rows]
     out = [f"# gvlstress selftest: {'pass' if result.passed else 'FAIL'}", ""]
     out += _table(
         ["class", "expected", "verdicts", "named patterns", "detection", "caught", "named", ""], rows
