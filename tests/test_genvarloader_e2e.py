@@ -17,7 +17,8 @@ import pytest
 
 from conftest import load_run, run_cli, workers_of
 
-pytestmark = pytest.mark.slow
+# The first test builds the 0.36.0 environment (pip over the network): a longer budget.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 OLD = "0.36.0"
 
 
