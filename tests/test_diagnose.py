@@ -95,3 +95,14 @@ def test_thread_running_at_both_samples_is_not_parked() -> None:
 
 def test_gone_process() -> None:
     assert judge(proc(0.0, thread(1)), None, FUTEX).kind is ProbeKind.GONE
+
+
+def test_without_syscall_rights_wchan_still_shows_the_futex_waits() -> None:
+    # Yama ptrace_scope=1 and a non-descendant: /proc/.../syscall unreadable, wchan readable
+    def blind(tid: int) -> ThreadSample:
+        return replace(thread(tid, futex=None), syscall=None, wchan="futex_wait_queue")
+
+    f = judge(proc(0.0, blind(1), blind(2)), proc(0.5, blind(1), blind(2)), FUTEX)
+    assert f.kind is ProbeKind.DEADLOCK
+    assert "per wchan" in f.reason
+    assert f.futex_groups == ()

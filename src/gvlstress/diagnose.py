@@ -115,13 +115,19 @@ def judge(
     cpu = sum(t.cpu_s for t in threads)
     parked = [t for t in threads if t.parked]
     on_futex = sum(len(g.tids) for g in groups)
+    by_wchan = ""
+    if not on_futex and threads and all(t.syscall is None for t in threads):
+        # /proc/PID/task/*/syscall needs attach rights (Yama scope 1 refuses them to a
+        # non-descendant); wchan needs only read rights and still says "futex".
+        on_futex = sum(1 for t in threads if t.wchan and "futex" in t.wchan)
+        by_wchan = " (per wchan; syscall view denied, so no addresses)" if on_futex else ""
     n = len(threads)
     burning = cpu >= LIVELOCK_CPU_SHARE * window
     if n and len(parked) == n and not burning and on_futex > 0:
         kind = ProbeKind.DEADLOCK
         reason = (
             f"all {n} threads parked ({cpu * 1000:.1f} ms CPU in all over {window:.2f}s); {on_futex} wait on "
-            f"{len(groups)} futex address(es)"
+            + (f"futexes{by_wchan}" if by_wchan else f"{len(groups)} futex address(es)")
         )
     elif cpu >= LIVELOCK_CPU_SHARE * window:
         busy = sorted(threads, key=lambda t: -t.cpu_s)[:3]
