@@ -255,7 +255,7 @@ futexes, CPU flat); 2 bad pid; 4 cannot read /proc or write the report.
     "--report-dir", default="reports", show_default=True, metavar="DIR", help="Where the report goes."
 )
 def inspect(pid: int, tree: bool, report_dir: str) -> None:
-    """Capture and explain a live process (e.g. a hung training job); it is never killed."""
+    """Capture and explain a live process, such as a hung training job; it is never killed."""
     console = make_console()
     result = api.inspect(
         pid, tree=tree, report_dir=Path(report_dir), command=tuple(["gvlstress", *sys.argv[1:]])
