@@ -290,20 +290,19 @@ def test_workers_die_with_a_sigkilled_harness(report_dir: Path) -> None:
     )
     try:
         parent = psutil.Process(proc.pid)
-        pids = wait_for(
-            lambda: (
-                [c.pid for c in parent.children() if c.num_threads() >= 3]
-                if len([c for c in parent.children() if c.num_threads() >= 3]) == 2
-                else []
-            ),
-            60,
-            "two iterating workers",
-        )
+
+        def iterating() -> list[int]:
+            busy = [c.pid for c in parent.children() if c.num_threads() >= 3]  # pool built
+            return busy if len(busy) == 2 else []
+
+        pids = wait_for(iterating, 60, "two iterating workers")
         # WHEN the harness itself is SIGKILLed (it cannot clean up)
         proc.kill()
         proc.wait(10)
         # THEN the kernel takes its workers down too
         wait_for(lambda: not any(alive(p) for p in pids), 20, "the orphaned workers to die")
+        assert len(pids) == 2
+        assert not [p for p in pids if alive(p)]
     finally:
         if proc.poll() is None:
             proc.kill()
