@@ -213,8 +213,6 @@ class Wave:
         self._broken = False
         self._crashed_at_break: dict[int, int] = {}
         self._executor: ProcessPoolExecutor | None = None
-        self._killed: set[int] = set()
-        """Pids the harness SIGKILLed itself: their exit status says nothing about a crash."""
 
     # -- thresholds -------------------------------------------------------------------------
     def threshold(self, s: _Slot) -> float:
@@ -323,7 +321,7 @@ class Wave:
                 return "done"
             live = [s for s in self.slots if s.outcome is None]
             if now >= deadline:
-                self._judge_at_timeout(live, now)
+                self._probe(live)
                 return "timeout"
             due = [
                 s
@@ -378,11 +376,10 @@ class Wave:
     def _dead_workers(self) -> dict[int, int]:
         """Exit codes of workers that died on their own, read before we kill anything.
 
-        A dead worker's sentinel becomes ready a moment before the kernel lets it be reaped, so
-        a non-blocking poll can miss it: join (bounded) the ones whose sentinel is ready.
+        The executor's manager thread is terminating and joining every worker right now, and two
+        threads reaping one child lose its status: let it finish (bounded), then read. Should it
+        not finish in time, dead workers (sentinel ready) are joined here instead.
         """
-        # The executor's manager thread is terminating and joining every worker right now; two
-        # threads reaping one child lose its status, so let it finish (bounded) and then read.
         manager = getattr(self._executor, "_executor_manager_thread", None)
         if manager is not None:
             manager.join(timeout=REAP_S)
@@ -471,25 +468,21 @@ class Wave:
                 s.next_probe_at = now + self.threshold(s)
         if not any(s.confirmed for s in due):
             return False
-        # One worker is deadlocked: look at the rest now, before anything is killed.
-        others = {s.state.pid: s for s in live if s not in due and s.state and s.state.pid}
-        for pid, finding in probe_pids(list(others)).items():
-            s = others[pid]
+        self._probe([s for s in live if s not in due])  # the rest, now, before anything is killed
+        return True
+
+    def _probe(self, slots: list[_Slot]) -> None:
+        """Probe the started workers among `slots`; confirm those /proc shows deadlocked."""
+        by_pid = {s.state.pid: s for s in slots if s.state and s.state.pid}
+        for pid, finding in probe_pids(list(by_pid)).items():
+            s = by_pid[pid]
             s.finding = finding
             s.confirmed = finding.kind is ProbeKind.DEADLOCK and not self._moved(s)
-        return True
 
     def _moved(self, s: _Slot) -> bool:
         """Did the worker beat since it was last read (i.e. during the probe window)?"""
         st = self.board.read(s.slot)
         return bool(s.state and st.last_beat != s.state.last_beat)
-
-    def _judge_at_timeout(self, live: list[_Slot], now: float) -> None:
-        by_pid = {s.state.pid: s for s in live if s.state and s.state.pid}
-        for pid, finding in probe_pids(list(by_pid)).items():
-            s = by_pid[pid]
-            s.finding = finding
-            s.confirmed = finding.kind is ProbeKind.DEADLOCK and not self._moved(s)
 
     def _hung(self, s: _Slot) -> bool:
         """Will this live worker be judged a hang (and so deserve a capture)?"""
@@ -517,16 +510,13 @@ class Wave:
         procs.update(getattr(executor, "_processes", {}) or {})
         busy = [s for s in self.slots if s.outcome is None]
         if busy:
-            victims = [pid for pid, p in procs.items() if p.exitcode is None]
-            self._killed.update(victims)
-            kill_trees(victims, timeout=REAP_S)
+            kill_trees([pid for pid, p in procs.items() if p.exitcode is None], timeout=REAP_S)
         executor.shutdown(wait=False, cancel_futures=True)
         end = time.monotonic() + REAP_S
         for p in procs.values():
             p.join(timeout=max(0.0, end - time.monotonic()))
         stragglers = [pid for pid, p in procs.items() if p.exitcode is None]
         if stragglers:
-            self._killed.update(stragglers)
             kill_trees(stragglers, timeout=REAP_S)
             for pid in stragglers:
                 procs[pid].join(timeout=REAP_S)
@@ -543,18 +533,9 @@ class Wave:
                 exc = fut.exception(timeout=0)
                 if not isinstance(exc, BrokenProcessPool):  # ours: we killed the pool
                     self._harvest(slot, fut)
-        # Now every process is joined; the snapshot taken at the break can lose a race with the
-        # executor's own manager thread reaping the same child, so look again.
-        crashed = dict(self._crashed_at_break)
-        if self._broken:
-            crashed.update(
-                (pid, code)
-                for pid, p in self.processes.items()
-                if pid not in self._killed and (code := p.exitcode) not in (None, 0, -signal.SIGTERM)
-            )
         for s in self.slots:
             if s.outcome is None:
-                s.outcome = self._final(s, crashed)
+                s.outcome = self._final(s, self._crashed_at_break)
 
     def _final(self, s: _Slot, crashed: dict[int, int]) -> WorkerOutcome:
         """The verdict of a worker that did not finish its share of the wave."""
