@@ -186,15 +186,18 @@ def version_warnings(wave: WaveResult, expect: dict[str, str]) -> list[str]:
     return out
 
 
-def write_reports(result: RunResult, run_dir: Path) -> dict[str, Path]:
-    """run.json, report.md and junit.xml, each written atomically."""
+def _write_human(result: RunResult, run_dir: Path) -> dict[str, Path]:
+    """report.md and junit.xml (which points at report.md), each written atomically."""
     report_md = run_dir / "report.md"
     junit_xml = run_dir / "junit.xml"
-    paths = {"run.json": json_report.write(result, run_dir)}
     write_atomic(report_md, markdown.render(result))
     write_atomic(junit_xml, junit.render(result, str(report_md)))
-    paths |= {"report.md": report_md, "junit.xml": junit_xml}
-    return paths
+    return {"report.md": report_md, "junit.xml": junit_xml}
+
+
+def write_reports(result: RunResult, run_dir: Path) -> dict[str, Path]:
+    """run.json, report.md and junit.xml."""
+    return {"run.json": json_report.write(result, run_dir), **_write_human(result, run_dir)}
 
 
 def rerender(run_dir: Path, force: bool = False) -> dict[str, Path]:
@@ -203,10 +206,7 @@ def rerender(run_dir: Path, force: bool = False) -> dict[str, Path]:
     existing = [p.name for p in (run_dir / "report.md", run_dir / "junit.xml") if p.exists()]
     if existing and not force:
         raise UsageError(f"{run_dir} already has {', '.join(existing)}", hint="add --force to overwrite")
-    report_md = run_dir / "report.md"
-    write_atomic(report_md, markdown.render(result))
-    write_atomic(run_dir / "junit.xml", junit.render(result, str(report_md)))
-    return {"report.md": report_md, "junit.xml": run_dir / "junit.xml"}
+    return _write_human(result, run_dir)
 
 
 _INSPECT_VERDICT = {ProbeKind.DEADLOCK: Verdict.DEADLOCK, ProbeKind.LIVELOCK: Verdict.LIVELOCK}
@@ -256,8 +256,7 @@ def inspect(
     )
     for p in result.processes:
         if p.capture:
-            for name, text in p.capture.raw.items():
-                write_atomic(run_dir / "processes" / f"pid{p.pid}" / name, text)
+            raw.write_capture(p.capture, run_dir / "processes" / f"pid{p.pid}")
     json_report.write_inspect(result, run_dir)
     write_atomic(run_dir / "report.md", markdown.render_inspect(result))
     return result
@@ -316,8 +315,3 @@ def compare(
     except OSError as exc:
         raise EnvironmentProblem(f"cannot write {output} ({exc.strerror})") from None
     return result, output
-
-
-def worker_pids(result: RunResult) -> list[int]:
-    """Every worker pid the run started (for leak checks)."""
-    return [w.pid for wave in result.waves for w in wave.workers if w.pid is not None]
