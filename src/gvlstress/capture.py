@@ -13,25 +13,9 @@ from dataclasses import asdict
 
 from gvlstress.model import Capture, Frame, ProbeFinding, PyThread, ThreadView
 from gvlstress.probes import native, procfs, pyspy
-from gvlstress.probes.demangle import demangle_all
 
 PYSPY_TIMEOUT_S = 20.0
 NATIVE_TIMEOUT_S = 30.0
-
-
-def _demangle_py(threads: tuple[PyThread, ...]) -> tuple[PyThread, ...]:
-    """py-spy --native mixes raw Rust symbols into Python stacks; make them readable too."""
-    names = demangle_all(sorted({f.name for t in threads for f in t.frames}))
-    return tuple(
-        PyThread(
-            t.tid,
-            t.name,
-            t.owns_gil,
-            t.active,
-            tuple(Frame(names.get(f.name, f.name), f.file, f.line, f.module) for f in t.frames),
-        )
-        for t in threads
-    )
 
 
 def merge(
@@ -56,15 +40,9 @@ def merge(
     )
 
 
-def capture(pid: int, finding: ProbeFinding, use_pyspy: bool = True) -> Capture:
+def capture(pid: int, finding: ProbeFinding) -> Capture:
     """py-spy, then native stacks, merged with the /proc finding already taken."""
-    if use_pyspy:
-        py_run, py_threads, py_raw = pyspy.dump(pid, PYSPY_TIMEOUT_S)
-        py_threads = _demangle_py(py_threads)
-    else:
-        from gvlstress.model import ToolRun
-
-        py_run, py_threads, py_raw = ToolRun("py-spy", False, 0.0, (), "skipped"), (), None
+    py_run, py_threads, py_raw = pyspy.dump(pid, PYSPY_TIMEOUT_S)
     nat_run, nat_threads, nat_raw = native.stacks(pid, NATIVE_TIMEOUT_S)
     raw = {"proc.json": json.dumps(_proc_raw(finding), indent=1)}
     if py_raw:

@@ -9,7 +9,10 @@ it, legacy names are decoded here and v0 names are left as they are. Either way 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 
+from gvlstress.model import Frame
 from gvlstress.probes import tools
 
 _HASH = re.compile(r"::h[0-9a-f]{16}(?=$|[^0-9A-Za-z_])")
@@ -94,3 +97,9 @@ def demangle_all(names: list[str], timeout: float = 10.0) -> dict[str, str]:
         else:
             out.update((n, legacy(n) or n) for n in mangled)
     return {k: clean(v) for k, v in out.items()}
+
+
+def readable(stacks: Sequence[tuple[Frame, ...]]) -> list[tuple[Frame, ...]]:
+    """The same stacks with every frame name demangled (one c++filt call for all of them)."""
+    names = demangle_all(sorted({f.name for stack in stacks for f in stack}))
+    return [tuple(replace(f, name=names.get(f.name, f.name)) for f in stack) for stack in stacks]

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 
 from gvlstress.model import Frame, NativeThread, ToolRun
 from gvlstress.probes import tools
-from gvlstress.probes.demangle import demangle_all
+from gvlstress.probes.demangle import readable
 
 ENV_VAR = "GVLSTRESS_NATIVE_TOOL"
 """Force a native stack tool: 'eu-stack', 'gdb' or 'none'."""
@@ -82,18 +83,6 @@ def parse_gdb(text: str) -> tuple[NativeThread, ...]:
     return tuple(threads)
 
 
-def _demangled(threads: tuple[NativeThread, ...]) -> tuple[NativeThread, ...]:
-    names = demangle_all(sorted({f.name for t in threads for f in t.frames}))
-    return tuple(
-        NativeThread(
-            t.tid,
-            t.name,
-            tuple(Frame(names.get(f.name, f.name), f.file, f.line, f.module) for f in t.frames),
-        )
-        for t in threads
-    )
-
-
 def stacks(pid: int, timeout: float = 30.0) -> tuple[ToolRun, tuple[NativeThread, ...], str | None]:
     """All-thread native stacks of `pid`: (how it went, threads, raw text)."""
     found = locate()
@@ -131,9 +120,12 @@ def stacks(pid: int, timeout: float = 30.0) -> tuple[ToolRun, tuple[NativeThread
         if "ptrace" in (out.stderr or "").lower() or "not permitted" in (out.stderr or "").lower():
             error = f"ptrace denied ({error})"
         return ToolRun(name, False, out.elapsed_s, tuple(argv), error), (), (out.stdout + out.stderr) or None
+    threads = tuple(
+        replace(t, frames=f) for t, f in zip(threads, readable([t.frames for t in threads]), strict=True)
+    )
     # eu-stack exits non-zero when one thread could not be unwound; the others still count.
     return (
         ToolRun(name, True, out.elapsed_s, tuple(argv), out.error if not out.ok else None),
-        _demangled(threads),
+        threads,
         out.stdout,
     )

@@ -8,10 +8,12 @@ so only the JSON is used.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from gvlstress.model import Frame, PyThread, ToolRun
 from gvlstress.probes import tools
+from gvlstress.probes.demangle import readable
 
 ENV_VAR = "GVLSTRESS_PYSPY"
 """Path of the py-spy binary to use instead of the one found on PATH."""
@@ -100,4 +102,8 @@ def dump(
         threads = parse_json(out.stdout)
     except ValueError as exc:
         return ToolRun("py-spy", False, out.elapsed_s, tuple(argv), str(exc)), (), out.stdout
+    # --native mixes raw Rust symbols into the Python stacks: make them readable too
+    threads = tuple(
+        replace(t, frames=f) for t, f in zip(threads, readable([t.frames for t in threads]), strict=True)
+    )
     return ToolRun("py-spy", True, out.elapsed_s, tuple(argv)), threads, out.stdout
