@@ -20,10 +20,9 @@ class Phase(IntEnum):
     EMPTY = 0
     STARTED = 1
     IMPORTED = 2
-    OPENED = 3
-    ITERATING = 4
-    DONE = 5
-    FAILED = 6
+    ITERATING = 3
+    DONE = 4
+    FAILED = 5
 
 
 _PID, _ITER, _BEAT, _PHASE, _BATCH_MAX, _THREADS, _RAYON, _STARTED = range(8)

@@ -112,6 +112,11 @@ def _os_threads() -> int:
         return 0
 
 
+def _pool_size(info: dict[str, Any]) -> int | None:
+    rayon = info.get("rayon_threads")
+    return rayon if isinstance(rayon, int) else None
+
+
 def load_entry(entry: str) -> Any:
     module, _, attr = entry.partition(":")
     return getattr(importlib.import_module(module), attr)
@@ -132,14 +137,13 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
         opener = load_entry(spec.entry)
         board.phase(slot, Phase.IMPORTED)
         session: WorkerSession = opener(spec.options, spec.seed, slot)
-        board.phase(slot, Phase.OPENED)
         board.phase(slot, Phase.ITERATING)
         started = time.monotonic()
         cpu0 = time.process_time()
         deadline = started + spec.duration if spec.duration else None
         done = 0
         batch_max = 0.0
-        threads_max = _os_threads()
+        board.beat(slot, 0, 0.0, _os_threads())
         while (deadline is None and done < spec.iterations) or (
             deadline is not None and time.monotonic() < deadline
         ):
@@ -148,15 +152,11 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
             dt = time.monotonic() - t0
             done += 1
             if done == 1:  # the pool exists now: say how big it is, even if a later batch hangs
-                rayon = session.describe().get("rayon_threads")
-                board.phase(slot, Phase.ITERATING, rayon if isinstance(rayon, int) else None)
+                board.phase(slot, Phase.ITERATING, _pool_size(session.describe()))
             batch_max = max(batch_max, dt)
-            threads = _os_threads()
-            threads_max = max(threads_max, threads)
-            board.beat(slot, done, dt, threads)
+            board.beat(slot, done, dt, _os_threads())  # the board keeps the most threads seen
         info = session.describe()
-        rayon = info.get("rayon_threads")
-        board.phase(slot, Phase.DONE, rayon if isinstance(rayon, int) else None)
+        board.phase(slot, Phase.DONE, _pool_size(info))
         return WorkerReport(
             slot=slot,
             pid=pid,
@@ -164,7 +164,7 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
             elapsed_s=time.monotonic() - started,
             cpu_s=time.process_time() - cpu0,
             batch_s_max=batch_max,
-            threads_max=threads_max,
+            threads_max=board.read(slot).threads,
             env_inherited=inherited,
             env_effective=effective,
             target_info=info,
