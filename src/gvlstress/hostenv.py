@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import platform
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +123,6 @@ def snapshot() -> dict[str, Any]:
         "cpu_quota_source": budget.quota_source,
         "cpu_budget": budget.cpus,
         "thread_knobs": thread_knobs(os.environ),
-        "budget": asdict(budget),
         "gvlstress": __version__,
         "tools": tools_snapshot(),
     }
