@@ -7,7 +7,6 @@ thread counts, not assumed.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import load_run, run_cli, workers_of
+from gvlstress.targets.gvl_support import cache_root
 
 # The first test builds the 0.36.0 environment (pip over the network): a longer budget.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
@@ -25,8 +25,7 @@ OLD = "0.36.0"
 @pytest.fixture(scope="session")
 def gvl036_python() -> str:
     """An interpreter with genvarloader 0.36.0 (a venv made here once, then reused)."""
-    root = Path(os.environ.get("GVLSTRESS_CACHE") or Path.home() / ".cache" / "gvlstress")
-    venv = root / "venvs" / f"gvl-{OLD}"
+    venv = cache_root() / "venvs" / f"gvl-{OLD}"
     python = venv / "bin" / "python"
     probe = [
         str(python),

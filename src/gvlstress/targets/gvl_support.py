@@ -33,12 +33,11 @@ _OPTIONS = {*DATA_DEFAULTS, "mode", "batch_regions", "force_parallel", "version"
 
 
 def cache_root() -> Path:
-    base = os.environ.get("GVLSTRESS_CACHE") or os.environ.get("XDG_CACHE_HOME")
-    return (
-        Path(base) / "gvlstress"
-        if base and "GVLSTRESS_CACHE" not in os.environ
-        else (Path(base) if base else Path.home() / ".cache" / "gvlstress")
-    )
+    """$GVLSTRESS_CACHE, else $XDG_CACHE_HOME/gvlstress, else ~/.cache/gvlstress."""
+    if own := os.environ.get("GVLSTRESS_CACHE"):
+        return Path(own)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "gvlstress"
 
 
 def probe_interpreter(python: str) -> dict[str, Any]:
