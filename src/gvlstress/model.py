@@ -272,6 +272,14 @@ class WorkerOutcome:
     exit_code: int | None = None
     signal: int | None = None
 
+    @property
+    def verdict_line(self) -> str:
+        """One line saying why: the diagnosis summary, else the last line of the detail."""
+        if self.diagnosis is not None:
+            return self.diagnosis.summary
+        lines = (self.detail or "").strip().splitlines()
+        return lines[-1] if lines else self.verdict.value
+
 
 @dataclass(frozen=True)
 class WaveResult:

@@ -121,11 +121,11 @@ def hang_message(result: RunResult) -> str | None:
         return None
     bad = [w for wave in result.waves for w in wave.workers if w.verdict is s.verdict]
     first = bad[0] if bad else None
-    line = first.diagnosis.summary if first and first.diagnosis else (first.detail or "" if first else "")
+    line = first.verdict_line if first else ""
     hint = f"\n  hint: {first.diagnosis.hint}" if first and first.diagnosis and first.diagnosis.hint else ""
     return (
         f"gvlstress: {s.verdict.value} in {max(s.hung, s.crashed, s.errored)} of {s.waves} wave(s) "
-        f"of {result.scenario.get('name')}: {line.strip().splitlines()[-1] if line.strip() else ''}{hint}\n"
+        f"of {result.scenario.get('name')}: {line}{hint}\n"
         f"  report: {result.run_dir}/report.md"
     )
 

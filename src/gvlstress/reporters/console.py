@@ -115,7 +115,7 @@ class ConsoleObserver:
             if w.verdict not in (Verdict.OK, Verdict.CANCELLED):
                 self.console.print(
                     f"  slot {w.slot} pid {w.pid}: {verdict_text(w.verdict)} after {w.iterations} "
-                    f"batches; {(w.detail or '').splitlines()[-1] if w.detail else ''}",
+                    f"batches; {w.verdict_line}",
                     highlight=False,
                 )
 

@@ -9,11 +9,7 @@ from gvlstress.model import RunResult, Verdict, WaveResult
 
 def _message(wave: WaveResult) -> str:
     bad = [w for w in wave.workers if w.verdict is wave.verdict]
-    text = ""
-    if bad and bad[0].diagnosis:
-        text = bad[0].diagnosis.summary
-    elif bad and bad[0].detail:
-        text = bad[0].detail.strip().splitlines()[-1]
+    text = bad[0].verdict_line if bad else ""
     return f"wave {wave.index + 1}: {wave.verdict.value} ({len(bad)} of {len(wave.workers)} workers): {text}"
 
 
