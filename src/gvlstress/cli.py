@@ -52,8 +52,8 @@ def stop_on_signals() -> Iterator[StopFlag]:
             signal.signal(sig, handler)
 
 
-def selftest_names() -> list[str]:
-    return list(_SELFTEST_NAMES)
+def interrupted_code(signum: int | None) -> ExitCode:
+    return ExitCode.TERMINATED if signum == signal.SIGTERM else ExitCode.INTERRUPTED
 
 
 EXIT_CODES = """\b
@@ -212,7 +212,7 @@ def scenario_from_options(
 
 def exit_code_for(result: RunResult) -> ExitCode:
     if result.interrupted_by is not None:
-        return ExitCode.TERMINATED if result.interrupted_by == signal.SIGTERM else ExitCode.INTERRUPTED
+        return interrupted_code(result.interrupted_by)
     waves = [w.verdict for w in result.waves]
     if any(v.is_hang for v in waves):
         return ExitCode.HANG
@@ -287,7 +287,7 @@ Exit codes: 0 every class caught and named and the negative controls clean;
     "--only",
     "only",
     multiple=True,
-    type=click.Choice(selftest_names()),
+    type=click.Choice(_SELFTEST_NAMES),
     help="Run only this class (repeatable).",
 )
 @click.option(
@@ -313,7 +313,7 @@ def selftest(only: tuple[str, ...], repeat: int, workers: int, rayon: int, repor
         result = api.selftest(only or None, repeat, workers, rayon, Path(report_dir), progress, stop)
     print_selftest(console, result)
     if stop:
-        raise SystemExit(int(ExitCode.TERMINATED if stop.signum == signal.SIGTERM else ExitCode.INTERRUPTED))
+        raise SystemExit(int(interrupted_code(stop.signum)))
     raise SystemExit(int(ExitCode.OK if result.passed else ExitCode.HANG))
 
 
