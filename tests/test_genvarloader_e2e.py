@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import load_run, run_cli, workers_of
-from gvlstress.targets.gvl_support import cache_root
+from gvlstress.cache import cache_root
 
 # The first test builds the 0.36.0 environment (pip over the network): a longer budget.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
@@ -168,3 +168,68 @@ def test_compare_two_real_runs(tmp_path: Path, gvl036_python: str) -> None:
     assert "genvarloader 0.43.1" in md
     assert "0/1 (< 95.0% at 95%)" in md
     assert "Fisher exact p = 1" in md
+
+
+def test_a_cold_numba_cache_is_warmed_once_so_spawned_workers_never_race_on_it(
+    report_dir: Path, tmp_path: Path
+) -> None:
+    # GIVEN an empty numba cache (without the warm-up, 5 workers crash on it now and then:
+    # LLVM ERROR: Symbol not found, scenario gvl-cold-numba-cache)
+    cache = tmp_path / "numba"
+    result = run_cli(
+        [
+            "run",
+            "--target",
+            "genvarloader",
+            "--workers",
+            "4",
+            "--waves",
+            "3",
+            "--iterations",
+            "3",
+            "--report-dir",
+            str(report_dir),
+        ],
+        timeout=900,
+        NUMBA_CACHE_DIR=str(cache),
+    )
+    # THEN one warm-up filled it before any worker started, and no wave crashed
+    assert result.returncode == 0, result.stdout + result.stderr
+    run = load_run(report_dir)
+    assert run["target"]["warm_up"]["done"] is True
+    assert [w["verdict"] for w in run["waves"]] == ["ok", "ok", "ok"]
+    assert any(cache.rglob("*.nbi")), "the warm-up wrote no numba index files"
+    for w in workers_of(run):
+        assert w["target_info"]["numba_cache_dir"] == str(cache)
+
+
+def test_the_cold_cache_scenario_gives_every_wave_an_empty_cache_of_its_own(report_dir: Path) -> None:
+    result = run_cli(
+        [
+            "run",
+            "--scenario",
+            "gvl-cold-numba-cache",
+            "--workers",
+            "2",
+            "--waves",
+            "2",
+            "--iterations",
+            "1",
+            "--report-dir",
+            str(report_dir),
+        ],
+        timeout=900,
+    )
+    # a crash (exit 3) is the race this scenario exists for; anything else is a failure
+    assert result.returncode in (0, 3), result.stdout + result.stderr
+    run = load_run(report_dir)
+    assert run["target"]["warm_up"]["done"] is False
+    first, second = (wave["env"]["NUMBA_CACHE_DIR"] for wave in run["waves"])
+    for wave, want in zip(run["waves"], (first, second), strict=True):
+        assert {w["target_info"]["numba_cache_dir"] for w in wave["workers"] if w["target_info"]} <= {want}
+    assert Path(first).name == "wave-0"
+    assert Path(second).name == "wave-1"
+    assert not Path(first).parent.exists(), "the per-run cache root outlived the run"
+    for w in workers_of(run):
+        if w["verdict"] == "crash":  # when the race struck, the report says why
+            assert any("LLVM ERROR" in line for line in w["stderr_tail"]), w["stderr_tail"]

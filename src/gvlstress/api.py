@@ -6,11 +6,13 @@ decide what a human sees.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -32,6 +34,7 @@ from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus, probe_pids
 from gvlstress.targets.registry import get_target
+from gvlstress.warmup import warm_up
 
 
 class NullObserver:
@@ -115,66 +118,75 @@ def run(
     if not Path("/proc/self/task").is_dir():
         raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
     plan = target.prepare(scenario, report_dir)
-    started = _utc_now()
-    run_dir = new_run_dir(report_dir, scenario.name, started)
-    board = Board.create(scenario.workers)
-    environment = hostenv.snapshot()
-    target_facts = {
-        "name": scenario.target,
-        "entry": plan.entry,
-        "options": plan.options,
-        "versions": plan.versions,
-        "python": plan.python or sys.executable,
-        **plan.facts,
-    }
-    waves: list[WaveResult] = []
-    warnings: list[str] = list(plan.warnings)
-    batch_seen = 0.0
+    with contextlib.ExitStack() as cleanup:
+        for path in plan.scratch:
+            cleanup.callback(shutil.rmtree, path, ignore_errors=True)
+        warmed = warm_up(scenario, plan) if plan.warm_up and scenario.warm_up else None
+        stderr_dir = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="gvlstress-stderr-"))
+        started = _utc_now()
+        run_dir = new_run_dir(report_dir, scenario.name, started)
+        board = Board.create(scenario.workers)
+        environment = hostenv.snapshot()
+        target_facts = {
+            "name": scenario.target,
+            "entry": plan.entry,
+            "options": plan.options,
+            "versions": plan.versions,
+            "python": plan.python or sys.executable,
+            **plan.facts,
+        }
+        if plan.warm_up:
+            target_facts["warm_up"] = warmed or {"done": False, "why": "turned off (--no-warm-up)"}
+        waves: list[WaveResult] = []
+        warnings: list[str] = list(plan.warnings)
+        batch_seen = 0.0
 
-    def result() -> RunResult:
-        return RunResult(
-            scenario=scenario.to_dict(),
-            environment=environment,
-            target=target_facts,
-            waves=tuple(waves),
-            started_at=started.isoformat(timespec="seconds"),
-            finished_at=_utc_now().isoformat(timespec="seconds"),
-            command=tuple(command if command is not None else sys.argv),
-            run_dir=str(run_dir),
-            interrupted_by=stop.signum,
-            warnings=tuple(warnings),
-        )
+        def result() -> RunResult:
+            return RunResult(
+                scenario=scenario.to_dict(),
+                environment=environment,
+                target=target_facts,
+                waves=tuple(waves),
+                started_at=started.isoformat(timespec="seconds"),
+                finished_at=_utc_now().isoformat(timespec="seconds"),
+                command=tuple(command if command is not None else sys.argv),
+                run_dir=str(run_dir),
+                interrupted_by=stop.signum,
+                warnings=tuple(warnings),
+            )
 
-    for index in range(scenario.waves):
-        if stop:
-            break
-        wave_scenario = scenario
-        if deadline is not None:
-            share = (deadline - time.monotonic()) / (scenario.waves - index)
-            if share < MIN_WAVE_S:
-                warnings.append(
-                    f"time budget: started {index} of {scenario.waves} wave(s); the rest did not fit"
-                )
+        for index in range(scenario.waves):
+            if stop:
                 break
-            if share < scenario.timeout:
-                wave_scenario = dataclasses.replace(
-                    scenario, timeout=share, stall=min(scenario.stall, share / 2) if scenario.stall else None
-                )
-                note = f"time budget: launch timeout capped at {share:.0f}s (scenario: {scenario.timeout:g}s)"
-                if not any(w.startswith("time budget: launch timeout") for w in warnings):
-                    warnings.append(note)
-        wave = Wave(index, wave_scenario, plan, board, observer, stop, batch_seen).run()
-        waves.append(wave)
-        batch_seen = max(batch_seen, _batch_s(wave))
-        for line in version_warnings(wave, plan.expect):
-            if line not in warnings:
-                warnings.append(line)
-                observer.warn(line)
-        raw.write(wave, run_dir)
-        json_report.write(result(), run_dir)  # after every wave: a killed harness still leaves data
-    final = result()
-    write_reports(final, run_dir)
-    return final
+            wave_scenario = scenario
+            if deadline is not None:
+                share = (deadline - time.monotonic()) / (scenario.waves - index)
+                if share < MIN_WAVE_S:
+                    warnings.append(
+                        f"time budget: started {index} of {scenario.waves} wave(s); the rest did not fit"
+                    )
+                    break
+                if share < scenario.timeout:
+                    wave_scenario = dataclasses.replace(
+                        scenario,
+                        timeout=share,
+                        stall=min(scenario.stall, share / 2) if scenario.stall else None,
+                    )
+                    note = f"time budget: launch timeout capped at {share:.0f}s (scenario: {scenario.timeout:g}s)"
+                    if not any(w.startswith("time budget: launch timeout") for w in warnings):
+                        warnings.append(note)
+            wave = Wave(index, wave_scenario, plan, board, observer, stop, batch_seen, stderr_dir).run()
+            waves.append(wave)
+            batch_seen = max(batch_seen, _batch_s(wave))
+            for line in version_warnings(wave, plan.expect):
+                if line not in warnings:
+                    warnings.append(line)
+                    observer.warn(line)
+            raw.write(wave, run_dir)
+            json_report.write(result(), run_dir)  # after every wave: a killed harness still leaves data
+        final = result()
+        write_reports(final, run_dir)
+        return final
 
 
 def version_warnings(wave: WaveResult, expect: dict[str, str]) -> list[str]:

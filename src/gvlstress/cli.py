@@ -167,6 +167,13 @@ def _options(f: F) -> F:
             "(the fork-after-init class; needs --start-method fork).",
         ),
         click.option(
+            "--warm-up/--no-warm-up",
+            "warm_up",
+            default=None,
+            help="Open the target once in one process before the first wave, when the target asks "
+            "for it (fills on-disk JIT caches such as numba's before workers race on them) [default: on].",
+        ),
+        click.option(
             "-o",
             "--option",
             "target_options",

@@ -36,6 +36,58 @@ def redact(name: str, value: str) -> str:
     return value
 
 
+_TEXT_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
+    # scheme://user:password@host: the password may hold any character but white space and @
+    (re.compile(r"([a-z][a-z0-9+.-]*://[^\s:/@]+:)[^\s@]+@", re.I), r"\1" + REDACTED + "@"),
+    (re.compile(r"\b(Bearer|Basic|Token)\s+[^\s\"']+", re.I), r"\1 " + REDACTED),
+    (re.compile(r"\b(?:gh[pousr]_|github_pat_|hf_|sk-|xox[abprs]-)[A-Za-z0-9_\-]{8,}"), REDACTED),
+    (re.compile(r"\bA(?:KIA|SIA)[0-9A-Z]{16}\b"), REDACTED),
+    (re.compile(r"\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]+"), REDACTED),
+)
+# KEY=value / KEY: value where the key names a secret; the key is kept, the value goes.
+_SECRET_ASSIGNMENT = re.compile(
+    r"(?P<key>[\w.-]*(?:token|secret|passw(?:or)?d|api[_-]?key|access[_-]?key|auth|credential)[\w.-]*)"
+    r"(?P<sep>[\"']?\s*[:=]\s*[\"']?)(?P<value>[^\s\"',;&]+)",
+    re.I,
+)
+_PLAIN_VALUE = re.compile(r"(?i)true|false|yes|no|on|off|none|null|-?\d+(\.\d+)?")
+_RANDOM_RUN = re.compile(r"[A-Za-z0-9+/=_\-]{32,}")
+
+
+def _looks_random(word: str) -> bool:
+    """A long run that reads like a key (mixed classes, no word-like letter runs), not a
+    mangled symbol such as ``_ZN6seqpro6_numba16gufunc_translate`` (which has words in it)."""
+    if re.fullmatch(r"[0-9a-fA-F]{32,}", word):
+        return True
+    classes = sum(bool(re.search(p, word)) for p in ("[a-z]", "[A-Z]", "[0-9]"))
+    longest_letters = max((len(m) for m in re.findall(r"[a-z]+", word)), default=0)
+    return classes == 3 and longest_letters < 6
+
+
+def _assignment(m: re.Match[str]) -> str:
+    """A thread knob (``TOKENIZERS_PARALLELISM=false``) or a plain boolean/number stays."""
+    key, value = m.group("key"), m.group("value")
+    if value == REDACTED or is_knob(key.upper()) or _PLAIN_VALUE.fullmatch(value):
+        return m.group(0)
+    return key + m.group("sep") + REDACTED
+
+
+def redact_text(text: str) -> str:
+    """Free text (a stderr line, a command line) with secrets replaced by value."""
+    for pattern, repl in _TEXT_RULES:
+        text = pattern.sub(repl, text)
+    text = _SECRET_ASSIGNMENT.sub(_assignment, text)
+    return _RANDOM_RUN.sub(lambda m: REDACTED if _looks_random(m.group(0)) else m.group(0), text)
+
+
+def redact_setting(name: str, value: str) -> str:
+    """A setting the harness applied (not a thread knob): secret-named values go whole, others
+    by value, so a cache path stays readable."""
+    if _SECRET_NAME.search(name) and not is_knob(name):
+        return REDACTED
+    return redact_text(value)
+
+
 def thread_knobs(environ: Mapping[str, str]) -> dict[str, str]:
     """The thread knobs present in `environ`, redacted, sorted by name."""
     return {k: redact(k, environ[k]) for k in sorted(environ) if is_knob(k)}

@@ -271,6 +271,8 @@ class WorkerOutcome:
     """Traceback of an error, exit status of a crash, why it was cancelled."""
     exit_code: int | None = None
     signal: int | None = None
+    stderr_tail: tuple[str, ...] = ()
+    """The last lines the worker wrote to stderr (redacted): an LLVM error, a Rust panic."""
 
     @property
     def verdict_line(self) -> str:
@@ -294,6 +296,8 @@ class WaveResult:
     detect_s: float | None = None
     """Seconds from wave start to the hang verdict."""
     interrupted: bool = False
+    env: dict[str, str] = field(default_factory=dict)
+    """What the harness set in every worker of this wave before the target was imported."""
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ that decided it and a one-line remediation hint; nothing matching gives an hones
 
 from __future__ import annotations
 
+import re
+import signal
 from dataclasses import dataclass
 
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView
@@ -201,3 +203,68 @@ def _livelock(finding: ProbeFinding, capture: Capture | None) -> Match:
         v = views.get(t.tid)
         lines.append(f"thread {t.tid} used {t.cpu_s:.2f}s" + (f" in {where(v)}" if v else ""))
     return Match(LIVELOCK, HINTS[LIVELOCK], tuple(lines))
+
+
+@dataclass(frozen=True)
+class Cause:
+    """Why a worker died or raised, read from what it printed (not only Rust: a numba/LLVM
+    cache error, a Python fatal error, the kernel's OOM killer)."""
+
+    name: str
+    line: str
+    hint: str
+
+
+_CAUSES: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (
+        re.compile(r"LLVM ERROR"),
+        "LLVM/numba JIT error",
+        "several processes compiled the same numba on-disk cache at once and one loaded another's "
+        "half-written entry: warm the cache once before the workers start (gvlstress's warm-up does), "
+        "or give each process its own NUMBA_CACHE_DIR; a poisoned cache stays poisoned until its "
+        "*.nbi/*.nbc files are deleted",
+    ),
+    (
+        re.compile(r"panicked at|thread '.*' panicked"),
+        "Rust panic",
+        "a Rust panic crossed into an abort: rerun with RUST_BACKTRACE=1 to see where",
+    ),
+    (
+        re.compile(r"Fatal Python error"),
+        "fatal Python error",
+        "the interpreter aborted (often a native extension misusing the C API or the GIL): "
+        "PYTHONFAULTHANDLER=1 prints every thread's Python stack",
+    ),
+    (
+        re.compile(r"MemoryError|Cannot allocate memory|memory allocation of \d+ bytes failed|bad_alloc"),
+        "out of memory",
+        "the worker ran out of memory: fewer workers or smaller batches, or raise the memory limit",
+    ),
+    (
+        re.compile(r"terminate called"),
+        "C++ exception",
+        "an uncaught C++ exception aborted the process: see the line above it",
+    ),
+    (
+        re.compile(r"Segmentation fault|SIGSEGV|segfault"),
+        "segmentation fault",
+        "native code touched invalid memory: run one worker under gdb, or with PYTHONFAULTHANDLER=1",
+    ),
+)
+
+
+def failure_cause(stderr: tuple[str, ...], sig: int | None) -> Cause | None:
+    """The first telling line of a worker's stderr, named, with a hint; a bare SIGKILL that the
+    harness did not send is most often the kernel's OOM killer."""
+    for pattern, name, hint in _CAUSES:
+        for line in stderr:
+            if pattern.search(line):
+                return Cause(name, line.strip(), hint)
+    if sig == signal.SIGKILL:
+        return Cause(
+            "killed by SIGKILL",
+            "",
+            "gvlstress did not send it: most often the kernel's OOM killer (dmesg, memory.events of the "
+            "cgroup); otherwise another process",
+        )
+    return None

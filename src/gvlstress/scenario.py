@@ -50,6 +50,9 @@ class Scenario:
     warm_parent: bool = False
     """Run one batch in the supervisor before the first wave, so its rayon pool exists when
     workers fork. Only for the fork-after-init class (with start_method = "fork")."""
+    warm_up: bool = True
+    """Run the target's warm-up (one process, one batch) before the first wave when the target
+    asks for one; off reproduces races on a cold JIT cache."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """Target-specific settings (the `[target]` table of a scenario file)."""
     source: str = "defaults"
@@ -166,7 +169,7 @@ def _check(name: str, value: Any, origin: str) -> Any:
         if value not in START_METHODS:
             raise UsageError(f"{origin}: must be one of {', '.join(START_METHODS)}, got {value!r}")
         return value
-    if name == "warm_parent":
+    if name in ("warm_parent", "warm_up"):
         if not isinstance(value, bool):
             raise UsageError(f"{origin}: must be true or false, got {value!r}")
         return value

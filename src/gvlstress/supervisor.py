@@ -31,6 +31,7 @@ from gvlstress import patterns, worker
 from gvlstress.capture import capture_many
 from gvlstress.diagnose import explain, judge
 from gvlstress.heartbeat import Board, Phase, SlotState
+from gvlstress.knobs import redact_setting, redact_text
 from gvlstress.model import (
     Capture,
     Diagnosis,
@@ -156,6 +157,43 @@ def worker_interpreter(ctx: Any, python: str | None) -> Iterator[None]:
         ctx.set_executable(previous)
 
 
+def worker_spec(scenario: Scenario, plan: TargetPlan, wave: int | str, slot: int) -> worker.WorkerSpec:
+    """What worker `slot` of wave `wave` runs: thread knobs first, then the plan's own env
+    (where "{wave}" becomes the wave's index, e.g. a cache directory per wave)."""
+    env = {name: str(scenario.rayon) for name in plan.rayon_env} if scenario.rayon is not None else {}
+    env.update({k: v.replace("{wave}", str(wave)) for k, v in plan.env.items()})
+    index = wave if isinstance(wave, int) else 0
+    seed = (scenario.seed * 1_000_003 + index * 1009 + slot) % 2**63
+    return worker.WorkerSpec(
+        entry=plan.entry,
+        options=dict(plan.options),
+        env=env,
+        iterations=scenario.iterations,
+        duration=scenario.duration,
+        seed=seed,
+        rendezvous_s=scenario.startup_grace,
+    )
+
+
+STDERR_TAIL_LINES = 50
+_TAIL_BYTES = 64 * 1024
+
+
+def stderr_tail(directory: str | None, pid: int | None) -> tuple[str, ...]:
+    """The last lines a worker wrote to stderr, redacted (empty when there is nothing)."""
+    if directory is None or pid is None:
+        return ()
+    try:
+        with open(worker.stderr_file(directory, pid), "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - _TAIL_BYTES))
+            data = fh.read()
+    except OSError:
+        return ()
+    lines = data.decode("utf-8", "replace").splitlines()[-STDERR_TAIL_LINES:]
+    return tuple(redact_text(line.rstrip()[:1000]) for line in lines)
+
+
 def probe_pids(pids: list[int], window: float = PROBE_WINDOW_S) -> dict[int, ProbeFinding]:
     """Two /proc samples of every pid, `window` apart, judged."""
     first = {pid: procfs.sample(pid) for pid in pids}
@@ -197,6 +235,7 @@ class Wave:
         observer: Observer,
         stop: StopFlag,
         batch_s_seen: float = 0.0,
+        stderr_dir: str | None = None,
     ) -> None:
         self.index = index
         self.scenario = scenario
@@ -205,6 +244,7 @@ class Wave:
         self.observer = observer
         self.stop = stop
         self.batch_s_seen = batch_s_seen
+        self.stderr_dir = stderr_dir
         self.slots = [_Slot(i) for i in range(scenario.workers)]
         self.processes: dict[int, Any] = {}
         self.end_reason = "done"
@@ -228,19 +268,7 @@ class Wave:
         return base
 
     def spec(self, slot: int) -> worker.WorkerSpec:
-        sc = self.scenario
-        env = {name: str(sc.rayon) for name in self.plan.rayon_env} if sc.rayon is not None else {}
-        env.update(self.plan.env)
-        seed = (sc.seed * 1_000_003 + self.index * 1009 + slot) % 2**63
-        return worker.WorkerSpec(
-            entry=self.plan.entry,
-            options=dict(self.plan.options),
-            env=env,
-            iterations=sc.iterations,
-            duration=sc.duration,
-            seed=seed,
-            rendezvous_s=sc.startup_grace,
-        )
+        return worker_spec(self.scenario, self.plan, self.index, slot)
 
     # -- the loop ---------------------------------------------------------------------------
     def run(self) -> WaveResult:
@@ -271,6 +299,7 @@ class Wave:
                         # process can finish early and take a sibling's slot with a warm pool.
                         ctx.Barrier(sc.workers),
                         list(self.plan.sys_path) or None,
+                        self.stderr_dir,
                     ),
                 )
                 self._executor = executor
@@ -288,7 +317,12 @@ class Wave:
             self._teardown(executor)
         self._settle(futures)
         wall = time.monotonic() - started
-        outcomes = failure_diagnoses(tuple(self._outcome(s) for s in self.slots))
+        outcomes = failure_diagnoses(
+            tuple(
+                replace(o, stderr_tail=stderr_tail(self.stderr_dir, o.pid))
+                for o in (self._outcome(s) for s in self.slots)
+            )
+        )
         result = WaveResult(
             index=self.index,
             verdict=worst([o.verdict for o in outcomes]),
@@ -297,6 +331,7 @@ class Wave:
             detected_by=detected_by,
             detect_s=detect_s,
             interrupted=bool(self.stop),
+            env={k: redact_setting(k, v) for k, v in self.spec(0).env.items()},
         )
         self.observer.wave_finished(result)
         return result
@@ -608,20 +643,23 @@ def failure_diagnoses(outcomes: tuple[WorkerOutcome, ...]) -> tuple[WorkerOutcom
     errored = sum(1 for o in outcomes if o.verdict is Verdict.ERROR)
     out = []
     for o in outcomes:
+        cause = patterns.failure_cause(o.stderr_tail, o.signal) if o.verdict.is_failure else None
+        said = f" ({cause.name}: {cause.line[:200]})" if cause and cause.line else ""
         if o.verdict is Verdict.CRASH and o.diagnosis is None:
             line = (o.detail or "worker died").splitlines()[-1]
             evidence = (
                 f"{line}; exit code {o.exit_code}, signal {signal_name(o.signal)}",
                 f"{o.iterations} batch(es) completed before it died",
+                *((f"{cause.name}, from its stderr: {cause.line}",) if cause and cause.line else ()),
             )
             o = replace(
                 o,
                 diagnosis=Diagnosis(
                     Verdict.CRASH,
-                    f"crash ({patterns.CRASH}): {line} after {o.iterations} batch(es)",
+                    f"crash: {line} after {o.iterations} batch(es){said}",
                     evidence,
                     pattern=patterns.CRASH,
-                    hint=patterns.HINTS[patterns.CRASH],
+                    hint=cause.hint if cause else patterns.HINTS[patterns.CRASH],
                 ),
             )
         elif o.verdict is Verdict.ERROR and o.diagnosis is None:
@@ -635,10 +673,10 @@ def failure_diagnoses(outcomes: tuple[WorkerOutcome, ...]) -> tuple[WorkerOutcom
                 o,
                 diagnosis=Diagnosis(
                     Verdict.ERROR,
-                    f"error ({name}): {last}",
+                    f"error ({name}): {last}{said}",
                     evidence,
                     pattern=name,
-                    hint=patterns.HINTS[name],
+                    hint=cause.hint if cause else patterns.HINTS[name],
                 ),
             )
         out.append(o)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import importlib
+import json
 import os
 import signal
 import sys
@@ -79,8 +81,25 @@ def _die_with_parent(parent_pid: int) -> None:
         os._exit(1)
 
 
+def stderr_file(directory: str, pid: int) -> str:
+    """Where worker `pid` writes its stderr (the supervisor keeps the tail for the report)."""
+    return os.path.join(directory, f"{pid}.stderr")
+
+
+def _stderr_to(directory: str) -> None:
+    """Send fd 2 to a file of our own: what native code prints before it aborts (an LLVM
+    error, a Rust panic) lands there too, not only on the console."""
+    fd = os.open(stderr_file(directory, os.getpid()), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(fd, 2)
+    os.close(fd)
+
+
 def init(
-    raw_board: Any, parent_pid: int | None = None, barrier: Any = None, sys_path: list[str] | None = None
+    raw_board: Any,
+    parent_pid: int | None = None,
+    barrier: Any = None,
+    sys_path: list[str] | None = None,
+    stderr_dir: str | None = None,
 ) -> None:
     """Pool initializer: attach the board; leave Ctrl-C to the supervisor, which tears down.
 
@@ -88,6 +107,8 @@ def init(
     the supervisor's sys.path, but the target must come from this interpreter's own packages.
     """
     global _board, _barrier
+    if stderr_dir:
+        _stderr_to(stderr_dir)
     if sys_path:
         sys.path[:] = sys_path
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -120,6 +141,40 @@ def _pool_size(info: dict[str, Any]) -> int | None:
 def load_entry(entry: str) -> Any:
     module, _, attr = entry.partition(":")
     return getattr(importlib.import_module(module), attr)
+
+
+def warm(spec: WorkerSpec) -> dict[str, Any]:
+    """Open the target once, as a worker would, and run its ``warm()`` (else one batch).
+
+    Run in a process of its own before the first wave, so every on-disk cache the target
+    fills on first use (numba, torch) is complete before N workers start together.
+    """
+    os.environ.update(spec.env)
+    session = load_entry(spec.entry)(spec.options, spec.seed, 0)
+    hook = getattr(session, "warm", None)
+    if callable(hook):
+        hook()
+    else:
+        session.next_batch()
+    info: dict[str, Any] = session.describe()
+    return info
+
+
+WARM_SNIPPET = (
+    "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
+    "from gvlstress.worker import warm_cli; warm_cli(sys.argv[2])"
+)
+"""`python -c WARM_SNIPPET SYS_PATH_JSON SPEC_JSON`: the warm-up in the workers' interpreter."""
+
+
+def warm_cli(spec_json: str) -> None:
+    spec = WorkerSpec(**json.loads(spec_json))
+    info = warm(spec)
+    sys.stdout.write(json.dumps(info, default=str) + "\n")
+
+
+def spec_json(spec: WorkerSpec) -> str:
+    return json.dumps(dataclasses.asdict(spec))
 
 
 def main(slot: int, spec: WorkerSpec) -> WorkerReport:

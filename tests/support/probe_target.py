@@ -1,11 +1,15 @@
 """Test targets: a worker that reports its imported modules, one that raises, one that aborts.
 
-Used through ``--target probe_target:make`` with ``-o mode=modules|raise|abort`` and
-``-o at=N`` (the batch on which slot 0 misbehaves; other slots stay healthy).
+Used through ``--target probe_target:make`` with ``-o mode=modules|raise|abort|llvm_abort`` and
+``-o at=N`` (the batch on which slot 0 misbehaves; other slots stay healthy). ``llvm_abort``
+prints what a poisoned numba cache prints (plus a planted secret) before it aborts.
+``-o warm_marker=PATH`` asks for the harness's warm-up: the session's ``warm()`` writes its pid
+and the environment it saw there (``-o warm=raise`` makes the warm-up fail).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -29,22 +33,52 @@ class _Session:
                 raise RuntimeError(f"poisoned slot on batch {self.batches}")
             if self.mode == "abort":
                 os.abort()
+            if self.mode == "llvm_abort":
+                os.write(2, b"loading cache from postgres://user:hunter2@db.internal/cache\n")
+                os.write(2, LLVM_LINE.encode() + b"\n")
+                os.abort()
         return b""
 
     def describe(self) -> dict[str, Any]:
         heavy = ("click", "rich", "psutil", "pytest", "gvlstress.cli", "gvlstress.supervisor")
-        return {"heavy_modules": [m for m in heavy if m in sys.modules]}
+        return {
+            "heavy_modules": [m for m in heavy if m in sys.modules],
+            "probe_wave": os.environ.get("PROBE_WAVE"),
+        }
+
+
+LLVM_LINE = "LLVM ERROR: Symbol not found: __gufunc__._ZN6seqpro6_numba16gufunc_translate"
+
+
+class _WarmSession(_Session):
+    def __init__(self, mode: str, at: int, slot: int, marker: str, warm: str) -> None:
+        super().__init__(mode, at, slot)
+        self.marker = marker
+        self.warm_mode = warm
+
+    def warm(self) -> None:
+        if self.warm_mode == "raise":
+            raise RuntimeError("warm-up failed on purpose")
+        Path(self.marker).write_text(json.dumps({"pid": os.getpid(), "env": dict(os.environ)}))
 
 
 def open_worker(options: dict[str, Any], seed: int, slot: int) -> _Session:
-    return _Session(str(options.get("mode", "modules")), int(options.get("at", 1)), slot)
+    mode, at = str(options.get("mode", "modules")), int(options.get("at", 1))
+    if options.get("warm_marker"):
+        return _WarmSession(mode, at, slot, str(options["warm_marker"]), str(options.get("warm", "ok")))
+    return _Session(mode, at, slot)
 
 
 class ProbeTarget:
     name = "probe"
 
     def prepare(self, scenario: Scenario, workdir: Path) -> TargetPlan:
-        return TargetPlan(entry="probe_target:open_worker", options=dict(scenario.options))
+        return TargetPlan(
+            entry="probe_target:open_worker",
+            options=dict(scenario.options),
+            env={"PROBE_WAVE": "wave-{wave}"},
+            warm_up=bool(scenario.options.get("warm_marker")),
+        )
 
 
 def make() -> ProbeTarget:

@@ -11,6 +11,7 @@ import shlex
 from collections import Counter, defaultdict
 from typing import Any
 
+from gvlstress import stats
 from gvlstress.audit import audit
 from gvlstress.compare import Comparison
 from gvlstress.diagnose import collapse_recursion, role, where
@@ -83,8 +84,13 @@ def summary_paragraph(result: RunResult) -> str:
             parts.append(f"First diagnosis: {first.summary}.")
     else:
         parts.append(f"No hang in {s.waves} wave(s).")
-    if s.crashed or s.errored:
-        parts.append(f"{s.crashed} wave(s) had a crashed worker and {s.errored} a worker that raised.")
+    for verb, k in (("crashed", s.crashed), ("raised", s.errored)):
+        if k:
+            passed = sum(1 for w in result.waves if w.verdict in (Verdict.OK, Verdict.SLOW))
+            how = f"; nondeterministic: {passed} other wave(s) of the same launch passed" if passed else ""
+            parts.append(
+                f"**A worker {verb} in {k} of {s.waves} wave(s)** ({stats.rate(k, s.waves)} of waves){how}."
+            )
     if s.interrupted:
         parts.append("The run was interrupted before it finished.")
     return " ".join(parts)
@@ -193,8 +199,20 @@ def _diagnosis(result: RunResult) -> list[str]:
         if d is None:
             detail = (w.detail or "").strip()
             out += ["```text", detail[-4000:] or "(no detail)", "```", ""]
-            continue
-        out += _diagnosis_block(d)
+        else:
+            out += _diagnosis_block(d)
+        if w.stderr_tail and w.verdict.is_failure:
+            out += [
+                f"<details><summary>stderr of the worker (last {len(w.stderr_tail)} lines, redacted)"
+                "</summary>",
+                "",
+                "```text",
+                *w.stderr_tail,
+                "```",
+                "",
+                "</details>",
+                "",
+            ]
     return out or ["Nothing to diagnose: no worker hung, crashed or raised.", ""]
 
 
@@ -260,7 +278,8 @@ def stacks_section(cap: Capture, title: str) -> list[str]:
 def render(result: RunResult) -> str:
     s = result.summary
     name = result.scenario.get("name", "run")
-    title = f"gvlstress: {s.verdict.value} in {s.hung} of {s.waves} wave(s) ({name})"
+    n = sum(1 for w in result.waves if w.verdict is s.verdict)
+    title = f"gvlstress: {s.verdict.value} in {n} of {s.waves} wave(s) ({name})"
     out = [f"# {title}", "", summary_paragraph(result), ""]
     out += [f"> **Warning:** {w}" for w in result.warnings] + ([""] if result.warnings else [])
     out += ["## Environment", "", *_environment(result), ""]

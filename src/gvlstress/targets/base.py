@@ -15,6 +15,7 @@ class TargetPlan:
 
     entry: str
     """'module:function' of the worker half: fn(options, seed, slot) -> session."""
+    # Values in `env` may hold "{wave}", replaced by the wave's index in each wave.
     options: dict[str, Any]
     versions: dict[str, str] = field(default_factory=dict)
     faults: tuple[str, ...] = ()
@@ -32,6 +33,12 @@ class TargetPlan:
     warnings: tuple[str, ...] = ()
     facts: dict[str, Any] = field(default_factory=dict)
     """Anything else run.json should keep about the target (e.g. the dataset built)."""
+    warm_up: bool = False
+    """Open the target and run one batch (or the session's ``warm()``) in one process of the
+    workers' interpreter before the first wave, so on-disk JIT caches (numba, torch) are
+    complete before N workers start at once and race to write them."""
+    scratch: tuple[str, ...] = ()
+    """Directories the target made for this run only; removed when the run ends."""
 
 
 class Target(Protocol):

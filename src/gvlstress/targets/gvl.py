@@ -182,6 +182,7 @@ def open_worker(options: dict[str, Any], seed: int, slot: int) -> _GvlSession:
         "python_executable": sys.executable,
         "mode": options.get("mode", "plain"),
         "forced_parallel": forced,
+        "numba_cache_dir": os.environ.get("NUMBA_CACHE_DIR"),
         "rayon_env_before_import": inherited_rayon,
         "rayon_env_after_import": rayon_after,
         "gvl_resolved_threads": resolved,

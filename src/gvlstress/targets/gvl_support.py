@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from gvlstress.cache import cache_root
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.probes import tools
 from gvlstress.scenario import Scenario
@@ -29,15 +30,10 @@ _PROBE = (
     "try:\n    v = m.version('genvarloader')\nexcept m.PackageNotFoundError:\n    v = None\n"
     "print(json.dumps({'version': v, 'sys_path': sys.path, 'python': sys.version.split()[0]}))\n"
 )
-_OPTIONS = {*DATA_DEFAULTS, "mode", "batch_regions", "force_parallel", "version", "cache_dir"}
-
-
-def cache_root() -> Path:
-    """$GVLSTRESS_CACHE, else $XDG_CACHE_HOME/gvlstress, else ~/.cache/gvlstress."""
-    if own := os.environ.get("GVLSTRESS_CACHE"):
-        return Path(own)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "gvlstress"
+_OPTIONS = {*DATA_DEFAULTS, "mode", "batch_regions", "force_parallel", "version", "cache_dir", "numba_cache"}
+NUMBA_CACHES = ("shared", "cold")
+"""shared: numba's cache wherever the environment puts it (warmed once before the waves);
+cold: every wave starts from an empty NUMBA_CACHE_DIR of its own (the cold-cache race)."""
 
 
 def probe_interpreter(python: str) -> dict[str, Any]:
@@ -122,6 +118,12 @@ def prepare(scenario: Scenario) -> TargetPlan:
     mode = opts.get("mode", "plain")
     if mode not in MODES:
         raise UsageError(f"{scenario.source} [target]: mode must be one of {', '.join(MODES)}, got {mode!r}")
+    numba_cache = opts.get("numba_cache", "shared")
+    if numba_cache not in NUMBA_CACHES:
+        raise UsageError(
+            f"{scenario.source} [target]: numba_cache must be one of {', '.join(NUMBA_CACHES)}, "
+            f"got {numba_cache!r}"
+        )
     if scenario.fault != "none":
         raise UsageError("the genvarloader target has no fault modes", hint="faults are for --target native")
     python = scenario.python or sys.executable
@@ -134,6 +136,11 @@ def prepare(scenario: Scenario) -> TargetPlan:
     env = {"LOGURU_LEVEL": "WARNING"}
     if new and force:
         env["GVL_FORCE_PARALLEL"] = "1"
+    scratch: tuple[str, ...] = ()
+    if numba_cache == "cold":
+        root = tempfile.mkdtemp(prefix="gvlstress-numba-")
+        env["NUMBA_CACHE_DIR"] = os.path.join(root, "wave-{wave}")
+        scratch = (root,)
     expect = {"genvarloader": str(opts["version"])} if opts.get("version") else {}
     warnings = []
     if expect and expect["genvarloader"] != version:
@@ -159,5 +166,9 @@ def prepare(scenario: Scenario) -> TargetPlan:
         sys_path=(gvlstress_shim(), *info["sys_path"]) if other else (),
         expect=expect,
         warnings=tuple(warnings),
-        facts={"dataset": data},
+        facts={"dataset": data, "numba_cache": numba_cache},
+        # seqpro (under genvarloader) compiles numba functions into an on-disk cache on first
+        # use; spawned workers filling it at once can poison it (LLVM ERROR ... Symbol not found)
+        warm_up=True,
+        scratch=scratch,
     )
