@@ -79,7 +79,9 @@ def test_each_class_is_caught_and_named(report_dir: Path, fault: str) -> None:
         assert d["pattern"] == pattern, d
         assert d["hint"] == patterns.HINTS[pattern]
         assert any(fragment in e for e in d["evidence"]), d["evidence"]
-        assert d["summary"].startswith(f"{verdict} ({pattern})")
+        # a crash is named by its cause, not "crash (crash)"
+        lead = "crash: worker died" if pattern == patterns.CRASH else f"{verdict} ({pattern})"
+        assert d["summary"].startswith(lead), d["summary"]
     if verdict == "deadlock":
         assert wave["detected_by"] == "stall"
     assert not [w["pid"] for w in workers_of(run) if w["pid"] and alive(w["pid"])]
@@ -233,6 +235,9 @@ def test_selftest_catches_every_class_on_this_host(tmp_path: Path) -> None:
     assert [r["class"] for r in data["rows"]] == [
         "healthy",
         "slow",
+        "io_wait",
+        "sleep_wait",
+        "thread_wait",
         "lock_across_par_iter",
         "pool_exhaustion",
         "lock_order",

@@ -49,19 +49,34 @@ def finding(kind: ProbeKind = ProbeKind.DEADLOCK) -> ProbeFinding:
 
 def test_unknown_shapes_are_an_honest_unrecognised_deadlock() -> None:
     cap = capture(view(1, "syscall", "my_app::wait_for_thing", "main"), view(2, "syscall", "other::thing"))
-    m = patterns.match(finding(), cap)
-    assert m.pattern == patterns.UNRECOGNISED
+    assert patterns.match(finding(), cap) is None
+    assert patterns.unrecognised(cap).pattern == patterns.UNRECOGNISED
 
 
 def test_without_stacks_no_pattern_is_claimed() -> None:
-    m = patterns.match(finding(), None)
+    assert patterns.match(finding(), None) is None
+    m = patterns.unrecognised(None)
     assert m.pattern == patterns.UNRECOGNISED
     assert "no stacks were captured" in m.hint
 
 
 def test_fork_after_init_shape() -> None:
     cap = capture(view(1, "syscall", "rayon_core::latch::LockLatch::wait_and_reset", "main"))
-    assert patterns.match(finding(), cap).pattern == patterns.FORK_AFTER_INIT
+    m = patterns.match(finding(), cap)
+    assert m is not None
+    assert m.pattern == patterns.FORK_AFTER_INIT
+
+
+def test_no_native_view_never_reads_as_fork_after_pool_start() -> None:
+    # py-spy sees the main thread's latch frames but not the pool threads: absence is unknown
+    main = view(1, "syscall", "rayon_core::latch::LockLatch::wait_and_reset", "main")
+    cap = Capture(
+        pid=1,
+        threads=(main, view(2)),
+        pyspy=ToolRun("py-spy", True, 0.1),
+        native=ToolRun("native", False, 0.0, (), "native stacks unavailable"),
+    )
+    assert patterns.match(finding(), cap) is None
 
 
 @pytest.mark.parametrize(

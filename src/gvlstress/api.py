@@ -25,14 +25,16 @@ from gvlstress import selftest as selftest_mod
 from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
 from gvlstress.compare import compare as compare_runs
-from gvlstress.diagnose import explain
+from gvlstress.diagnose import INSPECT_VERDICT, decide, explain, judge, link_tree
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.heartbeat import Board
-from gvlstress.model import Inspected, InspectResult, ProbeKind, RunResult, Verdict, WaveResult
+from gvlstress.knobs import redact_text
+from gvlstress.model import Inspected, InspectResult, ProbeKind, RunResult, WaveResult
+from gvlstress.probes import procfs
 from gvlstress.reporters import json_report, junit, markdown, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
-from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus, probe_pids
+from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus
 from gvlstress.targets.registry import get_target
 from gvlstress.warmup import warm_up
 
@@ -221,13 +223,15 @@ def rerender(run_dir: Path, force: bool = False) -> dict[str, Path]:
     return _write_human(result, run_dir)
 
 
-_INSPECT_VERDICT = {ProbeKind.DEADLOCK: Verdict.DEADLOCK, ProbeKind.LIVELOCK: Verdict.LIVELOCK}
-
-
 def inspect(
     pid: int, tree: bool = False, report_dir: Path = Path("reports"), command: tuple[str, ...] | None = None
 ) -> InspectResult:
-    """Capture and explain a live process (and its descendants with `tree`); never kill it."""
+    """Capture and explain a live process (and its descendants with `tree`); never kill it.
+
+    One look has no progress signal: /proc is sampled twice (before any ptrace tool touches the
+    process), the stacks are captured, and the verdict is idle, busy, stopped, stalled, or
+    deadlock only when a named pattern or a cycle across processes explains a closed wait set.
+    """
     try:
         root = psutil.Process(pid)
         if root.status() == psutil.STATUS_ZOMBIE:
@@ -241,24 +245,32 @@ def inspect(
     started = _utc_now()
     run_dir = new_run_dir(report_dir, f"inspect-{pid}", started)
     pids = [p.pid for p in procs]
-    findings = {p: f for p, f in probe_pids(pids).items() if f.kind is not ProbeKind.GONE}
+    pairs = procfs.sample_pairs(pids, procfs.PROBE_WINDOW_S)
+    findings = {
+        p: f
+        for p, (a, b) in pairs.items()
+        if (f := judge(a, b, progress_tid=p, progress=False)).kind is not ProbeKind.GONE
+    }
     captures = capture_many(findings)
+    decided = {p: decide(f, captures.get(p), progress=False) for p, f in findings.items()}
+    parents = {}
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            parents[proc.pid] = proc.ppid()
+    linked = link_tree(decided, parents, {p: procfs.pipe_ends(p) for p in decided} if tree else {})
     inspected = []
     for proc in procs:
-        f = findings.get(proc.pid)
-        if f is None:
+        if proc.pid not in linked:
             continue
+        f, named = linked[proc.pid]
         try:
-            cmdline = " ".join(proc.cmdline()) or proc.name()
+            cmdline = redact_text(" ".join(proc.cmdline()) or proc.name())
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             cmdline = "?"
-        verdict = _INSPECT_VERDICT.get(f.kind, Verdict.STALLED)
         cap = captures.get(proc.pid)
-        inspected.append(
-            Inspected(
-                proc.pid, cmdline, f, cap, explain(verdict, f, cap, "inspected once (no progress signal)")
-            )
-        )
+        verdict = INSPECT_VERDICT[f.kind]
+        diagnosis = explain(verdict, f, cap, "inspected once (no progress signal)", named=named)
+        inspected.append(Inspected(proc.pid, cmdline, f, cap, diagnosis))
     result = InspectResult(
         tuple(inspected),
         hostenv.snapshot(),

@@ -1,20 +1,32 @@
-"""Pure classification: two /proc samples of a process with no progress -> a finding.
+"""Pure judging: /proc samples, then stacks, of a process -> what it is doing and why.
 
-Deadlock is claimed only on strong evidence: every thread asleep in both samples, no CPU tick
-between them, and threads parked on futexes. A healthy worker mid-batch looks the same from its
-main thread (it waits on a rayon latch), so the pool threads' CPU is what tells them apart.
+A hung process and an idle one look alike in one snapshot (every thread asleep). What separates
+them is the thread that must make progress (``run``: the one calling the target; ``inspect``:
+the main thread) and what it waits for:
+
+- in a read, poll, sleep, child wait or timed wait: it waits on something outside the process
+  (``waiting`` in ``run``, judged at the launch timeout; ``idle`` in ``inspect``);
+- on a lock, latch or the GIL: follow the wait to whatever can end it (the pool threads of its
+  rayon region, the GIL owner, the other Python threads, else every thread). If all of them are
+  blocked the same way (threads idle by design aside) the wait set is closed: a ``deadlock``.
+  If one of them is in I/O, a sleep or running, the process is ``waiting`` on that thread.
+
+``judge`` does this from /proc alone; ``decide`` again once stacks are captured (they say what the
+thread waits in and which threads are idle by design). Without a progress signal, a closed wait
+set is called a deadlock only when a named pattern explains it.
 """
 
 from __future__ import annotations
 
-import re
+import signal
 from collections import Counter, defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
-from gvlstress import patterns
+from gvlstress import patterns, vocab
 from gvlstress.model import (
     Capture,
     Diagnosis,
-    Frame,
     FutexGroup,
     ProbeFinding,
     ProbeKind,
@@ -24,15 +36,25 @@ from gvlstress.model import (
     ThreadView,
     Verdict,
     WaitGroup,
+    WaitKind,
 )
-from gvlstress.probes import procfs
 from gvlstress.probes.procfs import CLK_TCK, futex_syscalls
+from gvlstress.waits import classify
 
 # A process using at least this share of one CPU without making progress is burning, not parked.
 LIVELOCK_CPU_SHARE = 0.2
 # A parked thread uses at most this share of one CPU over the window (GIL waiters: ~0.5%).
 PARKED_CPU_SHARE = 0.02
 _ASLEEP = frozenset({"S", "D", "I"})
+# Signals whose handler may end a wait from outside (a daemon waiting for SIGTERM is idle).
+_WAKING_SIGNALS = (
+    signal.SIGTERM,
+    signal.SIGHUP,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+    signal.SIGALRM,
+    signal.SIGQUIT,
+)
 
 
 def cpu_between(a: ThreadSample, b: ThreadSample) -> tuple[float, bool]:
@@ -57,7 +79,7 @@ def is_parked(state_first: str, state: str, cpu_s: float, precise: bool, window:
 
 
 def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, ...]:
-    """Threads present in both samples, with CPU used between them (later state)."""
+    """Threads present in both samples, with CPU used between them and what they wait on."""
     before = {t.tid: t for t in first.threads}
     window = max(second.at - first.at, 1e-9)
     out = []
@@ -66,21 +88,22 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
         if b is None:
             continue
         cpu, precise = cpu_between(b, t)
-        out.append(
-            ThreadDelta(
-                tid=t.tid,
-                comm=t.comm,
-                state=t.state,
-                state_first=b.state,
-                wchan=t.wchan,
-                syscall=t.syscall,
-                futex_addr=t.futex_addr,
-                cpu_s=cpu,
-                voluntary_ctxt=_diff(b.voluntary_ctxt, t.voluntary_ctxt),
-                nonvoluntary_ctxt=_diff(b.nonvoluntary_ctxt, t.nonvoluntary_ctxt),
-                parked=is_parked(b.state, t.state, cpu, precise, window),
-            )
+        delta = ThreadDelta(
+            tid=t.tid,
+            comm=t.comm,
+            state=t.state,
+            state_first=b.state,
+            wchan=t.wchan,
+            syscall=t.syscall,
+            futex_addr=t.futex_addr,
+            cpu_s=cpu,
+            voluntary_ctxt=_diff(b.voluntary_ctxt, t.voluntary_ctxt),
+            nonvoluntary_ctxt=_diff(b.nonvoluntary_ctxt, t.nonvoluntary_ctxt),
+            parked=is_parked(b.state, t.state, cpu, precise, window),
+            args=t.args,
+            fd_target=t.fd_target,
         )
+        out.append(replace(delta, wait=classify(delta, window)))
     return tuple(out)
 
 
@@ -100,10 +123,130 @@ def futex_groups(threads: tuple[ThreadDelta, ...], machine_futex: frozenset[int]
     )
 
 
+# -- following a wait ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Chain:
+    """Where the wait of the progress thread leads."""
+
+    closed: bool
+    """Everything that could end the wait is blocked too (idle-by-design threads aside)."""
+    lines: tuple[str, ...]
+    opener: ThreadDelta | None = None
+    """The first thread that can still end it (in I/O, a sleep, running)."""
+    idle: tuple[str, ...] = ()
+
+
+def _name(t: ThreadDelta, views: Mapping[int, ThreadView], pid: int) -> str:
+    v = views.get(t.tid)
+    who = vocab.role(v, pid) if v else ("main thread" if t.tid == pid else "thread")
+    return f"thread {t.tid} ({who}, {t.comm})"
+
+
+def _is_blocked(t: ThreadDelta, v: ThreadView | None) -> bool:
+    """Waits the way a deadlock's threads do: an untimed futex, or the GIL (a 5 ms timed wait
+    in a loop), or rayon's sleep (a pool thread with no job)."""
+    kind = t.wait.kind if t.wait else WaitKind.OTHER
+    if kind is WaitKind.LOCK:
+        return True
+    return kind is WaitKind.TIMED and v is not None and vocab.is_gil_wait(v)
+
+
+def _targets(
+    p: ThreadDelta,
+    threads: tuple[ThreadDelta, ...],
+    views: Mapping[int, ThreadView],
+    capture: Capture | None,
+    pid: int,
+) -> tuple[str, list[ThreadDelta], bool]:
+    """What the progress thread waits for, and the threads that can end that wait.
+
+    The third value says the candidates are complete (a native view covered every thread), so
+    an empty list means the threads it waits for do not exist (e.g. after fork).
+    """
+    others = [t for t in threads if t.tid != p.tid]
+    pv = views.get(p.tid)
+    if pv is None:
+        return "a futex", others, False
+    native_complete = bool(
+        capture and capture.native.ok and all(views[t.tid].native for t in others if t.tid in views)
+    )
+    if vocab.has(pv, vocab.LATCH):
+        pool = [t for t in others if (v := views.get(t.tid)) is not None and vocab.is_pool_thread(v)]
+        unknown = [t for t in others if (v := views.get(t.tid)) is None or not v.native]
+        return "its rayon jobs (the pool threads)", pool + unknown, native_complete
+    if vocab.is_gil_wait(pv):
+        owner = [t for t in others if (v := views.get(t.tid)) is not None and v.owns_gil]
+        return "the GIL", owner or others, bool(owner)
+    if vocab.has(pv, vocab.TOKIO_PARK):
+        rt = [t for t in others if (v := views.get(t.tid)) is not None and vocab.is_tokio_thread(v)]
+        return "its tokio runtime", rt, native_complete
+    if vocab.python_frames(pv) and (vocab.is_lock_acquire(pv) or vocab.python_waits(pv)):
+        py = [t for t in others if (v := views.get(t.tid)) is not None and v.python is not None]
+        return "a Python lock, condition or thread", py, True
+    return "a futex", others, False
+
+
+def follow(
+    p: ThreadDelta,
+    threads: tuple[ThreadDelta, ...],
+    views: Mapping[int, ThreadView],
+    capture: Capture | None,
+    pid: int,
+) -> Chain:
+    """Follow the progress thread's lock wait to the threads that could end it."""
+    label, candidates, complete = _targets(p, threads, views, capture, pid)
+    lines = [f"{_name(p, views, pid)} waits for {label}: {p.wait.detail if p.wait else 'futex'}"]
+    if not candidates:
+        if complete:
+            lines.append(f"no thread in the process can end that wait (none of {label} exists)")
+            return Chain(True, tuple(lines))
+        lines.append("no other thread exists that could end the wait")
+        return Chain(True, tuple(lines))
+    idle: list[str] = []
+    blocked: list[ThreadDelta] = []
+    # When the wait is *for* a pool (its rayon jobs, its tokio runtime), that pool's idle threads
+    # are what it waits on: judged like any other. Otherwise idle-by-design threads are no evidence.
+    targeted = label.startswith(("its rayon", "its tokio"))
+    for t in candidates:
+        v = views.get(t.tid)
+        kind = t.wait.kind if t.wait else WaitKind.OTHER
+        why = vocab.idle_reason(v, kind) if v else vocab.idle_by_comm(t.comm, kind)
+        if why and not targeted:
+            idle.append(f"{t.tid}: {why}")
+            continue
+        if _is_blocked(t, v):
+            blocked.append(t)
+            continue
+        lines.append(f"{_name(t, views, pid)} can still end it: {t.wait.detail if t.wait else t.state}")
+        return Chain(False, tuple(lines), opener=t, idle=tuple(idle))
+    if blocked:
+        where_ = Counter((t.wait.detail.split(" (")[0] if t.wait else "futex") for t in blocked)
+        lines.append(
+            f"{len(blocked)} thread(s) that could end it are blocked themselves ("
+            + ", ".join(f"{n} in {w}" for w, n in where_.most_common(3))
+            + ")"
+        )
+    return Chain(True, tuple(lines), idle=tuple(idle))
+
+
+# -- the verdict ----------------------------------------------------------------------------
+
+
 def judge(
-    first: ProcSample | None, second: ProcSample | None, futex_nrs: frozenset[int] | None = None
+    first: ProcSample | None,
+    second: ProcSample | None,
+    *,
+    progress_tid: int | None = None,
+    progress: bool = True,
+    futex_nrs: frozenset[int] | None = None,
 ) -> ProbeFinding:
-    """Deadlock, livelock or stalled, from two samples of one process."""
+    """What two /proc samples of one process show (stacks may refine it: `decide`).
+
+    `progress` says a progress signal exists (``run``: the heartbeat went quiet); without one
+    (``inspect``) burning is ``busy`` and an outside wait ``idle``.
+    """
     nrs = futex_syscalls() if futex_nrs is None else futex_nrs
     if first is None or second is None:
         pid = second.pid if second is not None else (first.pid if first is not None else -1)
@@ -112,129 +255,133 @@ def judge(
     window = max(second.at - first.at, 1e-9)
     threads = thread_deltas(first, second)
     groups = futex_groups(threads, nrs)
-    cpu = sum(t.cpu_s for t in threads)
-    parked = [t for t in threads if t.parked]
-    on_futex = sum(len(g.tids) for g in groups)
-    by_wchan = ""
-    if not on_futex and threads and all(t.syscall is None for t in threads):
-        # /proc/PID/task/*/syscall needs attach rights (Yama scope 1 refuses them to a
-        # non-descendant); wchan needs only read rights and still says "futex".
-        on_futex = sum(1 for t in threads if t.wchan and "futex" in t.wchan)
-        by_wchan = " (per wchan; syscall view denied, so no addresses)" if on_futex else ""
-    n = len(threads)
-    burning = cpu >= LIVELOCK_CPU_SHARE * window
-    if n and len(parked) == n and not burning and on_futex > 0:
-        kind = ProbeKind.DEADLOCK
-        reason = (
-            f"all {n} threads parked ({cpu * 1000:.1f} ms CPU in all over {window:.2f}s); {on_futex} wait on "
-            + (f"futexes{by_wchan}" if by_wchan else f"{len(groups)} futex address(es)")
+    base = ProbeFinding(
+        pid,
+        ProbeKind.STALLED,
+        window,
+        sum(t.cpu_s for t in threads),
+        threads,
+        groups,
+        "",
+        (first, second),
+        progress_tid=progress_tid if progress_tid is not None else pid,
+    )
+    return _verdict(base, {}, None, progress)
+
+
+def decide(finding: ProbeFinding, capture: Capture | None, *, progress: bool = True) -> ProbeFinding:
+    """The finding again, now with stacks: what the progress thread waits in, which threads
+    are idle by design, and (without a progress signal) whether a named pattern explains it."""
+    if capture is None or finding.kind in (
+        ProbeKind.GONE,
+        ProbeKind.STOPPED,
+        ProbeKind.BUSY,
+        ProbeKind.LIVELOCK,
+    ):
+        return finding
+    views = {t.tid: t for t in capture.threads if t.native or t.python}
+    if not views:
+        return finding
+    return _verdict(finding, views, capture, progress)
+
+
+def _verdict(
+    f: ProbeFinding, views: Mapping[int, ThreadView], capture: Capture | None, progress: bool
+) -> ProbeFinding:
+    threads, window, pid = f.threads, f.window_s, f.pid
+    if not threads:
+        return replace(f, kind=ProbeKind.GONE, reason="no thread could be read")
+    p = next((t for t in threads if t.tid == f.progress_tid), None) or next(
+        (t for t in threads if t.tid == pid), threads[0]
+    )
+    stopped = [t for t in threads if t.wait and t.wait.kind is WaitKind.STOPPED]
+    if stopped and (p in stopped or len(stopped) == len(threads)):
+        how = p.wait.detail if p.wait else "stopped"
+        return replace(
+            f, kind=ProbeKind.STOPPED, reason=f"{len(stopped)}/{len(threads)} threads {how} (state {p.state})"
         )
-    elif cpu >= LIVELOCK_CPU_SHARE * window:
+    if f.cpu_s >= LIVELOCK_CPU_SHARE * window:
         busy = sorted(threads, key=lambda t: -t.cpu_s)[:3]
         top = ", ".join(f"{t.tid} ({t.comm}) {t.cpu_s:.2f}s" for t in busy)
-        kind = ProbeKind.LIVELOCK
-        reason = f"no progress but {cpu:.2f} CPU-s burnt in {window:.2f}s; busiest: {top}"
-    else:
-        awake = [t for t in threads if not t.parked]
-        what = ", ".join(f"{t.tid} ({t.comm}) {t.state}" for t in awake[:3]) or "none"
-        kind = ProbeKind.STALLED
-        reason = (
-            f"no progress, {cpu:.2f} CPU-s in {window:.2f}s, {len(parked)}/{n} threads parked, "
-            f"{on_futex} on futexes; not parked: {what}"
+        kind = ProbeKind.LIVELOCK if progress else ProbeKind.BUSY
+        lead = "no progress but " if progress else ""
+        return replace(
+            f, kind=kind, reason=f"{lead}{f.cpu_s:.2f} CPU-s burnt in {window:.2f}s; busiest: {top}"
         )
-    return ProbeFinding(pid, kind, window, cpu, threads, groups, reason, (first, second))
+    outside = ProbeKind.WAITING if progress else ProbeKind.IDLE
+    wait = p.wait
+    pv = views.get(p.tid)
+    gil_waiter = wait is not None and wait.kind is WaitKind.TIMED and pv is not None and vocab.is_gil_wait(pv)
+    if wait is not None and wait.kind.external and not gil_waiter:
+        return replace(f, kind=outside, reason=f"{_name(p, views, pid)} waits in {wait.detail}", chain=())
+    if wait is None or not (wait.kind is WaitKind.LOCK or gil_waiter):
+        return replace(
+            f,
+            kind=ProbeKind.STALLED,
+            reason=f"{_name(p, views, pid)} is {wait.detail if wait else p.state} while the process uses "
+            f"{f.cpu_s:.2f} CPU-s in {window:.2f}s",
+        )
+    chain = follow(p, threads, views, capture, pid)
+    f = replace(f, chain=chain.lines, idle=chain.idle)
+    if not chain.closed:
+        assert chain.opener is not None
+        o = chain.opener
+        return replace(
+            f,
+            kind=outside,
+            reason=f"{_name(p, views, pid)} waits on a futex that {_name(o, views, pid)} can still end "
+            f"({o.wait.detail if o.wait else o.state})",
+        )
+    parked = sum(1 for t in threads if t.parked)
+    closed = (
+        f"{parked}/{len(threads)} threads parked ({f.cpu_s * 1000:.1f} ms CPU in all over {window:.2f}s); "
+        f"every thread that could end {_name(p, views, pid)}'s wait is blocked too"
+    )
+    if progress:
+        return replace(f, kind=ProbeKind.DEADLOCK, reason=closed)
+    # inspect: no progress signal, so a closed wait set needs a known shape to be a deadlock
+    if capture is None:
+        return replace(f, kind=ProbeKind.STALLED, reason=closed + "; no stacks, so no cycle can be shown")
+    named = patterns.match(replace(f, kind=ProbeKind.DEADLOCK), capture)
+    if named is None:
+        return replace(f, kind=ProbeKind.STALLED, reason=closed + "; no known shape names the cycle")
+    sigcgt = f.samples[-1].sigcgt if f.samples else 0
+    waking = [signal.Signals(s).name for s in _WAKING_SIGNALS if sigcgt & (1 << (s - 1))]
+    if named.pattern == patterns.LOST_WAKEUP and waking:
+        return replace(
+            f,
+            kind=ProbeKind.IDLE,
+            reason=f"{_name(p, views, pid)} waits on a condition no thread can notify, but the process "
+            f"catches {', '.join(waking)}: a signal handler may end the wait",
+        )
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {named.pattern}")
+
+
+INSPECT_VERDICT = {
+    ProbeKind.DEADLOCK: Verdict.DEADLOCK,
+    ProbeKind.BUSY: Verdict.BUSY,
+    ProbeKind.LIVELOCK: Verdict.BUSY,
+    ProbeKind.IDLE: Verdict.IDLE,
+    ProbeKind.WAITING: Verdict.IDLE,
+    ProbeKind.STOPPED: Verdict.STOPPED,
+    ProbeKind.STALLED: Verdict.STALLED,
+    ProbeKind.GONE: Verdict.STALLED,
+}
+"""``inspect`` has no progress signal: what each finding is called there."""
 
 
 # -- explanation: a finding plus stacks -> a Diagnosis a reader can check --------------------
 
-# Frames that say "this thread sleeps" without saying on what: skipped when naming a wait.
-_PLUMBING = re.compile(
-    r"^(syscall|__?futex\w*|futex_wait\w*|__lll_lock_wait\w*|pthread_cond_\w*|__pthread_\w*|"
-    r"___pthread_\w*|__GI_\w*|atomic_\w*|load|get|wait<.*>|"
-    r"std::sys::(pal::unix::futex|sync::condvar::futex::Condvar|sync::mutex::futex::Mutex::lock$)\S*|"
-    r"std::sys::sync::condvar::\S*|std::sync::(poison::)?condvar::Condvar::wait\S*|"
-    r"std::thread::(park\S*|local::\S*)|std::sys::pal::unix::thread_parking\S*|"
-    r"std::sys::sync::thread_parking::\S*|lock(<.*>)?)$"
-)
-_POOL_FRAMES = (
-    "rayon_core::registry::ThreadBuilder::run",
-    "rayon_core::registry::main_loop",
-    "rayon_core::registry::WorkerThread::wait_until_cold",
-)
-
-
-def telling_frame(frames: tuple[Frame, ...]) -> str | None:
-    """The innermost frame that says what a thread waits for (not libc/futex plumbing)."""
-    for f in frames:
-        if not _PLUMBING.match(f.name) and f.name not in ("??", ""):
-            return f.name
-    return None
-
-
-def is_pool_frame(f: Frame) -> bool:
-    """A frame only rayon's pool threads have: eu-stack names it fully, gdb's inlined frames
-    by short name with the rayon-core source file, and the spawn closure by its generic."""
-    if f.name.startswith(_POOL_FRAMES):
-        return True
-    if f.name in ("main_loop", "wait_until_cold") and f.file and f.file.endswith("registry.rs"):
-        return True
-    return "rayon_core::registry::" in f.name and ("spawn" in f.name or "ThreadBuilder" in f.name)
-
-
-def role(t: ThreadView, pid: int) -> str:
-    """Who a thread is: main, a rayon pool thread, another Python thread, or a native thread."""
-    if t.tid == pid:
-        return "main thread"
-    if any(is_pool_frame(f) for f in t.native):
-        return "rayon pool thread"
-    if t.python is not None:
-        return "Python thread"
-    return "native thread"
-
-
-def where(t: ThreadView) -> str:
-    """Where a thread sits, from the best view available."""
-    if t.native and (name := telling_frame(t.native)):
-        return name
-    if t.python and t.python.frames:
-        top = t.python.frames[0]
-        return telling_frame(t.python.frames) or top.name
-    return t.wchan or t.syscall or t.state
-
-
-def _span(tids: tuple[int, ...]) -> str:
-    if len(tids) > 3 and tids[-1] - tids[0] == len(tids) - 1:
-        return f"{tids[0]}-{tids[-1]}"
-    if len(tids) > 6:
-        return ", ".join(map(str, tids[:4])) + f", ... ({len(tids)} in all)"
-    return ", ".join(map(str, tids))
-
-
-def collapse_recursion(names: tuple[str, ...], longest: int = 6) -> tuple[str, ...]:
-    """Fold directly repeated runs of frames (rayon's join recursion) into one copy.
-
-    Pool threads stuck in the same place differ only in how deep work stealing recursed;
-    folded, their stacks compare equal and group together.
-    """
-    out = list(names)
-    changed = True
-    while changed:
-        changed = False
-        for size in range(1, longest + 1):
-            i = 0
-            while i + 2 * size <= len(out):
-                if out[i : i + size] == out[i + size : i + 2 * size]:
-                    del out[i + size : i + 2 * size]
-                    changed = True
-                else:
-                    i += 1
-    return tuple(out)
-
 
 def explain(
-    verdict: Verdict, finding: ProbeFinding | None, capture: Capture | None, progress: str
+    verdict: Verdict,
+    finding: ProbeFinding | None,
+    capture: Capture | None,
+    progress: str,
+    named: patterns.Match | None = None,
 ) -> Diagnosis:
-    """The evidence behind a verdict: states, CPU, futex groups with their frames, the GIL."""
+    """The evidence behind a verdict: the wait chain, idle threads, futex groups, the GIL.
+    `named` is a pattern found beyond this process (``inspect --tree``)."""
     missing: list[str] = []
     if capture is None:
         missing.append("no stacks captured")
@@ -248,27 +395,30 @@ def explain(
     views = {t.tid: t for t in capture.threads} if capture else {}
     evidence = [
         f"{finding.n_parked}/{len(finding.threads)} threads asleep with no CPU; "
-        f"{finding.cpu_s:.2f} CPU-s used by all threads over {finding.window_s:.2f}s; {progress}"
+        f"{finding.cpu_s:.2f} CPU-s used by all threads over {finding.window_s:.2f}s; {progress}",
+        *finding.chain,
     ]
     groups = []
     for g in finding.futex_groups:
         members = [views[t] for t in g.tids if t in views]
-        blocked = Counter(where(m) for m in members).most_common(1)
+        blocked = Counter(vocab.where(m) for m in members).most_common(1)
         blocked_in = blocked[0][0] if blocked else "futex wait"
-        roles = Counter(role(m, pid) for m in members)
+        roles = Counter(vocab.role(m, pid) for m in members)
         names = tuple(f"{n} {r}{'s' if n > 1 else ''}" for r, n in roles.most_common())
         groups.append(WaitGroup(addr=g.addr, tids=g.tids, blocked_in=blocked_in, names=names))
-        who = ", ".join(names) or f"{len(g.tids)} threads"
-        evidence.append(f"futex {g.addr:#x}: {who} (tids {_span(g.tids)}) wait in {blocked_in}")
+        who = ", ".join(names) or f"{len(g.tids)} thread{'s' if len(g.tids) > 1 else ''}"
+        evidence.append(f"futex {g.addr:#x}: {who} (tids {vocab.span(g.tids)}) wait in {blocked_in}")
     outside = [t for t in finding.threads if t.futex_addr is None]
     for t in outside[:5]:
         v = views.get(t.tid)
-        at = where(v) if v else (t.wchan or procfs.syscall_name(t.syscall) or t.state)
+        at = vocab.where(v) if v else (t.wait.detail if t.wait else t.state)
         evidence.append(f"thread {t.tid} ({t.comm}) {t.state}, not on a futex: {at}")
+    if finding.idle:
+        evidence.append(f"idle by design (not evidence): {'; '.join(finding.idle[:6])}")
     gil_owner = next((t.tid for t in capture.threads if t.owns_gil), None) if capture else None
     if capture and capture.pyspy.ok:
         evidence.append(
-            f"GIL held by thread {gil_owner} ({where(views[gil_owner])})"
+            f"GIL held by thread {gil_owner} ({vocab.where(views[gil_owner])})"
             if gil_owner in views
             else "no thread holds the GIL"
         )
@@ -277,15 +427,22 @@ def explain(
     busy = sorted((t for t in finding.threads if t.cpu_s > 0), key=lambda t: -t.cpu_s)[:3]
     if busy:
         evidence.append("busiest threads: " + ", ".join(f"{t.tid} {t.cpu_s:.2f}s" for t in busy))
-    named = patterns.match(finding, capture) if verdict in (Verdict.DEADLOCK, Verdict.LIVELOCK) else None
+    if named is not None:
+        pass
+    elif verdict is Verdict.DEADLOCK:
+        named = patterns.match(finding, capture) or patterns.unrecognised(capture)
+    elif verdict is Verdict.LIVELOCK:
+        named = patterns.livelock(finding, capture)
     if named is not None:
         evidence = [*named.evidence, *evidence]
-    if groups:
+    if verdict is Verdict.DEADLOCK and groups:
         top = groups[0]
         where_ = f"{len(top.tids)} thread(s) parked on futex {top.addr:#x} in {top.blocked_in}"
         where_ += f", {len(groups) - 1} other wait address(es)" if len(groups) > 1 else ""
     else:
         where_ = finding.reason
+        if verdict is Verdict.STALLED and finding.kind is ProbeKind.WAITING:
+            where_ += f" ({progress})"
     summary = f"{verdict.value} ({named.pattern}): {where_}" if named else f"{verdict.value}: {where_}"
     return Diagnosis(
         verdict,
@@ -297,3 +454,123 @@ def explain(
         pattern=named.pattern if named else None,
         hint=named.hint if named else None,
     )
+
+
+# -- stacks, grouped for reading ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StackGroup:
+    """Threads with one native stack, one Python stack and one wait: shown once."""
+
+    tids: tuple[int, ...]
+    who: str
+    """'16 rayon pool threads', '1 main thread, 1 Python thread'."""
+    shown: ThreadView
+    """The member with the shallowest stack (rayon's join recursion folded for the key)."""
+    depth_varies: bool
+    holds_gil: bool
+    idle: str | None
+
+
+def stack_groups(cap: Capture) -> tuple[StackGroup, ...]:
+    """Group a capture's threads by (native stack, Python stack with lines, wait).
+
+    Threads of one stack that wait on different futexes stay apart (two Python threads in the
+    same function, each waiting on the other's lock, are the evidence of an inversion), except
+    idle-by-design threads, which wait on a condvar each and mean nothing apart.
+    """
+    groups: dict[tuple[object, ...], list[ThreadView]] = defaultdict(list)
+    idle: dict[int, str | None] = {}
+    for t in cap.threads:
+        kind = WaitKind.LOCK if t.futex_addr is not None else WaitKind.OTHER
+        idle[t.tid] = vocab.idle_reason(t, kind)
+        native = vocab.collapse_recursion(tuple(f.name for f in t.native))
+        python = tuple((f.name, f.file, f.line) for f in (t.python.frames if t.python else ()))
+        addr = None if idle[t.tid] else t.futex_addr
+        groups[(native, python, t.syscall, addr)].append(t)
+    out = []
+    for members in sorted(groups.values(), key=lambda m: (-len(m), m[0].tid)):
+        roles = Counter(vocab.role(m, cap.pid) for m in members)
+        out.append(
+            StackGroup(
+                tids=tuple(m.tid for m in members),
+                who=", ".join(f"{n} {r}{'s' if n > 1 else ''}" for r, n in roles.most_common()),
+                shown=min(members, key=lambda m: len(m.native)),
+                depth_varies=len({len(m.native) for m in members}) > 1,
+                holds_gil=any(m.owns_gil for m in members),
+                idle=idle[members[0].tid],
+            )
+        )
+    return tuple(out)
+
+
+# -- process trees (inspect --tree) ------------------------------------------------------------
+
+
+_WRITES = ("write", "writev", "sendmsg", "sendto", "pwrite64")
+
+
+def link_tree(
+    findings: Mapping[int, ProbeFinding],
+    parents: Mapping[int, int | None],
+    pipes: Mapping[int, Mapping[str, str]],
+) -> dict[int, tuple[ProbeFinding, patterns.Match | None]]:
+    """Link a parent's wait for a child to what the child does.
+
+    A parent waiting in wait4() for a child whose thread is blocked writing to a pipe that only
+    the waiting parent (or the child itself) holds for reading is a cycle across processes: the
+    parent waits for the child's exit, the child for the parent to read (the multiprocessing
+    join-before-get). Both are then deadlocked; any other wait is annotated, not changed.
+    """
+    out: dict[int, tuple[ProbeFinding, patterns.Match | None]] = {
+        pid: (f, None) for pid, f in findings.items()
+    }
+    for pid, f in findings.items():
+        p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+        if p is None or p.wait is None or p.wait.kind is not WaitKind.CHILD:
+            continue
+        kids = [c for c, parent in parents.items() if parent == pid and c in findings]
+        if p.wait.child is not None and p.wait.child > 0:
+            kids = [c for c in kids if c == p.wait.child]
+        for c in kids:
+            child = findings[c]
+            writer = next(
+                (
+                    t
+                    for t in child.threads
+                    if t.wait
+                    and t.wait.kind is WaitKind.IO
+                    and t.wait.syscall in _WRITES
+                    and (t.wait.fd_target or "").startswith("pipe:")
+                ),
+                None,
+            )
+            line = f"process {pid} waits in {p.wait.detail} for child {c}, which is {child.kind.value}: {child.reason}"
+            if writer is None or writer.wait is None:
+                out[pid] = (replace(out[pid][0], chain=(*out[pid][0].chain, line)), out[pid][1])
+                continue
+            pipe = writer.wait.fd_target or ""
+            readers = [q for q, held in pipes.items() if "r" in held.get(pipe, "")]
+            if not readers or not set(readers) <= {pid, c}:
+                out[pid] = (replace(out[pid][0], chain=(*out[pid][0].chain, line)), out[pid][1])
+                continue
+            evidence = (
+                f"process {pid} waits in {p.wait.detail} for child {c} to exit",
+                f"child {c}'s thread {writer.tid} is blocked in {writer.wait.detail}: the pipe is full",
+                f"only processes {', '.join(map(str, sorted(readers)))} hold {pipe} open for reading, and none "
+                "of them reads it: the parent waits for the child, the child for the parent",
+            )
+            named = patterns.Match(
+                patterns.JOIN_BEFORE_DRAIN, patterns.HINTS[patterns.JOIN_BEFORE_DRAIN], evidence
+            )
+            reason = (
+                f"cycle across processes: {pid} waits for {c} to exit, {c} waits for {pid} to read {pipe}"
+            )
+            for q in (pid, c):
+                fq = out[q][0]
+                out[q] = (
+                    replace(fq, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*fq.chain, *evidence)),
+                    named,
+                )
+    return out

@@ -15,9 +15,13 @@ class Verdict(StrEnum):
 
     ``cancelled`` is a worker the harness stopped while it was still healthy, because a sibling
     hung or crashed or the run was interrupted: it is neither a pass nor a failure of its own.
+    ``idle``, ``busy`` and ``stopped`` are said by ``inspect`` only (it has no progress signal).
     """
 
     OK = "ok"
+    IDLE = "idle"
+    BUSY = "busy"
+    STOPPED = "stopped"
     CANCELLED = "cancelled"
     SLOW = "slow"
     ERROR = "error"
@@ -66,6 +70,10 @@ class ThreadSample:
     nonvoluntary_ctxt: int | None
     run_ns: int | None = None
     """Precise CPU time from ``schedstat`` (None where the kernel does not provide it)."""
+    args: tuple[int, ...] = ()
+    """The blocked syscall's six arguments (fd, futex op and timeout pointer, wait4's pid...)."""
+    fd_target: str | None = None
+    """What the fd of a blocked read/write/accept... links to (``pipe:[123]``, ``socket:[4]``)."""
 
     @property
     def ticks(self) -> int:
@@ -79,6 +87,54 @@ class ProcSample:
     pid: int
     at: float
     threads: tuple[ThreadSample, ...]
+    sigcgt: int = 0
+    """Signals the process catches (a daemon waiting for SIGTERM is idle, not deadlocked)."""
+
+
+class WaitKind(StrEnum):
+    RUNNING = "running"
+    STOPPED = "stopped"
+    LOCK = "lock"
+    """An untimed futex wait: a lock, a latch, a condition variable; only another thread ends it."""
+    TIMED = "timed"
+    """A futex wait with a timeout: it wakes by itself (Event.wait(1.0), a GIL waiter's 5 ms)."""
+    IO = "io"
+    POLL = "poll"
+    SLEEP = "sleep"
+    CHILD = "child"
+    SIGNAL = "signal"
+    DISK = "disk"
+    OTHER = "other"
+
+    @property
+    def external(self) -> bool:
+        """Ends by itself or from outside the process: never part of a closed wait cycle."""
+        return self in _EXTERNAL
+
+
+_EXTERNAL = frozenset(
+    {
+        WaitKind.TIMED,
+        WaitKind.IO,
+        WaitKind.POLL,
+        WaitKind.SLEEP,
+        WaitKind.CHILD,
+        WaitKind.SIGNAL,
+        WaitKind.DISK,
+    }
+)
+
+
+@dataclass(frozen=True)
+class Wait:
+    kind: WaitKind
+    syscall: str | None
+    detail: str
+    """Human words: 'read() on fd 3 (pipe:[30468])', 'futex 0x55d0 (no timeout)'."""
+    addr: int | None = None
+    child: int | None = None
+    """wait4/waitid: the pid waited for (-1: any child)."""
+    fd_target: str | None = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +155,10 @@ class ThreadDelta:
     """State at the first sample."""
     parked: bool = False
     """Asleep at a sample and (almost) no CPU in between (see diagnose.thread_deltas)."""
+    args: tuple[int, ...] = ()
+    fd_target: str | None = None
+    wait: Wait | None = None
+    """What it waits on (waits.classify); None only in records older than that field."""
 
 
 @dataclass(frozen=True)
@@ -110,11 +170,20 @@ class FutexGroup:
 
 
 class ProbeKind(StrEnum):
-    """What two ``/proc`` samples say about a process that made no progress."""
+    """What two ``/proc`` samples (and, once taken, the stacks) say about a process.
+
+    With a progress signal (``run``: the heartbeat went quiet) burning CPU is ``livelock`` and a
+    wait that ends from outside is ``waiting``; without one (``inspect``) they are ``busy`` and
+    ``idle``, since one look cannot tell a livelock from work or a hang from a quiet service.
+    """
 
     DEADLOCK = "deadlock"
     LIVELOCK = "livelock"
+    WAITING = "waiting"
     STALLED = "stalled"
+    STOPPED = "stopped"
+    BUSY = "busy"
+    IDLE = "idle"
     GONE = "gone"
 
 
@@ -132,6 +201,12 @@ class ProbeFinding:
     reason: str
     samples: tuple[ProcSample, ...] = field(default=(), metadata={"file_only": True})
     """The two raw samples (written as proc.json next to the report, not into run.json)."""
+    progress_tid: int | None = None
+    """The thread that must make progress (run: the one calling the target; inspect: main)."""
+    chain: tuple[str, ...] = ()
+    """How the wait of that thread was followed, one line per step (evidence)."""
+    idle: tuple[str, ...] = ()
+    """Threads recognised as idle by design, as 'tid: what' (listed, never evidence)."""
 
     @property
     def n_parked(self) -> int:
@@ -360,4 +435,4 @@ class InspectResult:
 
     @property
     def looks_deadlocked(self) -> bool:
-        return any(p.finding.kind is ProbeKind.DEADLOCK for p in self.processes)
+        return any(p.diagnosis.verdict is Verdict.DEADLOCK for p in self.processes)

@@ -3,7 +3,7 @@
 The requested fault mode never reaches this module (a test runs a fault without telling the
 harness): a pattern is named only from what the threads show. Each match carries the evidence
 that decided it and a one-line remediation hint; nothing matching gives an honest
-"unrecognised deadlock".
+"unrecognised deadlock". Crash and error causes are read from what the worker printed.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import re
 import signal
 from dataclasses import dataclass
 
-from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView
+from gvlstress import vocab
+from gvlstress.model import Capture, ProbeFinding, ThreadView
 
 # Pattern names (report.md, run.json and selftest use these words).
 POOL_EXHAUSTION = "rayon pool exhaustion"
@@ -25,6 +26,10 @@ CRASH = "crash"
 NONDETERMINISTIC_ERROR = "nondeterministic error"
 ERROR = "error in every worker"
 UNRECOGNISED = "unrecognised deadlock"
+PY_LOCK_ORDER = "lock-order inversion (threading locks)"
+JOIN_BLOCKED = "join on a blocked thread"
+LOST_WAKEUP = "lost wakeup (a wait nobody can notify)"
+JOIN_BEFORE_DRAIN = "join before draining a pipe"
 
 HINTS = {
     POOL_EXHAUSTION: "run blocking stages (channel consumers, I/O) on their own ThreadPool::install or threads, "
@@ -33,38 +38,22 @@ HINTS = {
     LOCK_ORDER: "take locks in one global order (or merge them into one lock, or use try_lock with back-off)",
     GIL_HELD: "release the GIL around the parallel call (PyO3: py.detach / allow_threads) and keep "
     "Python callbacks out of rayon jobs",
-    FORK_AFTER_INIT: "start workers with spawn or forkserver, or don't touch the rayon pool before fork()",
+    FORK_AFTER_INIT: "start workers with spawn or forkserver, or don't touch the pool before fork()",
     LIVELOCK: "the busiest frames spin on a condition nobody changes: use a blocking wait (with a timeout)",
     CRASH: "a job aborted or faulted: rerun with RUST_BACKTRACE=1, check dmesg, or run one worker under gdb",
     NONDETERMINISTIC_ERROR: "same code, same data, different outcome: look for a race in initialisation "
     "(lazy statics, concurrent open) around the traceback's frames",
     ERROR: "every worker raised the same way: a plain bug or bad input, see the traceback",
     UNRECOGNISED: "no known shape matched: read the futex groups and stacks below",
+    PY_LOCK_ORDER: "take the locks in one global order (e.g. sort by id, or one lock for both), "
+    "or acquire(timeout=...) and back off",
+    JOIN_BLOCKED: "the joined thread is itself blocked: fix what it waits for, or join with a timeout "
+    "and report it",
+    LOST_WAKEUP: "notify under the same lock after changing the state, and wait in a loop on a predicate "
+    "(Condition.wait_for), with a timeout",
+    JOIN_BEFORE_DRAIN: "read the child's results (queue.get / pipe) before join(); a child cannot exit while "
+    "its queue's feeder is blocked writing to a full pipe",
 }
-
-_LATCH = (
-    "rayon_core::latch::LockLatch::wait_and_reset",
-    "rayon_core::registry::Registry::in_worker_cold",
-    "in_worker_cold",
-    "wait_and_reset",
-)
-_IDLE = ("rayon_core::sleep::Sleep::sleep", "rayon_core::sleep::Sleep::no_work_found")
-_GIL_WAIT = (
-    "take_gil",
-    "PyEval_RestoreThread",
-    "PyEval_AcquireThread",
-    "PyGILState_Ensure",
-    "pyo3::gil::GILGuard::acquire",
-    "pyo3::marker::Python::attach",
-    "pyo3::internal::state::",
-)
-_MUTEX = (
-    "Mutex::lock_contended",
-    "__lll_lock_wait",
-    "pthread_mutex_lock",
-    "parking_lot::raw_mutex::RawMutex::lock_slow",
-)
-_CHANNEL = ("::mpsc::", "::mpmc::", "crossbeam_channel::", "flume::", "Sender", "Receiver")
 
 
 @dataclass(frozen=True)
@@ -74,43 +63,42 @@ class Match:
     evidence: tuple[str, ...]
 
 
-def _names(t: ThreadView) -> list[str]:
-    frames: tuple[Frame, ...] = t.native or (t.python.frames if t.python else ())
-    return [f.name for f in frames]
-
-
-def _has(t: ThreadView, needles: tuple[str, ...]) -> bool:
-    return any(n in name for name in _names(t) for n in needles)
-
-
-def _first(t: ThreadView, needles: tuple[str, ...]) -> str:
-    return next((name for name in _names(t) if any(n in name for n in needles)), "?")
-
-
 def _ids(threads: list[ThreadView]) -> str:
     tids = [t.tid for t in threads]
     return ", ".join(map(str, tids[:6])) + (f", ... ({len(tids)} in all)" if len(tids) > 6 else "")
 
 
-def match(finding: ProbeFinding | None, capture: Capture | None) -> Match:
-    """Name what a hung process shows. `capture` may lack stacks (then less can be named)."""
-    from gvlstress.diagnose import role
+def _line(t: ThreadView) -> str:
+    return vocab.python_line(t) or vocab.where(t)
 
-    if finding is not None and finding.kind is ProbeKind.LIVELOCK:
-        return _livelock(finding, capture)
+
+def unrecognised(capture: Capture | None) -> Match:
+    """The honest answer when no shape matched."""
     if capture is None or not any(t.native or t.python for t in capture.threads):
         return Match(
             UNRECOGNISED, HINTS[UNRECOGNISED] + " (no stacks were captured, so no pattern can be named)", ()
         )
+    return Match(UNRECOGNISED, HINTS[UNRECOGNISED], ())
+
+
+def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None:
+    """Name the shape of a closed wait set, or None. `capture` may lack views (less is named).
+
+    Absence is claimed only from a complete view: "no pool thread" needs the native tool to have
+    seen every thread, so a missing native view never reads as "fork after pool start".
+    """
+    if capture is None or not any(t.native or t.python for t in capture.threads):
+        return None
     pid = capture.pid
     threads = list(capture.threads)
-    pool = [t for t in threads if role(t, pid) == "rayon pool thread"]
+    native_complete = capture.native.ok and all(t.native for t in threads)
+    pool = [t for t in threads if vocab.is_pool_thread(t)]
     others = [t for t in threads if t not in pool]
-    latch_waiters = [t for t in others if _has(t, _LATCH)]
-    idle = [t for t in pool if _has(t, _IDLE)]
+    latch_waiters = [t for t in others if vocab.has(t, vocab.LATCH)]
+    idle = [t for t in pool if vocab.has(t, vocab.RAYON_IDLE)]
     busy = [t for t in pool if t not in idle]
 
-    gil_waiters = [t for t in busy if _has(t, _GIL_WAIT)]
+    gil_waiters = [t for t in busy if vocab.has(t, vocab.GIL_WAIT)]
     owners = [t for t in threads if t.owns_gil]
     if gil_waiters and latch_waiters:
         owner = owners[0] if owners else latch_waiters[0]
@@ -119,27 +107,17 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match:
             GIL_HELD,
             HINTS[GIL_HELD],
             (
-                f"thread {owner.tid} ({role(owner, pid)}) holds the GIL ({how}) and waits in "
-                f"{_first(owner, _LATCH)} for its rayon jobs",
-                f"{len(gil_waiters)} rayon pool thread(s) ({_ids(gil_waiters)}) inside those jobs wait for the GIL in "
-                f"{_first(gil_waiters[0], _GIL_WAIT)}",
+                f"thread {owner.tid} ({vocab.role(owner, pid)}) holds the GIL ({how}) and waits in "
+                f"{vocab.first(owner, vocab.LATCH)} for its rayon jobs",
+                f"{len(gil_waiters)} rayon pool thread(s) ({_ids(gil_waiters)}) inside those jobs wait for "
+                f"the GIL in {vocab.first(gil_waiters[0], vocab.GIL_WAIT)}",
             ),
         )
+    fork = _fork(threads, others, latch_waiters, pool, native_complete)
+    if fork is not None:
+        return fork
 
-    if not pool and latch_waiters:
-        t = latch_waiters[0]
-        return Match(
-            FORK_AFTER_INIT,
-            HINTS[FORK_AFTER_INIT],
-            (
-                f"the process has {len(threads)} OS thread(s) and no rayon pool thread, yet thread {t.tid} "
-                f"waits in {_first(t, _LATCH)} for pool jobs",
-                "rayon's pool threads were started before fork(); the child inherited the pool's bookkeeping "
-                "but not its threads",
-            ),
-        )
-
-    mutex_waiters = [t for t in threads if _has(t, _MUTEX) and t.futex_addr is not None]
+    mutex_waiters = [t for t in threads if vocab.has(t, vocab.MUTEX) and t.futex_addr is not None]
     by_addr: dict[int, list[ThreadView]] = {}
     for t in mutex_waiters:
         by_addr.setdefault(t.futex_addr or 0, []).append(t)
@@ -165,43 +143,134 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match:
                 HINTS[LOCK_ACROSS],
                 (
                     f"{len(waiters)} thread(s) ({_ids(waiters)}) wait for one mutex at {addr:#x} in "
-                    f"{_first(waiters[0], _MUTEX)}",
-                    f"thread {h.tid} ({role(h, pid)}) does not wait for it but waits in {_first(h, _LATCH)} "
-                    "for the very jobs that do: it holds the lock across the parallel region",
+                    f"{vocab.first(waiters[0], vocab.MUTEX)}",
+                    f"thread {h.tid} ({vocab.role(h, pid)}) does not wait for it but waits in "
+                    f"{vocab.first(h, vocab.LATCH)} for the very jobs that do: it holds the lock across "
+                    "the parallel region",
                 ),
             )
 
-    channel_blocked = [t for t in busy if _has(t, _CHANNEL)]
+    channel_blocked = [t for t in busy if vocab.has(t, vocab.CHANNEL)]
     if (
         pool
         and not idle
         and latch_waiters
         and len(channel_blocked) + len([t for t in busy if t.futex_addr]) >= len(pool)
     ):
-        what = _first(channel_blocked[0], _CHANNEL) if channel_blocked else "a blocking wait"
+        what = vocab.first(channel_blocked[0], vocab.CHANNEL) if channel_blocked else "a blocking wait"
         return Match(
             POOL_EXHAUSTION,
             HINTS[POOL_EXHAUSTION],
             (
                 f"all {len(pool)} rayon pool threads are inside jobs, blocked in {what}"
                 + (f" ({len(channel_blocked)} in channel operations)" if channel_blocked else ""),
-                "no pool thread is idle in rayon's sleep, so the job that would unblock them (e.g. the channel's "
-                "consumer) can never run",
-                f"thread {latch_waiters[0].tid} waits in {_first(latch_waiters[0], _LATCH)} for the pool",
+                "no pool thread is idle in rayon's sleep, so the job that would unblock them (e.g. the "
+                "channel's consumer) can never run",
+                f"thread {latch_waiters[0].tid} waits in {vocab.first(latch_waiters[0], vocab.LATCH)} for the pool",
             ),
         )
-    return Match(UNRECOGNISED, HINTS[UNRECOGNISED], ())
+    return _python(threads, pid)
 
 
-def _livelock(finding: ProbeFinding, capture: Capture | None) -> Match:
-    from gvlstress.diagnose import where
+def _fork(
+    threads: list[ThreadView],
+    others: list[ThreadView],
+    latch_waiters: list[ThreadView],
+    pool: list[ThreadView],
+    native_complete: bool,
+) -> Match | None:
+    """A wait for pool threads that do not exist in this process (they were not forked)."""
+    if not native_complete:
+        return None
+    if not pool and latch_waiters:
+        t = latch_waiters[0]
+        return Match(
+            FORK_AFTER_INIT,
+            HINTS[FORK_AFTER_INIT],
+            (
+                f"the process has {len(threads)} OS thread(s), the native stacks of all of them, and no rayon "
+                f"pool thread, yet thread {t.tid} waits in {vocab.first(t, vocab.LATCH)} for pool jobs",
+                "rayon's pool threads were started before fork(); the child inherited the pool's bookkeeping "
+                "but not its threads",
+            ),
+        )
+    parked = [t for t in others if vocab.has(t, vocab.TOKIO_PARK) and not vocab.is_tokio_thread(t)]
+    runtime = [t for t in threads if vocab.is_tokio_thread(t)]
+    if parked and not runtime:
+        t = parked[0]
+        return Match(
+            FORK_AFTER_INIT,
+            HINTS[FORK_AFTER_INIT],
+            (
+                f"thread {t.tid} waits in {vocab.first(t, vocab.TOKIO_PARK)} for an async runtime, and none of "
+                f"the process's {len(threads)} thread(s) (native stacks of all of them) belongs to it",
+                "the runtime's threads were started before fork(); the child inherited its state but not its "
+                "threads",
+            ),
+        )
+    return None
 
+
+def _python(threads: list[ThreadView], pid: int) -> Match | None:
+    """Python-level shapes, from py-spy's frames (Python lines plus its native frames)."""
+    py = [t for t in threads if t.python is not None]
+    joiners = [t for t in py if vocab.python_at(t, "threading.py", "_wait_for_tstate_lock", 2)]
+    waiters = [t for t in py if vocab.python_at(t, "threading.py", "wait", 1)]
+    acquirers = [t for t in py if vocab.is_lock_acquire(t) and t not in joiners and t not in waiters]
+    addrs = {t.futex_addr for t in acquirers if t.futex_addr is not None}
+    if len(acquirers) >= 2 and len(addrs) >= 2:
+        lines = [
+            f"{len(acquirers)} Python threads wait to acquire {len(addrs)} different threading locks, and "
+            "no thread outside them can release one:",
+            *(
+                f"thread {t.tid} ({t.python.name if t.python else '?'}) at {_line(t)}, lock {t.futex_addr or 0:#x}"
+                for t in acquirers[:6]
+            ),
+            *(f"thread {t.tid} waits in join() at {_line(vocab.outer_python(t))}" for t in joiners[:2]),
+        ]
+        return Match(PY_LOCK_ORDER, HINTS[PY_LOCK_ORDER], tuple(lines))
+    if joiners:
+        j = joiners[0]
+        rest = [t for t in py if t is not j]
+        return Match(
+            JOIN_BLOCKED,
+            HINTS[JOIN_BLOCKED],
+            (
+                f"thread {j.tid} waits in Thread.join() at {_line(vocab.outer_python(j))}",
+                f"the {len(rest)} other Python thread(s) are blocked themselves: "
+                + (
+                    "; ".join(f"{t.tid} at {_line(vocab.outer_python(t))}" for t in rest[:4]) or "none exists"
+                ),
+            ),
+        )
+    if waiters:
+        w = waiters[0]
+        notifiers = [t for t in py if t not in waiters]
+        return Match(
+            LOST_WAKEUP,
+            HINTS[LOST_WAKEUP],
+            (
+                f"thread {w.tid} ({vocab.role(w, pid)}) waits in Condition/Event wait() with no timeout at "
+                f"{_line(vocab.outer_python(w))}",
+                (
+                    f"{len(waiters)} thread(s) wait on conditions and the {len(notifiers)} other Python "
+                    "thread(s) are blocked themselves, so nothing in the process can notify"
+                    if notifiers
+                    else f"{len(waiters)} thread(s) wait on conditions and no other Python thread exists to notify"
+                ),
+            ),
+        )
+    return None
+
+
+def livelock(finding: ProbeFinding, capture: Capture | None) -> Match:
+    """Burning CPU with no progress: the busiest threads and where they are."""
     views = {t.tid: t for t in capture.threads} if capture else {}
     hot = sorted(finding.threads, key=lambda t: -t.cpu_s)[:3]
     lines = [f"{finding.cpu_s:.2f} CPU-s burnt over {finding.window_s:.2f}s with no progress"]
     for t in hot:
         v = views.get(t.tid)
-        lines.append(f"thread {t.tid} used {t.cpu_s:.2f}s" + (f" in {where(v)}" if v else ""))
+        lines.append(f"thread {t.tid} used {t.cpu_s:.2f}s" + (f" in {vocab.where(v)}" if v else ""))
     return Match(LIVELOCK, HINTS[LIVELOCK], tuple(lines))
 
 

@@ -32,11 +32,17 @@ class Control:
         return self.pattern is None
 
 
+_WAITS = {"target": "shapes", "iterations": 4, "stall_floor": 0.5, "timeout": 30.0}
+"""Negative controls that wait past the stall floor the ways real loaders wait (see targets/shapes)."""
+
 CONTROLS: tuple[Control, ...] = (
     Control("healthy", Verdict.OK, None, {"waves": 2, "iterations": 40}),
     Control(
         "slow", Verdict.SLOW, None, {"fault": "slow", "iterations": 2, "stall_floor": 0.5}, {"slow_ms": 1200}
     ),
+    Control("io_wait", Verdict.SLOW, None, _WAITS, {"mode": "read", "block_s": 1.5, "every": 2}),
+    Control("sleep_wait", Verdict.SLOW, None, _WAITS, {"mode": "sleep", "block_s": 1.5, "every": 2}),
+    Control("thread_wait", Verdict.SLOW, None, _WAITS, {"mode": "future", "block_s": 1.5, "every": 2}),
     Control(
         "lock_across_par_iter", Verdict.DEADLOCK, patterns.LOCK_ACROSS, {"fault": "lock_across_par_iter"}
     ),

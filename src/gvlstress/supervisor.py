@@ -29,7 +29,7 @@ import psutil
 
 from gvlstress import patterns, worker
 from gvlstress.capture import capture_many
-from gvlstress.diagnose import explain, judge
+from gvlstress.diagnose import decide, explain, judge
 from gvlstress.heartbeat import Board, Phase, SlotState
 from gvlstress.knobs import redact_setting, redact_text
 from gvlstress.model import (
@@ -43,6 +43,7 @@ from gvlstress.model import (
     worst,
 )
 from gvlstress.probes import procfs
+from gvlstress.probes.procfs import PROBE_WINDOW_S
 from gvlstress.proctree import exit_status, kill_trees, signal_name
 from gvlstress.scenario import Scenario
 from gvlstress.targets.base import TargetPlan
@@ -51,8 +52,6 @@ POLL_S = 0.2
 """How often the loop wakes to read heartbeats (also the latency of Ctrl-C handling)."""
 STATS_S = 0.5
 """How often live stats (CPU, threads) are sampled for the display."""
-PROBE_WINDOW_S = 0.5
-"""Gap between the two /proc samples of a probe."""
 STALL_FACTOR = 10.0
 """Adaptive stall threshold: this many times the slowest batch seen so far (never below the floor)."""
 REAP_S = 5.0
@@ -194,11 +193,17 @@ def stderr_tail(directory: str | None, pid: int | None) -> tuple[str, ...]:
     return tuple(redact_text(line.rstrip()[:1000]) for line in lines)
 
 
-def probe_pids(pids: list[int], window: float = PROBE_WINDOW_S) -> dict[int, ProbeFinding]:
-    """Two /proc samples of every pid, `window` apart, judged."""
-    first = {pid: procfs.sample(pid) for pid in pids}
-    time.sleep(window)  # the measurement window itself, not a synchronisation
-    return {pid: judge(first[pid], procfs.sample(pid)) for pid in pids}
+def probe_workers(pids: list[int], window: float = PROBE_WINDOW_S) -> dict[int, ProbeFinding]:
+    """Two /proc samples of every worker, `window` apart, judged from the thread that calls the
+    target (a worker runs its task in its main thread, so that thread's id is the pid)."""
+    pairs = procfs.sample_pairs(pids, window)
+    return {pid: judge(a, b, progress_tid=pid, progress=True) for pid, (a, b) in pairs.items()}
+
+
+def _needs_stacks(f: ProbeFinding) -> bool:
+    """/proc alone says deadlock, or the progress thread waits on a lock that another thread
+    might still end: the stacks decide (what it waits in; which threads are idle by design)."""
+    return f.kind is ProbeKind.DEADLOCK or (f.kind is ProbeKind.WAITING and bool(f.chain))
 
 
 @dataclass
@@ -488,7 +493,7 @@ class Wave:
         """Probe quiet workers; True when a deadlock is confirmed (the wave then ends)."""
         now = time.monotonic()
         by_pid = {s.state.pid: s for s in due if s.state and s.state.pid}
-        findings = probe_pids(list(by_pid))
+        findings = self._judged(by_pid)
         for pid, finding in findings.items():
             s = by_pid[pid]
             s.stalls += 1
@@ -506,10 +511,23 @@ class Wave:
         self._probe([s for s in live if s not in due])  # the rest, now, before anything is killed
         return True
 
+    def _judged(self, by_pid: dict[int, _Slot]) -> dict[int, ProbeFinding]:
+        """/proc findings, refined with stacks where /proc alone cannot decide; the capture is
+        kept as the evidence (a process is captured at most once per probe)."""
+        findings = probe_workers(list(by_pid))
+        unsure = {pid: f for pid, f in findings.items() if _needs_stacks(f)}
+        for pid, cap in capture_many(unsure).items():
+            by_pid[pid].capture = cap
+            findings[pid] = decide(findings[pid], cap, progress=True)
+        for pid in findings:
+            if pid not in unsure:
+                by_pid[pid].capture = None  # an older capture no longer matches the finding
+        return findings
+
     def _probe(self, slots: list[_Slot]) -> None:
-        """Probe the started workers among `slots`; confirm those /proc shows deadlocked."""
+        """Probe the started workers among `slots`; confirm those shown deadlocked."""
         by_pid = {s.state.pid: s for s in slots if s.state and s.state.pid}
-        for pid, finding in probe_pids(list(by_pid)).items():
+        for pid, finding in self._judged(by_pid).items():
             s = by_pid[pid]
             s.finding = finding
             s.confirmed = finding.kind is ProbeKind.DEADLOCK and not self._moved(s)
@@ -529,12 +547,18 @@ class Wave:
         return self.end_reason == "timeout" and quiet > self.threshold(s)
 
     def _capture_hung(self) -> None:
-        """py-spy + native stacks of every hung worker, in parallel, before anything is killed."""
+        """Stacks of every hung worker not yet captured, in parallel, before anything is killed;
+        each finding is decided again with them."""
         hung = {s.state.pid: s for s in self.slots if self._hung(s) and s.state and s.state.pid}
-        findings = {pid: s.finding for pid, s in hung.items() if s.finding is not None}
-        self.observer.capturing(self.index, tuple(findings))
-        for pid, cap in capture_many(findings).items():
-            hung[pid].capture = cap
+        todo = {pid: s.finding for pid, s in hung.items() if s.finding is not None and s.capture is None}
+        if hung:
+            self.observer.capturing(self.index, tuple(hung))
+        for pid, cap in capture_many(todo).items():
+            s = hung[pid]
+            s.capture = cap
+            assert s.finding is not None
+            s.finding = decide(s.finding, cap, progress=True)
+            s.confirmed = s.confirmed and s.finding.kind is ProbeKind.DEADLOCK
 
     # -- teardown ---------------------------------------------------------------------------
     def _teardown(self, executor: ProcessPoolExecutor | None) -> None:
@@ -603,6 +627,8 @@ class Wave:
         kind = s.finding.kind if s.finding else ProbeKind.STALLED
         verdict = Verdict.LIVELOCK if kind is ProbeKind.LIVELOCK else Verdict.STALLED
         reason = s.finding.reason if s.finding else "no progress"
+        if kind is ProbeKind.WAITING:
+            reason = f"{reason}, for {quiet:.1f}s"
         return self._partial(
             s, verdict, detail=f"no heartbeat for {quiet:.1f}s at the launch timeout; {reason}"
         )

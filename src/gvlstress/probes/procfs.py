@@ -15,6 +15,8 @@ from pathlib import Path
 from gvlstress.model import ProcSample, ThreadSample
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+PROBE_WINDOW_S = 0.5
+"""Gap between the two /proc samples of a probe (CPU and context-switch deltas need both)."""
 
 # Syscall numbers that mean "waiting on a futex", per architecture. Elsewhere: unsupported,
 # and futex addresses are left out (the verdict then rests on states and CPU alone).
@@ -27,29 +29,84 @@ SYSCALL_NAMES: dict[str, dict[int, str]] = {
         0: "read",
         1: "write",
         7: "poll",
+        17: "pread64",
+        18: "pwrite64",
+        19: "readv",
+        20: "writev",
         23: "select",
+        24: "sched_yield",
+        34: "pause",
         35: "nanosleep",
+        42: "connect",
+        43: "accept",
+        44: "sendto",
+        45: "recvfrom",
+        46: "sendmsg",
+        47: "recvmsg",
         61: "wait4",
+        128: "rt_sigtimedwait",
+        130: "rt_sigsuspend",
         202: "futex",
+        219: "restart_syscall",
         230: "clock_nanosleep",
         232: "epoll_wait",
+        247: "waitid",
         270: "pselect6",
         271: "ppoll",
         281: "epoll_pwait",
+        288: "accept4",
+        299: "recvmmsg",
+        441: "epoll_pwait2",
         449: "futex_waitv",
     },
     "aarch64": {
+        22: "epoll_pwait",
         63: "read",
         64: "write",
+        65: "readv",
+        66: "writev",
+        67: "pread64",
+        72: "pselect6",
         73: "ppoll",
+        95: "waitid",
         98: "futex",
         101: "nanosleep",
         115: "clock_nanosleep",
-        22: "epoll_pwait",
+        124: "sched_yield",
+        128: "restart_syscall",
+        133: "rt_sigsuspend",
+        137: "rt_sigtimedwait",
+        202: "accept",
+        203: "connect",
+        206: "sendto",
+        207: "recvfrom",
+        211: "sendmsg",
+        212: "recvmsg",
+        242: "accept4",
         260: "wait4",
+        441: "epoll_pwait2",
         449: "futex_waitv",
     },
 }
+FD_SYSCALLS = frozenset(
+    {
+        "read",
+        "write",
+        "pread64",
+        "pwrite64",
+        "readv",
+        "writev",
+        "connect",
+        "accept",
+        "accept4",
+        "sendto",
+        "recvfrom",
+        "sendmsg",
+        "recvmsg",
+        "recvmmsg",
+    }
+)
+"""Syscalls whose first argument is the file descriptor they block on."""
 MACHINE = platform.machine()
 
 
@@ -92,22 +149,36 @@ def parse_syscall(text: str, machine: str = MACHINE) -> tuple[int | None, int | 
     'running' and '-1 ...' (blocked outside a syscall) give (None, None); the futex address is
     the first argument when the number is a futex call on this architecture.
     """
+    nr, args = parse_syscall_args(text)
+    addr = args[0] if nr is not None and nr in futex_syscalls(machine) and args else None
+    return nr, addr
+
+
+def parse_syscall_args(text: str) -> tuple[int | None, tuple[int, ...]]:
+    """(syscall number, its six arguments) from a ``syscall`` file (``nr a0..a5 sp pc``)."""
     parts = text.split()
     if not parts or parts[0] == "running":
-        return None, None
+        return None, ()
     try:
         nr = int(parts[0])
+        args = tuple(int(p, 16) for p in parts[1:7])
     except ValueError:
-        return None, None
+        return None, ()
     if nr < 0:
-        return None, None
-    addr = None
-    if nr in futex_syscalls(machine) and len(parts) > 1:
-        try:
-            addr = int(parts[1], 16)
-        except ValueError:
-            addr = None
-    return nr, addr
+        return None, ()
+    return nr, args
+
+
+def parse_sigcgt(text: str) -> int:
+    """The mask of signals a process catches (``SigCgt`` of its status file); 0 if unknown."""
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key == "SigCgt":
+            try:
+                return int(value.strip(), 16)
+            except ValueError:
+                return 0
+    return 0
 
 
 def parse_schedstat(text: str) -> int | None:
@@ -140,7 +211,11 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
     except ValueError:
         return None
     vol, nonvol = parse_status(_read(task_dir / "status") or "")
-    nr, addr = parse_syscall(_read(task_dir / "syscall") or "")
+    nr, args = parse_syscall_args(_read(task_dir / "syscall") or "")
+    addr = args[0] if nr is not None and nr in futex_syscalls() and args else None
+    fd_target = None
+    if nr is not None and args and syscall_name(nr) in FD_SYSCALLS:
+        fd_target = _readlink(task_dir.parent.parent / "fd" / str(args[0]))
     return ThreadSample(
         tid=int(task_dir.name),
         comm=comm,
@@ -153,7 +228,16 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         voluntary_ctxt=vol,
         nonvoluntary_ctxt=nonvol,
         run_ns=parse_schedstat(_read(task_dir / "schedstat") or ""),
+        args=args,
+        fd_target=fd_target,
     )
+
+
+def _readlink(path: Path) -> str | None:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
 
 
 def sample(pid: int, proc: Path = Path("/proc")) -> ProcSample | None:
@@ -167,4 +251,40 @@ def sample(pid: int, proc: Path = Path("/proc")) -> ProcSample | None:
     threads = tuple(t for t in (sample_thread(task_root / tid) for tid in tids) if t is not None)
     if not threads:
         return None
-    return ProcSample(pid=pid, at=at, threads=threads)
+    sigcgt = parse_sigcgt(_read(proc / str(pid) / "status") or "")
+    return ProcSample(pid=pid, at=at, threads=threads, sigcgt=sigcgt)
+
+
+def sample_pairs(pids: list[int], window: float) -> dict[int, tuple[ProcSample | None, ProcSample | None]]:
+    """Two samples of every pid, `window` seconds apart (the CPU and switch deltas need both)."""
+    first = {pid: sample(pid) for pid in pids}
+    time.sleep(window)  # the measurement window itself, not a synchronisation
+    return {pid: (first[pid], sample(pid)) for pid in pids}
+
+
+def pipe_ends(pid: int, proc: Path = Path("/proc")) -> dict[str, str]:
+    """Pipes `pid` holds open: 'pipe:[inode]' -> 'r', 'w' or 'rw' (fd links, fdinfo flags)."""
+    out: dict[str, str] = {}
+    fd_dir = proc / str(pid) / "fd"
+    try:
+        fds = os.listdir(fd_dir)
+    except OSError:
+        return out
+    for fd in fds:
+        target = _readlink(fd_dir / fd)
+        if not target or not target.startswith("pipe:"):
+            continue
+        flags = 0
+        for line in (_read(proc / str(pid) / "fdinfo" / fd) or "").splitlines():
+            if line.startswith("flags:"):
+                flags = int(line.split()[1], 8)
+        mode = "w" if flags & 3 == 1 else ("rw" if flags & 3 == 2 else "r")
+        have = out.get(target, "")
+        out[target] = (
+            "".join(
+                sorted(set(have + mode) & {"r", "w"}),
+            )
+            if have
+            else mode
+        )
+    return out

@@ -8,25 +8,25 @@ command that reproduces the run.
 from __future__ import annotations
 
 import shlex
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Any
 
 from gvlstress import stats
 from gvlstress.audit import audit
 from gvlstress.compare import Comparison
-from gvlstress.diagnose import collapse_recursion, role, where
+from gvlstress.diagnose import stack_groups
 from gvlstress.model import (
     Capture,
     Diagnosis,
     Frame,
     InspectResult,
     RunResult,
-    ThreadView,
     Verdict,
     WaveResult,
     WorkerOutcome,
 )
 from gvlstress.selftest import SelftestResult
+from gvlstress.vocab import where
 
 MAX_FRAMES = 48
 
@@ -226,40 +226,30 @@ def _frames_text(frames: tuple[Frame, ...]) -> str:
     return "\n".join(lines)
 
 
-def _stack_key(t: ThreadView) -> tuple[str, ...]:
-    names = tuple(f.name for f in t.native) or tuple(f.name for f in (t.python.frames if t.python else ()))
-    return collapse_recursion(names)
-
-
 def stacks_section(cap: Capture, title: str) -> list[str]:
     """One collapsed block per worker; inside, one per distinct stack with a thread count."""
-    groups: dict[tuple[str, ...], list[ThreadView]] = defaultdict(list)
-    for t in cap.threads:
-        groups[_stack_key(t)].append(t)
+    groups = stack_groups(cap)
     out = [
         f"<details><summary>{title}: {len(cap.threads)} threads, {len(groups)} distinct stacks</summary>",
         "",
     ]
-    for key, members in sorted(groups.items(), key=lambda kv: -len(kv[1])):
-        first = members[0]
-        roles = Counter(role(m, cap.pid) for m in members)
-        who = ", ".join(f"{n} {r}{'s' if n > 1 else ''}" for r, n in roles.most_common())
+    for g in groups:
+        first = g.shown
         futex = f" on futex {first.futex_addr:#x}" if first.futex_addr is not None else ""
-        gil = " **holds the GIL**" if any(m.owns_gil for m in members) else ""
-        tids = ", ".join(str(m.tid) for m in members[:20]) + (" ..." if len(members) > 20 else "")
-        depths = {len(m.native) for m in members}
-        note = " (recursion depth varies; the shallowest shown)" if len(depths) > 1 else ""
-        first = min(members, key=lambda m: len(m.native))
+        gil = " **holds the GIL**" if g.holds_gil else ""
+        tids = ", ".join(str(t) for t in g.tids[:20]) + (" ..." if len(g.tids) > 20 else "")
+        note = " (recursion depth varies; the shallowest shown)" if g.depth_varies else ""
+        idle = f" (idle: {g.idle})" if g.idle else ""
         out += [
-            f"<details><summary>{who} ({first.state}{futex}{gil}): {where(first)}</summary>",
+            f"<details><summary>{g.who} ({first.state}{futex}{gil}): {where(first)}{idle}</summary>",
             "",
             f"tids: {tids}{note}",
             "",
         ]
         if first.native:
             out += ["native:", "", "```text", _frames_text(first.native), "```", ""]
-        elif key:
-            out += ["(no native stack: see the missing views above)", ""]
+        elif not (first.python and first.python.frames):
+            out += ["(no stack: see the missing views above)", ""]
         py = first.python
         if py and py.frames:
             out += [

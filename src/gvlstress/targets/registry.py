@@ -9,10 +9,12 @@ from gvlstress.errors import UsageError
 from gvlstress.targets.base import Target
 from gvlstress.targets.gvl import GenvarloaderTarget
 from gvlstress.targets.native import NativeTarget
+from gvlstress.targets.shapes import ShapesTarget
 
-BUILTINS: dict[str, type[NativeTarget] | type[GenvarloaderTarget]] = {
+BUILTINS: dict[str, type[NativeTarget] | type[GenvarloaderTarget] | type[ShapesTarget]] = {
     "native": NativeTarget,
     "genvarloader": GenvarloaderTarget,
+    "shapes": ShapesTarget,
 }
 
 

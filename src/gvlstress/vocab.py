@@ -1,0 +1,318 @@
+"""The one vocabulary of frames, thread roles and idle shapes that judging and reporting share.
+
+Pure functions over `ThreadView`s: what a frame says (a rayon latch, a GIL wait, a lock acquire,
+an idle pool), who a thread is (main, rayon pool, Python, native), and where it sits. diagnose,
+patterns and the Markdown reporter import this module; it imports nothing of theirs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from gvlstress.model import Frame, ThreadView, WaitKind
+
+# Frames that say "this thread sleeps" without saying on what: skipped when naming a wait.
+_PLUMBING = re.compile(
+    r"^(syscall|__?futex\w*|futex_wait\w*|__lll_lock_wait\w*|pthread_cond_\w*|__pthread_\w*|"
+    r"___pthread_\w*|__GI_\w*|atomic_\w*|load|get|wait<.*>|0x[0-9a-f]+|"
+    r"__new_sem_wait\w*|do_futex_wait\w*|sem_(clock|timed)?wait\w*|"
+    r"std::sys::(pal::unix::futex|sync::condvar::futex::Condvar|sync::mutex::futex::Mutex::lock$)\S*|"
+    r"std::sys::sync::condvar::\S*|std::sync::(poison::)?condvar::Condvar::wait\S*|"
+    r"std::thread::(park\S*|local::\S*)|std::sys::pal::unix::thread_parking\S*|"
+    r"std::sys::sync::thread_parking::\S*|lock(<.*>)?)(\.constprop\.\d+|\.isra\.\d+|\.part\.\d+)*$"
+)
+POOL_FRAMES = (
+    "rayon_core::registry::ThreadBuilder::run",
+    "rayon_core::registry::main_loop",
+    "rayon_core::registry::WorkerThread::wait_until_cold",
+)
+LATCH = (
+    "rayon_core::latch::LockLatch::wait_and_reset",
+    "rayon_core::registry::Registry::in_worker_cold",
+    "in_worker_cold",
+    "wait_and_reset",
+)
+RAYON_IDLE = ("rayon_core::sleep::Sleep::sleep", "rayon_core::sleep::Sleep::no_work_found")
+GIL_WAIT = (
+    "take_gil",
+    "PyEval_RestoreThread",
+    "PyEval_AcquireThread",
+    "PyGILState_Ensure",
+    "pyo3::gil::GILGuard::acquire",
+    "pyo3::marker::Python::attach",
+    "pyo3::internal::state::",
+)
+MUTEX = (
+    "Mutex::lock_contended",
+    "__lll_lock_wait",
+    "pthread_mutex_lock",
+    "parking_lot::raw_mutex::RawMutex::lock_slow",
+)
+CHANNEL = ("::mpsc::", "::mpmc::", "crossbeam_channel::", "flume::", "Sender", "Receiver")
+PY_LOCK_ACQUIRE = (
+    "PyThread_acquire_lock_timed",
+    "lock_PyThread_acquire_lock",
+    "rlock_acquire",
+    "acquire_timed",
+)
+
+TOKIO_PARK = ("tokio::runtime::park", "tokio::runtime::runtime::Runtime::block_on", "Runtime::block_on")
+_TOKIO_WORKER = (
+    "tokio::runtime::scheduler::multi_thread::worker",
+    "tokio::runtime::io::driver",
+    "tokio::runtime::blocking::pool",
+    "tokio::runtime::scheduler::multi_thread::park",
+)
+
+_ASLEEP = frozenset({WaitKind.LOCK, WaitKind.TIMED})
+_ASLEEP_OR_POLL = _ASLEEP | {WaitKind.POLL}
+_ANY = frozenset(WaitKind)
+# Native threads that sit in a wait by design: (frame needles, what, the waits that are idle).
+_IDLE_NATIVE: tuple[tuple[tuple[str, ...], str, frozenset[WaitKind]], ...] = (
+    (RAYON_IDLE, "idle rayon pool thread", _ASLEEP),
+    (
+        (
+            "tokio::runtime::park",
+            "tokio::runtime::scheduler::multi_thread::park",
+            "tokio::runtime::scheduler::multi_thread::worker::Context::park",
+            "tokio::runtime::io::driver::Driver::turn",
+            "tokio::runtime::blocking::pool::Inner::run",
+        ),
+        "idle tokio runtime thread",
+        _ASLEEP_OR_POLL,
+    ),
+    (("background_thread_entry", "background_work"), "jemalloc background thread", _ASLEEP),
+    (("blas_thread_server",), "OpenBLAS worker thread", _ANY),
+    (("polars_async::executor::park_group",), "idle polars async executor thread", _ASLEEP),
+    (("gomp_thread_start",), "OpenMP worker thread", _ASLEEP),
+)
+# comm names set by runtimes (prctl): recognised even without stacks.
+_IDLE_COMM: tuple[tuple[str, str, frozenset[WaitKind]], ...] = (
+    ("jemalloc_bg_thd", "jemalloc background thread", _ASLEEP),
+    ("tokio-runtime-w", "tokio runtime thread", _ASLEEP_OR_POLL),
+    ("tokio-rt-worker", "tokio runtime thread", _ASLEEP_OR_POLL),
+    ("async-executor-", "polars async executor thread", _ASLEEP),
+    ("polars-ooc-clea", "polars spill cleaner thread", _ASLEEP),
+)
+# (file suffix, function, what, waits): Python threads that wait for work by design.
+_IDLE_PYTHON: tuple[tuple[str, str, str, frozenset[WaitKind]], ...] = (
+    ("concurrent/futures/thread.py", "_worker", "idle ThreadPoolExecutor worker", _ASLEEP),
+    (
+        "concurrent/futures/process.py",
+        "_process_worker",
+        "idle ProcessPoolExecutor worker",
+        frozenset({WaitKind.IO}),
+    ),
+    ("multiprocessing/queues.py", "_feed", "idle multiprocessing queue feeder thread", _ASLEEP),
+    (
+        "multiprocessing/resource_tracker.py",
+        "main",
+        "multiprocessing resource tracker",
+        frozenset({WaitKind.IO}),
+    ),
+    ("multiprocessing/connection.py", "wait", "executor manager waiting on its pipes", _ASLEEP_OR_POLL),
+    ("multiprocessing/pool.py", "worker", "idle multiprocessing.Pool worker", _ASLEEP | {WaitKind.IO}),
+    ("multiprocessing/pool.py", "_handle_workers", "multiprocessing.Pool manager thread", _ASLEEP),
+    ("multiprocessing/pool.py", "_handle_tasks", "multiprocessing.Pool task handler", _ASLEEP),
+    (
+        "multiprocessing/pool.py",
+        "_handle_results",
+        "multiprocessing.Pool result handler",
+        _ASLEEP_OR_POLL | {WaitKind.IO},
+    ),
+)
+# Python waits that only another thread ends: Condition/Event wait, Thread.join, Queue get/join.
+_PY_WAITS = (
+    ("threading.py", "wait"),
+    ("threading.py", "_wait_for_tstate_lock"),
+    ("threading.py", "join"),
+    ("queue.py", "get"),
+    ("queue.py", "put"),
+    ("queue.py", "join"),
+)
+
+
+def native_names(t: ThreadView) -> list[str]:
+    return [f.name for f in t.native]
+
+
+def all_names(t: ThreadView) -> list[str]:
+    """Native frames (from the native tool) plus py-spy's own (it interleaves native ones)."""
+    py = [f.name for f in t.python.frames] if t.python else []
+    return [f.name for f in t.native] + py
+
+
+def has(t: ThreadView, needles: tuple[str, ...]) -> bool:
+    return any(n in name for name in all_names(t) for n in needles)
+
+
+def first(t: ThreadView, needles: tuple[str, ...]) -> str:
+    return next((name for name in all_names(t) if any(n in name for n in needles)), "?")
+
+
+def python_frames(t: ThreadView) -> tuple[Frame, ...]:
+    """py-spy's frames that are Python code (a file ending in .py), innermost first."""
+    if t.python is None:
+        return ()
+    return tuple(f for f in t.python.frames if f.file and f.file.endswith(".py"))
+
+
+def python_at(t: ThreadView, suffix: str, function: str, depth: int = 3) -> bool:
+    """Is one of the `depth` innermost Python frames `function` in a file ending in `suffix`?"""
+    return any(
+        (f.name == function or f.name.endswith("." + function)) and (f.file or "").endswith(suffix)
+        for f in python_frames(t)[:depth]
+    )
+
+
+def outer_python(t: ThreadView) -> ThreadView:
+    """The same thread without the stdlib wait frames (threading, queue) on top, so the line
+    shown is the caller's (``worker (app.py:12)``, not ``wait (threading.py:327)``)."""
+    if t.python is None:
+        return t
+    frames = t.python.frames
+    keep = [
+        i
+        for i, f in enumerate(frames)
+        if (f.file or "").endswith(".py") and not (f.file or "").endswith(("/threading.py", "/queue.py"))
+    ]
+    if not keep:
+        return t
+    return replace(t, python=replace(t.python, frames=frames[keep[0] :]))
+
+
+def python_line(t: ThreadView) -> str | None:
+    """The innermost Python frame as 'function (file:line)'."""
+    frames = python_frames(t)
+    if not frames:
+        return None
+    f = frames[0]
+    return f"{f.name} ({f.file}:{f.line})" if f.line else f"{f.name} ({f.file})"
+
+
+def telling_frame(frames: tuple[Frame, ...]) -> str | None:
+    """The innermost frame that says what a thread waits for (not libc/futex plumbing)."""
+    for f in frames:
+        if not _PLUMBING.match(f.name) and f.name not in ("??", ""):
+            return f.name
+    return None
+
+
+def is_pool_frame(f: Frame) -> bool:
+    """A frame only rayon's pool threads have: eu-stack names it fully, gdb's inlined frames
+    by short name with the rayon-core source file, and the spawn closure by its generic."""
+    if f.name.startswith(POOL_FRAMES):
+        return True
+    if f.name in ("main_loop", "wait_until_cold") and f.file and f.file.endswith("registry.rs"):
+        return True
+    return "rayon_core::registry::" in f.name and ("spawn" in f.name or "ThreadBuilder" in f.name)
+
+
+def is_pool_thread(t: ThreadView) -> bool:
+    return any(is_pool_frame(f) for f in t.native) or (
+        t.python is not None and any(is_pool_frame(f) for f in t.python.frames)
+    )
+
+
+def role(t: ThreadView, pid: int) -> str:
+    """Who a thread is: main, a rayon pool thread, another Python thread, or a native thread."""
+    if t.tid == pid:
+        return "main thread"
+    if is_pool_thread(t):
+        return "rayon pool thread"
+    if t.python is not None:
+        return "Python thread"
+    return "native thread"
+
+
+def idle_reason(t: ThreadView, kind: WaitKind) -> str | None:
+    """Why a thread that waits is idle by design (a pool with no work, a runtime's background
+    thread, an executor worker waiting for a task), or None when nothing says so. A shape is
+    idle only in its own kind of wait: a queue feeder blocked in write() is not idle."""
+    names = all_names(t)
+    for needles, what, kinds in _IDLE_NATIVE:
+        if kind in kinds and any(n in name for name in names for n in needles):
+            return what
+    for suffix, function, what, kinds in _IDLE_PYTHON:
+        if kind in kinds and python_at(t, suffix, function, depth=4):
+            if suffix.endswith("queues.py") and not python_at(t, "threading.py", "wait", depth=1):
+                continue  # the feeder is idle only while it waits for items, not while it writes
+            return what
+    return idle_by_comm(t.comm, kind)
+
+
+def idle_by_comm(comm: str, kind: WaitKind) -> str | None:
+    """Idle by the name a runtime gave its thread (works without stacks)."""
+    for prefix, what, kinds in _IDLE_COMM:
+        if kind in kinds and comm.startswith(prefix):
+            return what
+    return None
+
+
+def is_tokio_thread(t: ThreadView) -> bool:
+    """A thread of a tokio runtime (a worker, the I/O driver, the blocking pool), not a thread
+    that merely waits in ``block_on`` for it."""
+    return has(t, _TOKIO_WORKER) or t.comm.startswith(("tokio-runtime-w", "tokio-rt-worker"))
+
+
+def python_waits(t: ThreadView) -> bool:
+    """The innermost Python frames are a wait only another thread ends (Condition.wait, join)."""
+    return any(python_at(t, suffix, function, depth=2) for suffix, function in _PY_WAITS)
+
+
+def is_gil_wait(t: ThreadView) -> bool:
+    return has(t, GIL_WAIT)
+
+
+def is_lock_acquire(t: ThreadView) -> bool:
+    """Blocked in a threading.Lock/RLock acquire (native frames of py-spy or the native tool)."""
+    return has(t, PY_LOCK_ACQUIRE)
+
+
+def where(t: ThreadView) -> str:
+    """Where a thread sits, from the best view available: for a thread running Python code
+    and blocked in C (a lock acquire, a read) its Python line says more than CPython's frame;
+    for one blocked in Rust or C++ (a rayon latch) the native frame does."""
+    name = telling_frame(t.native) if t.native else None
+    if python_frames(t) and (name is None or "::" not in name):
+        line = python_line(outer_python(t))
+        if line:
+            return line
+    if name:
+        return name
+    if t.python and t.python.frames:
+        line = python_line(t)
+        top = t.python.frames[0]
+        return line or telling_frame(t.python.frames) or top.name
+    return t.wchan or t.syscall or t.state
+
+
+def span(tids: tuple[int, ...]) -> str:
+    """Thread ids compactly: a run as 'a-b', a long list cut."""
+    if len(tids) > 3 and tids[-1] - tids[0] == len(tids) - 1:
+        return f"{tids[0]}-{tids[-1]}"
+    if len(tids) > 6:
+        return ", ".join(map(str, tids[:4])) + f", ... ({len(tids)} in all)"
+    return ", ".join(map(str, tids))
+
+
+def collapse_recursion(names: tuple[str, ...], longest: int = 6) -> tuple[str, ...]:
+    """Fold directly repeated runs of frames (rayon's join recursion) into one copy.
+
+    Pool threads stuck in the same place differ only in how deep work stealing recursed;
+    folded, their stacks compare equal and group together.
+    """
+    out = list(names)
+    changed = True
+    while changed:
+        changed = False
+        for size in range(1, longest + 1):
+            i = 0
+            while i + 2 * size <= len(out):
+                if out[i : i + size] == out[i + size : i + 2 * size]:
+                    del out[i + size : i + 2 * size]
+                    changed = True
+                else:
+                    i += 1
+    return tuple(out)

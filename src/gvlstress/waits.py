@@ -1,0 +1,92 @@
+"""What a thread waits on, from /proc facts alone (pure).
+
+Two things decide a verdict that a single snapshot shows alike: an untimed futex wait (a lock, a
+latch, a condition nobody may signal) and a wait that ends by itself or from outside the process
+(a read on a pipe, a poll, a sleep, a child's exit, a timed wait). The syscall number and its
+arguments say which; wchan stands in where the syscall file is unreadable or reads
+``restart_syscall`` (a ptrace tool attached earlier interrupted the wait).
+"""
+
+from __future__ import annotations
+
+from gvlstress.model import ThreadDelta, Wait, WaitKind
+from gvlstress.probes.procfs import FD_SYSCALLS, futex_syscalls, syscall_name
+
+_BY_SYSCALL: dict[str, WaitKind] = {
+    **dict.fromkeys(FD_SYSCALLS, WaitKind.IO),
+    **dict.fromkeys(
+        ("poll", "ppoll", "select", "pselect6", "epoll_wait", "epoll_pwait", "epoll_pwait2"), WaitKind.POLL
+    ),
+    **dict.fromkeys(("nanosleep", "clock_nanosleep"), WaitKind.SLEEP),
+    **dict.fromkeys(("wait4", "waitid"), WaitKind.CHILD),
+    **dict.fromkeys(("pause", "rt_sigsuspend", "rt_sigtimedwait"), WaitKind.SIGNAL),
+    "sched_yield": WaitKind.RUNNING,
+}
+# wchan (kernel function) -> kind, for when the syscall view is missing or says restart_syscall.
+_BY_WCHAN: tuple[tuple[str, WaitKind], ...] = (
+    ("futex", WaitKind.LOCK),
+    ("pipe_read", WaitKind.IO),
+    ("pipe_write", WaitKind.IO),
+    ("inet_csk_accept", WaitKind.IO),
+    ("sk_wait", WaitKind.IO),
+    ("unix_stream", WaitKind.IO),
+    ("wait_woken", WaitKind.IO),
+    ("poll", WaitKind.POLL),
+    ("ep_poll", WaitKind.POLL),
+    ("do_select", WaitKind.POLL),
+    ("nanosleep", WaitKind.SLEEP),
+    ("do_wait", WaitKind.CHILD),
+    ("sigsuspend", WaitKind.SIGNAL),
+    ("do_sigtimedwait", WaitKind.SIGNAL),
+)
+FUTEX_PRIVATE = 128
+GIL_LIKE_SWITCHES_PER_S = 50.0
+"""A timed futex waiter that wakes this often with ~no CPU re-waits on a condition in a loop
+(CPython's GIL waiter wakes every 5 ms): it is blocked, not about to time out and go on."""
+
+
+def _signed(v: int) -> int:
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+def classify(t: ThreadDelta, window_s: float = 0.5) -> Wait:
+    """The wait of one thread over a probe window."""
+    if t.state in ("T", "t"):
+        how = "stopped by a signal" if t.state == "T" else "stopped by a tracer"
+        return Wait(WaitKind.STOPPED, None, how)
+    if not t.parked:
+        return Wait(WaitKind.RUNNING, None, f"running ({t.cpu_s:.2f} CPU-s in the window)")
+    if t.state == "D":
+        return Wait(
+            WaitKind.DISK, syscall_name(t.syscall), f"uninterruptible sleep in {t.wchan or 'the kernel'}"
+        )
+    name = syscall_name(t.syscall)
+    if t.syscall is not None and t.syscall in futex_syscalls():
+        timed = len(t.args) > 3 and t.args[3] != 0
+        rate = (t.voluntary_ctxt or 0) / max(window_s, 1e-9)
+        if timed and rate < GIL_LIKE_SWITCHES_PER_S:
+            return Wait(
+                WaitKind.TIMED, name, f"timed futex wait on {t.futex_addr or 0:#x}", addr=t.futex_addr
+            )
+        what = "no timeout" if not timed else f"re-waiting {rate:.0f}x/s, like a GIL waiter"
+        return Wait(WaitKind.LOCK, name, f"futex {t.futex_addr or 0:#x} ({what})", addr=t.futex_addr)
+    if name is not None and name in _BY_SYSCALL:
+        kind = _BY_SYSCALL[name]
+        if kind is WaitKind.IO and t.args:
+            target = f" ({t.fd_target})" if t.fd_target else ""
+            return Wait(kind, name, f"{name}() on fd {t.args[0]}{target}", fd_target=t.fd_target)
+        if kind is WaitKind.CHILD and t.args:
+            pid = _signed(t.args[0])
+            who = f"child {pid}" if pid > 0 else "any child"
+            return Wait(kind, name, f"{name}() for {who}", child=pid)
+        return Wait(kind, name, f"{name}()")
+    if name is None or name == "restart_syscall":
+        for needle, kind in _BY_WCHAN:
+            if t.wchan and needle in t.wchan:
+                if kind is WaitKind.LOCK and name == "restart_syscall":
+                    # only timed waits restart after a ptrace stop; untimed futex waits stay put
+                    return Wait(WaitKind.TIMED, name, f"timed futex wait (per wchan {t.wchan})")
+                if kind is WaitKind.LOCK:  # timeout unknown without the syscall view
+                    return Wait(kind, name, f"futex wait (per wchan {t.wchan})")
+                return Wait(kind, name, f"{kind.value} wait (per wchan {t.wchan})")
+    return Wait(WaitKind.OTHER, name, f"{name or 'unknown'} ({t.wchan or t.state})")

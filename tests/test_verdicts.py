@@ -1,0 +1,441 @@
+"""The verdict rules as tables of recorded shapes (tests/support/corpus/FACTS.md).
+
+Each case is two /proc samples of a real process shape, written as the syscall lines, states,
+CPU and context switches that were recorded, plus (where the rule needs them) the stacks py-spy
+and the native tool showed. `judge` runs on /proc alone; `decide` adds the stacks. Both the run
+path (a progress signal: the heartbeat went quiet) and inspect (none) are checked.
+"""
+
+from __future__ import annotations
+
+import signal
+from dataclasses import dataclass, field
+
+import pytest
+
+from gvlstress import patterns
+from gvlstress.diagnose import INSPECT_VERDICT, decide, judge, link_tree
+from gvlstress.model import (
+    Capture,
+    Frame,
+    ProbeFinding,
+    ProbeKind,
+    ProcSample,
+    PyThread,
+    ThreadSample,
+    ThreadView,
+    ToolRun,
+    Verdict,
+    WaitKind,
+)
+from gvlstress.probes.procfs import parse_syscall_args
+
+PID = 1000
+SLEEP = "230 0x1 0x1 0x7ffe144b26d0 0x0 0x0 0x0 0x7ffe144b2690 0x7fcf74aed545"
+LOCK = "202 0x{addr:x} 0x189 0x0 0x0 0x0 0xffffffff 0x7fcf743a7950 0x7fcf74aa3f16"
+RUST_LOCK = "202 0x{addr:x} 0x89 0x0 0x0 0x0 0xffffffff 0x7fcf743a7950 0x7fcf74aa3f16"
+TIMED = "202 0x{addr:x} 0x89 0x0 0x7ffd00001000 0x0 0xffffffff 0x7fcf743a7950 0x7fcf74aa3f16"
+READ = "0 0x3 0x7f2e180d68d0 0x1 0x55ed5a30b2d0 0x0 0x0 0x7fff0cf48e70 0x7f2e189162ec"
+WRITE = "1 0x4 0x7f2e180d68d0 0xa00009 0x0 0x0 0x0 0x7fff0cf48e70 0x7f2e189162ec"
+ACCEPT = "288 0x3 0x7ffd8ea856b0 0x7ffd8ea856a4 0x80000 0x0 0x0 0x7ffd8ea85678 0x7fee93728f63"
+EPOLL = "232 0x5 0x7f0000001000 0x400 0xffffffff 0x0 0x0 0x7f0000000ff0 0x7f0000000fe0"
+WAIT4 = "61 0x{child:x} 0x7ffd00002000 0x0 0x0 0x0 0x0 0x7ffd00001ff0 0x7f0000000fe0"
+RESTART = "219 0x7faf7c68a0f0 0x3 0xffffffff 0x0 0x0 0x7faf7d54e6e8 0x7faf7c66ac00 0x7faf7cf1a26f"
+LATCH = (
+    "syscall",
+    "rayon_core::latch::LockLatch::wait_and_reset",
+    "rayon_core::registry::Registry::in_worker_cold",
+)
+POOL_IDLE = (
+    "syscall",
+    "rayon_core::sleep::Sleep::sleep",
+    "rayon_core::registry::WorkerThread::wait_until_cold",
+    "rayon_core::registry::main_loop",
+)
+POOL_MUTEX = (
+    "syscall",
+    "std::sys::sync::mutex::futex::Mutex::lock_contended",
+    "fixture::job",
+    "rayon_core::registry::main_loop",
+)
+POOL_GIL = (
+    "syscall",
+    "pthread_cond_timedwait",
+    "take_gil",
+    "PyEval_RestoreThread",
+    "pyo3::marker::Python::attach",
+    "rayon_core::registry::main_loop",
+)
+PY_ACQUIRE = ("0x7f60efe9af16", "PyThread_acquire_lock_timed", "lock_PyThread_acquire_lock")
+TOKIO_DRIVER = ("epoll_wait", "tokio::runtime::io::driver::Driver::turn", "tokio::runtime::park::Inner::park")
+TOKIO_PARK = ("syscall", "tokio::runtime::park::Inner::park", "tokio::runtime::runtime::Runtime::block_on")
+
+
+@dataclass(frozen=True)
+class T:
+    """One recorded thread: its /proc facts and, optionally, what its stacks showed."""
+
+    tid: int
+    syscall: str | None = None
+    state: str = "S"
+    cpu_ms: float = 0.0
+    vol: int = 0
+    comm: str = "python3"
+    wchan: str | None = None
+    fd: str | None = None
+    native: tuple[str, ...] = ()
+    py: tuple[tuple[str, str, int], ...] = ()
+    """(function, file, line), innermost first."""
+    gil: bool = False
+
+
+@dataclass(frozen=True)
+class Shape:
+    threads: tuple[T, ...]
+    sigcgt: int = 1 << (signal.SIGINT - 1)
+    native_ok: bool = True
+    stacks: bool = True
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def samples(shape: Shape) -> tuple[ProcSample, ProcSample]:
+    def one(t: T, second: bool) -> ThreadSample:
+        nr, args = parse_syscall_args(t.syscall or "running")
+        return ThreadSample(
+            tid=t.tid,
+            comm=t.comm,
+            state=t.state,
+            wchan=t.wchan,
+            syscall=nr,
+            futex_addr=args[0] if nr == 202 and args else None,
+            utime=0,
+            stime=0,
+            voluntary_ctxt=t.vol if second else 0,
+            nonvoluntary_ctxt=0,
+            run_ns=int(t.cpu_ms * 1e6) if second else 0,
+            args=args,
+            fd_target=t.fd,
+        )
+
+    return (
+        ProcSample(PID, 0.0, tuple(one(t, False) for t in shape.threads), shape.sigcgt),
+        ProcSample(PID, 0.5, tuple(one(t, True) for t in shape.threads), shape.sigcgt),
+    )
+
+
+def capture_of(shape: Shape, finding: ProbeFinding) -> Capture:
+    deltas = {d.tid: d for d in finding.threads}
+    views = []
+    for t in shape.threads:
+        d = deltas[t.tid]
+        py = None
+        if t.py:
+            # py-spy --native shows CPython's lock acquire under a thread blocked in one
+            in_lock = bool(t.syscall and t.syscall.startswith("202 ") and " 0x189 " in t.syscall)
+            frames = tuple(Frame(n) for n in PY_ACQUIRE if in_lock) + tuple(
+                Frame(name, file, line) for name, file, line in t.py
+            )
+            py = PyThread(t.tid, "MainThread" if t.tid == PID else f"Thread-{t.tid}", t.gil, False, frames)
+        views.append(
+            ThreadView(
+                t.tid,
+                t.comm,
+                t.state,
+                None,
+                d.futex_addr,
+                t.wchan,
+                d.cpu_s,
+                0,
+                0,
+                py,
+                tuple(Frame(n) for n in t.native),
+            )
+        )
+    native = ToolRun("eu-stack", True, 0.1) if shape.native_ok else ToolRun("native", False, 0.0, (), "none")
+    return Capture(PID, tuple(views), ToolRun("py-spy", True, 0.1), native)
+
+
+def verdicts(shape: Shape) -> tuple[ProbeFinding, ProbeFinding, ProbeFinding]:
+    """(run from /proc, run with stacks, inspect with stacks)."""
+    a, b = samples(shape)
+    run0 = judge(a, b, progress_tid=PID, progress=True)
+    run = decide(run0, capture_of(shape, run0), progress=True) if shape.stacks else run0
+    ins0 = judge(a, b, progress_tid=PID, progress=False)
+    ins = decide(ins0, capture_of(shape, ins0), progress=False) if shape.stacks else ins0
+    return run0, run, ins
+
+
+THREADING = "/usr/lib/python3.11/threading.py"
+WORKER = "/usr/lib/python3.11/concurrent/futures/thread.py"
+
+SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
+    # name: (shape, run verdict with stacks, inspect verdict, pattern named in inspect)
+    "idle thread pool, main sleeping": (
+        Shape(
+            (
+                T(PID, SLEEP, wchan="hrtimer_nanosleep", py=(("main", "app.py", 24),)),
+                *(
+                    T(PID + i, LOCK.format(addr=0x5579A39F8370), py=(("_worker", WORKER, 81),))
+                    for i in (1, 2, 3)
+                ),
+            )
+        ),
+        ProbeKind.WAITING,
+        Verdict.IDLE,
+        None,
+    ),
+    "main blocked reading a silent pipe": (
+        Shape(
+            (
+                T(PID, READ, wchan="anon_pipe_read", fd="pipe:[30468]", py=(("main", "app.py", 25),)),
+                T(PID + 1, LOCK.format(addr=0x10), py=(("_worker", WORKER, 81),)),
+            )
+        ),
+        ProbeKind.WAITING,
+        Verdict.IDLE,
+        None,
+    ),
+    "main in accept()": (
+        Shape((T(PID, ACCEPT, wchan="inet_csk_accept", fd="socket:[31433]"),)),
+        ProbeKind.WAITING,
+        Verdict.IDLE,
+        None,
+    ),
+    "a numpy busy loop": (
+        Shape(
+            (
+                T(PID, None, state="R", cpu_ms=240),
+                T(PID + 1, None, state="R", cpu_ms=250, native=("blas_thread_server",)),
+            )
+        ),
+        ProbeKind.LIVELOCK,
+        Verdict.BUSY,
+        None,
+    ),
+    "stopped by SIGSTOP": (
+        Shape((T(PID, SLEEP, state="T"), T(PID + 1, LOCK.format(addr=0x10), state="T"))),
+        ProbeKind.STOPPED,
+        Verdict.STOPPED,
+        None,
+    ),
+    "a healthy timed-wait loop (Event.wait(1.0))": (
+        Shape(
+            (
+                T(PID, TIMED.format(addr=0x20), vol=1),
+                T(PID + 1, LOCK.format(addr=0x10), py=(("_worker", WORKER, 81),)),
+            )
+        ),
+        ProbeKind.WAITING,
+        Verdict.IDLE,
+        None,
+    ),
+    "wait interrupted by a ptrace tool (restart_syscall)": (
+        Shape((T(PID, RESTART, wchan="futex_do_wait"),)),
+        ProbeKind.WAITING,
+        Verdict.IDLE,
+        None,
+    ),
+    "pure-Python lock-order inversion": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    py=(
+                        ("Thread._wait_for_tstate_lock", THREADING, 1116),
+                        ("Thread.join", THREADING, 1096),
+                        ("main", "inv.py", 70),
+                    ),
+                ),
+                T(PID + 1, LOCK.format(addr=0xB0), py=(("main.<locals>.worker", "inv.py", 52),)),
+                T(PID + 2, LOCK.format(addr=0xC0), py=(("main.<locals>.worker", "inv.py", 52),)),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.PY_LOCK_ORDER,
+    ),
+    "a Condition.wait() nobody will notify": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    py=(("Condition.wait", THREADING, 327), ("main", "lw.py", 48)),
+                ),
+                T(
+                    PID + 1,
+                    LOCK.format(addr=0xB0),
+                    py=(("Condition.wait", THREADING, 327), ("helper", "lw.py", 44)),
+                ),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.LOST_WAKEUP,
+    ),
+    "the same wait in a process that handles SIGTERM": (
+        Shape(
+            (T(PID, LOCK.format(addr=0xA0), py=(("Condition.wait", THREADING, 327), ("main", "d.py", 9))),),
+            sigcgt=(1 << (signal.SIGINT - 1)) | (1 << (signal.SIGTERM - 1)),
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.IDLE,
+        None,
+    ),
+    "main waits on a futex for a thread blocked in read()": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    py=(("Future.result", "/usr/lib/python3.11/concurrent/futures/_base.py", 451),),
+                ),
+                T(PID + 1, READ, fd="pipe:[7]", py=(("fetch", "app.py", 3),)),
+            )
+        ),
+        ProbeKind.WAITING,
+        Verdict.IDLE,
+        None,
+    ),
+    "lock held across a parallel region, tokio idle in epoll": (
+        Shape(
+            (
+                T(PID, RUST_LOCK.format(addr=0xA0), native=LATCH),
+                *(T(PID + i, RUST_LOCK.format(addr=0xB0), native=POOL_MUTEX) for i in (1, 2, 3)),
+                T(PID + 9, EPOLL, comm="tokio-runtime-w", native=TOKIO_DRIVER),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.LOCK_ACROSS,
+    ),
+    "GIL held across a rayon region": (
+        Shape(
+            (
+                T(PID, RUST_LOCK.format(addr=0xA0), native=LATCH, py=(("load", "loader.py", 10),), gil=True),
+                *(T(PID + i, TIMED.format(addr=0xC0), vol=90, native=POOL_GIL) for i in (1, 2)),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.GIL_HELD,
+    ),
+    "healthy rayon batch in flight": (
+        Shape(
+            (
+                T(PID, RUST_LOCK.format(addr=0xA0), native=LATCH),
+                *(
+                    T(
+                        PID + i,
+                        None,
+                        state="R",
+                        cpu_ms=200,
+                        native=("fixture::job", "rayon_core::registry::main_loop"),
+                    )
+                    for i in (1, 2)
+                ),
+            )
+        ),
+        ProbeKind.LIVELOCK,
+        Verdict.BUSY,
+        None,
+    ),
+    "latch wait with an idle rayon pool (its jobs are gone)": (
+        Shape(
+            (
+                T(PID, RUST_LOCK.format(addr=0xA0), native=LATCH),
+                *(T(PID + i, RUST_LOCK.format(addr=0xB0 + i), native=POOL_IDLE) for i in (1, 2)),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.STALLED,
+        None,
+    ),
+    "forked child waits in a tokio runtime it does not have": (
+        Shape((T(PID, RUST_LOCK.format(addr=0xA0), native=TOKIO_PARK),)),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.FORK_AFTER_INIT,
+    ),
+    "forked child in a rayon latch with no pool thread": (
+        Shape((T(PID, RUST_LOCK.format(addr=0xA0), native=LATCH),)),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.FORK_AFTER_INIT,
+    ),
+    "a latch wait without any native view": (
+        Shape(
+            (
+                T(PID, RUST_LOCK.format(addr=0xA0), py=(("load", "loader.py", 10),)),
+                T(PID + 1, RUST_LOCK.format(addr=0xB0)),
+            ),
+            native_ok=False,
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.STALLED,
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_recorded_shapes(name: str) -> None:
+    shape, run_kind, inspect_verdict, pattern = SHAPES[name]
+    _, run, ins = verdicts(shape)
+    assert run.kind is run_kind, run.reason
+    assert INSPECT_VERDICT[ins.kind] is inspect_verdict, ins.reason
+    if pattern is not None:
+        m = patterns.match(ins, capture_of(shape, ins))
+        assert m is not None
+        assert m.pattern == pattern
+
+
+def test_an_outside_wait_is_named_with_its_fd() -> None:
+    shape = SHAPES["main blocked reading a silent pipe"][0]
+    run0, _, _ = verdicts(shape)
+    assert run0.kind is ProbeKind.WAITING
+    assert "read() on fd 3 (pipe:[30468])" in run0.reason
+    assert run0.threads[0].wait is not None
+    assert run0.threads[0].wait.kind is WaitKind.IO
+
+
+def test_idle_threads_are_listed_not_counted() -> None:
+    shape = SHAPES["lock held across a parallel region, tokio idle in epoll"][0]
+    a, b = samples(shape)
+    f = judge(a, b, progress_tid=PID, progress=True)  # /proc alone: tokio known by its name
+    assert f.kind is ProbeKind.DEADLOCK
+    assert any("tokio" in line for line in f.idle)
+
+
+def test_a_gil_like_timed_wait_counts_as_blocked_from_proc_alone() -> None:
+    # ~180 wakeups/s with no CPU: re-waiting in a loop (the GIL), not about to time out
+    shape = Shape((T(PID, RUST_LOCK.format(addr=0xA0)), T(PID + 1, TIMED.format(addr=0xC0), vol=90)))
+    run0, _, _ = verdicts(shape)
+    assert run0.kind is ProbeKind.DEADLOCK
+
+
+def test_a_parent_joining_a_child_blocked_on_a_full_pipe_is_a_cycle() -> None:
+    parent = judge(*samples(Shape((T(PID, WAIT4.format(child=2000), wchan="do_wait"),))), progress=False)
+    child_shape = Shape(
+        (T(2000, LOCK.format(addr=0xA0)), T(2001, WRITE, wchan="anon_pipe_write", fd="pipe:[9]"))
+    )
+    a, b = samples(child_shape)
+    child = judge(
+        ProcSample(2000, a.at, a.threads),
+        ProcSample(2000, b.at, b.threads),
+        progress_tid=2000,
+        progress=False,
+    )
+    findings = {PID: parent, 2000: child}
+    linked = link_tree(findings, {2000: PID}, {PID: {"pipe:[9]": "rw"}, 2000: {"pipe:[9]": "rw"}})
+    for pid in (PID, 2000):
+        f, named = linked[pid]
+        assert f.kind is ProbeKind.DEADLOCK
+        assert named is not None
+        assert named.pattern == patterns.JOIN_BEFORE_DRAIN
+    # another process that reads the pipe breaks the cycle: only annotated
+    linked = link_tree(findings, {2000: PID}, {PID: {"pipe:[9]": "rw"}, 3000: {"pipe:[9]": "r"}})
+    assert linked[PID][0].kind is ProbeKind.IDLE
+    assert linked[PID][1] is None
+    assert any("child 2000" in line for line in linked[PID][0].chain)
