@@ -218,3 +218,21 @@ def test_a_batch_blocked_in_read_forever_is_stalled_with_the_wait_named(report_d
     assert "read() on fd" in summary
     assert "(pipe:[" in summary
     assert wave["workers"][1]["verdict"] in ("ok", "cancelled")
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("numpy_busy", "with no syscall and no voluntary switch: a spin (livelock) or pure computation"),
+        ("syscall_busy", "and making syscalls"),
+    ],
+)
+def test_watch_tells_busy_with_syscalls_from_spinning(report_dir: Path, name: str, says: str) -> None:
+    with shape(name) as (proc, _):
+        code, data = inspect(proc.pid, report_dir, "--watch", "1.5")
+    assert code == 0
+    p = the(data, proc.pid)
+    assert p["diagnosis"]["verdict"] == "busy"
+    assert says in p["activity"]["summary"], p["activity"]["summary"]
+    assert p["activity"]["samples"] >= 4
+    assert "Activity over" in next(report_dir.glob("*/report.md")).read_text()

@@ -16,6 +16,8 @@ import shutil
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import psutil
@@ -25,11 +27,11 @@ from gvlstress import selftest as selftest_mod
 from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
 from gvlstress.compare import compare as compare_runs
-from gvlstress.diagnose import INSPECT_VERDICT, decide, explain, judge, link_tree
+from gvlstress.diagnose import INSPECT_VERDICT, activity, decide, explain, judge, link_tree
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.heartbeat import Board
 from gvlstress.knobs import redact_text
-from gvlstress.model import Inspected, InspectResult, ProbeKind, RunResult, WaveResult
+from gvlstress.model import Inspected, InspectResult, ProbeKind, ProcSample, RunResult, WaveResult
 from gvlstress.probes import procfs
 from gvlstress.reporters import json_report, junit, markdown, raw
 from gvlstress.reporters.files import write_atomic
@@ -224,13 +226,19 @@ def rerender(run_dir: Path, force: bool = False) -> dict[str, Path]:
 
 
 def inspect(
-    pid: int, tree: bool = False, report_dir: Path = Path("reports"), command: tuple[str, ...] | None = None
+    pid: int,
+    tree: bool = False,
+    report_dir: Path = Path("reports"),
+    command: tuple[str, ...] | None = None,
+    watch: float | None = None,
 ) -> InspectResult:
     """Capture and explain a live process (and its descendants with `tree`); never kill it.
 
     One look has no progress signal: /proc is sampled twice (before any ptrace tool touches the
     process), the stacks are captured, and the verdict is idle, busy, stopped, stalled, or
     deadlock only when a named pattern or a cycle across processes explains a closed wait set.
+    With `watch` seconds, /proc is sampled over that time instead, and each process gets its
+    activity (CPU, syscalls, wake-ups per thread): the progress signal one look lacks.
     """
     try:
         root = psutil.Process(pid)
@@ -245,12 +253,19 @@ def inspect(
     started = _utc_now()
     run_dir = new_run_dir(report_dir, f"inspect-{pid}", started)
     pids = [p.pid for p in procs]
-    pairs = procfs.sample_pairs(pids, procfs.PROBE_WINDOW_S)
+    watched: dict[int, list[ProcSample]] = {}
+    if watch:
+        with ThreadPoolExecutor(max_workers=len(pids)) as pool:
+            watched = dict(zip(pids, pool.map(lambda p: procfs.watch(p, watch), pids), strict=True))
+        pairs = {p: (s[0] if s else None, s[-1] if len(s) > 1 else None) for p, s in watched.items()}
+    else:
+        pairs = procfs.sample_pairs(pids, procfs.PROBE_WINDOW_S)
     findings = {
         p: f
         for p, (a, b) in pairs.items()
         if (f := judge(a, b, progress_tid=p, progress=False)).kind is not ProbeKind.GONE
     }
+    # (`run` probes only workers whose heartbeat went quiet; inspect has no heartbeat at all)
     captures = capture_many(findings)
     decided = {p: decide(f, captures.get(p), progress=False) for p, f in findings.items()}
     parents = {}
@@ -269,8 +284,12 @@ def inspect(
             cmdline = "?"
         cap = captures.get(proc.pid)
         verdict = INSPECT_VERDICT[f.kind]
-        diagnosis = explain(verdict, f, cap, "inspected once (no progress signal)", named=named)
-        inspected.append(Inspected(proc.pid, cmdline, f, cap, diagnosis))
+        how = f"sampled over {watch:g}s" if watch else "inspected once (no progress signal)"
+        diagnosis = explain(verdict, f, cap, how, named=named)
+        seen = activity(watched[proc.pid]) if proc.pid in watched else None
+        if seen is not None:
+            diagnosis = replace(diagnosis, evidence=(seen.summary, *diagnosis.evidence))
+        inspected.append(Inspected(proc.pid, cmdline, f, cap, diagnosis, seen))
     result = InspectResult(
         tuple(inspected),
         hostenv.snapshot(),

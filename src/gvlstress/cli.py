@@ -250,8 +250,12 @@ def run(**opts: Any) -> None:
 
 
 INSPECT_EPILOG = """\b
-Exit codes: 0 captured; 1 a process looks deadlocked (every thread parked on
-futexes, CPU flat); 2 bad pid; 4 cannot read /proc or write the report.
+Verdicts: idle (every thread waits, nothing implies a cycle), busy (burning CPU;
+one look cannot tell a livelock from work: use --watch), stopped (SIGSTOP or a
+tracer), stalled (no known shape), deadlock (a closed wait set that a named
+pattern or a cycle across processes explains).
+Exit codes: 0 captured (idle, busy, stopped, stalled); 1 deadlock; 2 bad pid;
+4 cannot read /proc or write the report.
 """
 
 
@@ -261,11 +265,17 @@ futexes, CPU flat); 2 bad pid; 4 cannot read /proc or write the report.
 @click.option(
     "--report-dir", default="reports", show_default=True, metavar="DIR", help="Where the report goes."
 )
-def inspect(pid: int, tree: bool, report_dir: str) -> None:
+@click.option(
+    "--watch",
+    type=click.FloatRange(0.5, 3600),
+    metavar="SECONDS",
+    help="Sample /proc for this long: per-thread CPU, syscalls and wake-ups (busy-with-syscalls vs spinning).",
+)
+def inspect(pid: int, tree: bool, report_dir: str, watch: float | None) -> None:
     """Capture and explain a live process, such as a hung training job; it is never killed."""
     console = make_console()
     result = api.inspect(
-        pid, tree=tree, report_dir=Path(report_dir), command=tuple(["gvlstress", *sys.argv[1:]])
+        pid, tree=tree, report_dir=Path(report_dir), command=tuple(["gvlstress", *sys.argv[1:]]), watch=watch
     )
     print_inspect(console, result)
     raise SystemExit(int(ExitCode.HANG if result.looks_deadlocked else ExitCode.OK))

@@ -74,6 +74,9 @@ class ThreadSample:
     """The blocked syscall's six arguments (fd, futex op and timeout pointer, wait4's pid...)."""
     fd_target: str | None = None
     """What the fd of a blocked read/write/accept... links to (``pipe:[123]``, ``socket:[4]``)."""
+    syscr: int | None = None
+    """Read-type syscalls so far (``/proc/.../io``): with ``syscw``, the syscall activity."""
+    syscw: int | None = None
 
     @property
     def ticks(self) -> int:
@@ -415,6 +418,29 @@ class RunResult:
 
 
 @dataclass(frozen=True)
+class ThreadActivity:
+    """What one thread did while `inspect --watch` looked: the progress signal inspect lacks."""
+
+    tid: int
+    comm: str
+    cpu_s: float
+    voluntary_ctxt: int
+    nonvoluntary_ctxt: int
+    syscalls: int | None
+    """Read- and write-type syscalls made (None where /proc/.../io is unreadable)."""
+    waits_seen: tuple[str, ...]
+    """The blocking syscalls it was seen in, in order of first sight."""
+
+
+@dataclass(frozen=True)
+class Activity:
+    seconds: float
+    samples: int
+    threads: tuple[ThreadActivity, ...]
+    summary: str
+
+
+@dataclass(frozen=True)
 class Inspected:
     """One live process looked at by `gvlstress inspect` (never killed)."""
 
@@ -423,6 +449,7 @@ class Inspected:
     finding: ProbeFinding
     capture: Capture | None
     diagnosis: Diagnosis
+    activity: Activity | None = None
 
 
 @dataclass(frozen=True)

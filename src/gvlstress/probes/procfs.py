@@ -213,6 +213,7 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
     vol, nonvol = parse_status(_read(task_dir / "status") or "")
     nr, args = parse_syscall_args(_read(task_dir / "syscall") or "")
     addr = args[0] if nr is not None and nr in futex_syscalls() and args else None
+    io = parse_io(_read(task_dir / "io") or "")
     fd_target = None
     if nr is not None and args and syscall_name(nr) in FD_SYSCALLS:
         fd_target = _readlink(task_dir.parent.parent / "fd" / str(args[0]))
@@ -230,7 +231,19 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         run_ns=parse_schedstat(_read(task_dir / "schedstat") or ""),
         args=args,
         fd_target=fd_target,
+        syscr=io.get("syscr"),
+        syscw=io.get("syscw"),
     )
+
+
+def parse_io(text: str) -> dict[str, int]:
+    """``syscr``/``syscw`` from an ``io`` file (empty where it is unreadable)."""
+    out = {}
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key in ("syscr", "syscw") and value.strip().isdigit():
+            out[key] = int(value)
+    return out
 
 
 def _readlink(path: Path) -> str | None:
@@ -260,6 +273,21 @@ def sample_pairs(pids: list[int], window: float) -> dict[int, tuple[ProcSample |
     first = {pid: sample(pid) for pid in pids}
     time.sleep(window)  # the measurement window itself, not a synchronisation
     return {pid: (first[pid], sample(pid)) for pid in pids}
+
+
+def watch(pid: int, seconds: float, every: float = 0.25) -> list[ProcSample]:
+    """Samples of `pid` every `every` seconds for `seconds` (fewer if it exits)."""
+    out = []
+    end = time.monotonic() + seconds
+    while True:
+        s = sample(pid)
+        if s is None:
+            break
+        out.append(s)
+        if time.monotonic() >= end:
+            break
+        time.sleep(min(every, max(0.0, end - time.monotonic())))  # the sampling interval itself
+    return out
 
 
 def pipe_ends(pid: int, proc: Path = Path("/proc")) -> dict[str, str]:
