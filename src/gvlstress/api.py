@@ -147,7 +147,7 @@ def run(
 
         def result() -> RunResult:
             return RunResult(
-                scenario=scenario.to_dict(),
+                scenario=scenario,
                 environment=environment,
                 target=target_facts,
                 waves=tuple(waves),

@@ -28,10 +28,10 @@ def audit(result: RunResult) -> tuple[AuditItem, ...]:
     workers = [w for wave in result.waves for w in wave.workers]
     pools = [w.rayon_threads for w in workers if w.rayon_threads]
     threads = [w.threads_max for w in workers if w.threads_max]
-    n = int(sc.get("workers") or 1)
+    n = sc.workers
     where = f"a CPU budget of {budget:g} (affinity {env.get('affinity')}"
     where += f", cgroup quota {quota:g})" if quota else ", no cgroup quota)"
-    requested_pool: int | None = sc.get("rayon") or sc.get("inherit_rayon")
+    requested_pool: int | None = sc.rayon or sc.inherit_rayon
     if pools or requested_pool:
         pool = max(pools) if pools else int(requested_pool or 0)
         seen = "" if pools else " (requested; no worker reported its pool)"
@@ -53,7 +53,7 @@ def audit(result: RunResult) -> tuple[AuditItem, ...]:
                 "nproc and os.sched_getaffinity over-report what workers really get",
             )
         )
-    requested = sc.get("rayon")
+    requested = sc.rayon
     inherited = {v for w in workers if (v := w.env_inherited.get("RAYON_NUM_THREADS")) is not None}
     for value in sorted(inherited):
         if requested is None:

@@ -64,14 +64,14 @@ def run_stats(result: RunResult) -> RunStats:
     pools = sorted({w.rayon_threads for w in workers if w.rayon_threads})
     mode = (result.target.get("options") or {}).get("mode")
     config = (
-        f"{sc.get('workers')} x {sc.get('rayon') or 'default'} threads"
-        + (f", inherited RAYON_NUM_THREADS={sc['inherit_rayon']}" if sc.get("inherit_rayon") else "")
+        f"{sc.workers} x {sc.rayon or 'default'} threads"
+        + (f", inherited RAYON_NUM_THREADS={sc.inherit_rayon}" if sc.inherit_rayon else "")
         + (f", {mode}" if mode else "")
-        + (f", fault {sc['fault']}" if sc.get("fault", "none") != "none" else "")
+        + (f", fault {sc.fault}" if sc.fault != "none" else "")
     )
     return RunStats(
         run_dir=result.run_dir,
-        name=str(sc.get("name")),
+        name=sc.name,
         versions=_versions(result),
         config=config,
         waves=s.waves,

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from gvlstress.scenario import Scenario
+
 
 class Verdict(StrEnum):
     """What happened to a worker (or, as its worst worker, a wave or a run).
@@ -392,7 +394,7 @@ class Summary:
 class RunResult:
     """Everything one ``gvlstress run`` learnt; the source of every report."""
 
-    scenario: dict[str, Any]
+    scenario: Scenario
     environment: dict[str, Any]
     target: dict[str, Any]
     waves: tuple[WaveResult, ...]

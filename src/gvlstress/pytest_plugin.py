@@ -125,7 +125,7 @@ def hang_message(result: RunResult) -> str | None:
     hint = f"\n  hint: {first.diagnosis.hint}" if first and first.diagnosis and first.diagnosis.hint else ""
     return (
         f"gvlstress: {s.verdict.value} in {max(s.hung, s.crashed, s.errored)} of {s.waves} wave(s) "
-        f"of {result.scenario.get('name')}: {line}{hint}\n"
+        f"of {result.scenario.name}: {line}{hint}\n"
         f"  report: {result.run_dir}/report.md"
     )
 

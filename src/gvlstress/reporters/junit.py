@@ -14,7 +14,7 @@ def _message(wave: WaveResult) -> str:
 
 
 def render(result: RunResult, report_path: str) -> str:
-    name = f"gvlstress.{result.scenario.get('name', 'run')}"
+    name = f"gvlstress.{result.scenario.name}"
     s = result.summary
     suite = ET.Element(
         "testsuite",

@@ -36,6 +36,15 @@ def _code(text: str) -> str:
     return f"`{text.replace('`', quote)}`"
 
 
+def _value(v: object) -> str:
+    """A setting as a reader writes it: true/false, 2.5 not 2.5000, no Python reprs."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
@@ -49,15 +58,15 @@ def _hung(result: RunResult) -> list[tuple[WaveResult, WorkerOutcome]]:
 def summary_paragraph(result: RunResult) -> str:
     s = result.summary
     sc = result.scenario
-    name = sc.get("name", "run")
+    name = sc.name
     config = (
-        f"{sc.get('workers')} `{sc.get('start_method')}` workers x "
-        f"{sc.get('rayon') or 'default'} rayon threads"
-        + (f" (inherited RAYON_NUM_THREADS={sc['inherit_rayon']})" if sc.get("inherit_rayon") else "")
-        + f", target `{sc.get('target')}`"
+        f"{sc.workers} `{sc.start_method}` workers x "
+        f"{sc.rayon or 'default'} rayon threads"
+        + (f" (inherited RAYON_NUM_THREADS={sc.inherit_rayon})" if sc.inherit_rayon else "")
+        + f", target `{sc.target}`"
         + (
-            f" with fault `{sc['fault']}` at rate {sc['fault_rate']}"
-            if sc.get("fault", "none") != "none"
+            f" with fault `{sc.fault}` at rate {sc.fault_rate:g}"
+            if sc.fault != "none"
             else ""
         )
     )
@@ -155,14 +164,16 @@ def _configuration(result: RunResult) -> list[str]:
         "stall",
         "stall_floor",
         "startup_grace",
+        "warm_up",
         "fault",
         "fault_rate",
         "seed",
         "source",
     ]
-    rows = [[k, _code(str(sc.get(k)))] for k in keys if sc.get(k) is not None]
-    if sc.get("options"):
-        rows.append(["target options", _code(", ".join(f"{k}={v}" for k, v in sc["options"].items()))])
+    settings = sc.to_dict()
+    rows = [[k, _code(_value(settings[k]))] for k in keys if settings.get(k) is not None]
+    if sc.options:
+        rows.append(["target options", _code(", ".join(f"{k}={_value(v)}" for k, v in sc.options.items()))])
     return _table(["setting", "value"], rows)
 
 
@@ -267,7 +278,7 @@ def stacks_section(cap: Capture, title: str) -> list[str]:
 
 def render(result: RunResult) -> str:
     s = result.summary
-    name = result.scenario.get("name", "run")
+    name = result.scenario.name
     n = sum(1 for w in result.waves if w.verdict is s.verdict)
     title = f"gvlstress: {s.verdict.value} in {n} of {s.waves} wave(s) ({name})"
     out = [f"# {title}", "", summary_paragraph(result), ""]
