@@ -36,6 +36,11 @@ def _code(text: str) -> str:
     return f"`{text.replace('`', quote)}`"
 
 
+def _range(xs: list[float]) -> str:
+    lo, hi = f"{min(xs):.1f}", f"{max(xs):.1f}"
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
 def _value(v: object) -> str:
     """A setting as a reader writes it: true/false, 2.5 not 2.5000, no Python reprs."""
     if isinstance(v, bool):
@@ -85,7 +90,7 @@ def summary_paragraph(result: RunResult) -> str:
             f"**{s.hung} of {s.waves} wave(s) hung** ({what} worker(s)), after {iters[0]}"
             + (f"-{iters[-1]}" if iters[-1] != iters[0] else "")
             + " batch(es) per hung worker"
-            + (f"; detected after {min(detect):.1f}-{max(detect):.1f}s" if detect else "")
+            + (f"; detected after {_range(detect)}s" if detect else "")
             + "."
         )
         first = next((w.diagnosis for _, w in hung if w.diagnosis), None)
