@@ -50,6 +50,13 @@ def run_cli(args: list[str], timeout: float = 240, **env: str) -> subprocess.Com
     )
 
 
+def cli_run(args: list[str], code: int, report_dir: Path, timeout: float = 240, **env: str) -> dict[str, Any]:
+    """Run the CLI, check its exit code (showing its output when it differs), load run.json."""
+    result = run_cli([*args, "--report-dir", str(report_dir)], timeout=timeout, **env)
+    assert result.returncode == code, result.stdout + result.stderr
+    return load_run(report_dir)
+
+
 def load_run(report_dir: Path) -> dict[str, Any]:
     runs = sorted(report_dir.glob("*/run.json"))
     assert len(runs) == 1, f"expected one run.json under {report_dir}, found {runs}"

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from conftest import SUPPORT, run_cli, wait_for
+from conftest import SUPPORT, cli_run, run_cli, wait_for
 
 CORPUS = SUPPORT / "corpus"
 READY_S = 90.0
@@ -236,3 +236,19 @@ def test_watch_tells_busy_with_syscalls_from_spinning(report_dir: Path, name: st
     assert says in p["activity"]["summary"], p["activity"]["summary"]
     assert p["activity"]["samples"] >= 4
     assert "Activity over" in next(report_dir.glob("*/report.md")).read_text()
+
+
+def test_without_a_native_stack_tool_a_spawned_deadlock_is_not_called_a_fork_problem(
+    report_dir: Path,
+) -> None:
+    # py-spy sees the main thread's latch frames, nothing sees the pool threads: absence unknown
+    run = cli_run(
+        ["run", "--fault", "lock_across_par_iter", "--workers", "1", "--rayon", "4", "--waves", "1"],
+        1,
+        report_dir,
+        GVLSTRESS_NATIVE_TOOL="none",
+    )
+    (w,) = run["waves"][0]["workers"]
+    assert w["verdict"] == "deadlock"
+    assert w["diagnosis"]["pattern"] != "fork after pool start"
+    assert any("native" in m for m in w["diagnosis"]["missing"])

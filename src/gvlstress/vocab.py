@@ -209,9 +209,15 @@ def is_pool_frame(f: Frame) -> bool:
     return "rayon_core::registry::" in f.name and ("spawn" in f.name or "ThreadBuilder" in f.name)
 
 
+_POOL_COMM = re.compile(r"^(rayon|polars|rayon-worker)-\d+$")
+"""Pool threads some libraries name (polars: ``polars-0``): known without any stack."""
+
+
 def is_pool_thread(t: ThreadView) -> bool:
-    return any(is_pool_frame(f) for f in t.native) or (
-        t.python is not None and any(is_pool_frame(f) for f in t.python.frames)
+    return (
+        any(is_pool_frame(f) for f in t.native)
+        or (t.python is not None and any(is_pool_frame(f) for f in t.python.frames))
+        or bool(_POOL_COMM.match(t.comm))
     )
 
 
