@@ -37,7 +37,9 @@ def cli_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def run_cli(args: list[str], timeout: float = 240, **env: str) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    args: list[str], timeout: float = 240, cwd: Path = ROOT, **env: str
+) -> subprocess.CompletedProcess[str]:
     """`python -m gvlstress ARGS` in a subprocess, so a hang cannot take pytest down."""
     return subprocess.run(
         [sys.executable, "-m", "gvlstress", *args],
@@ -45,7 +47,7 @@ def run_cli(args: list[str], timeout: float = 240, **env: str) -> subprocess.Com
         text=True,
         timeout=timeout,
         env=cli_env(**env),
-        cwd=ROOT,
+        cwd=cwd,
         check=False,
     )
 

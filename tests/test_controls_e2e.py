@@ -137,7 +137,7 @@ def test_patterns_come_from_the_threads_not_from_the_requested_mode(
         [
             "run",
             "--target",
-            "hidden_fault:make",
+            "hidden_fault:HiddenFault",
             "-o",
             f"mode={mode}",
             "--workers",

@@ -176,7 +176,7 @@ def io_run(report_dir: Path, *args: str) -> tuple[int, dict[str, Any], str]:
         [
             "run",
             "--target",
-            "io_target:make",
+            "io_target:IoTarget",
             "--workers",
             "2",
             "--waves",

@@ -185,7 +185,7 @@ def test_worker_imports_nothing_heavy(report_dir: Path) -> None:
             str(exe),
             "run",
             "--target",
-            "probe_target:make",
+            "probe_target:ProbeTarget",
             "--workers",
             "1",
             "--waves",
@@ -314,7 +314,7 @@ def test_a_raising_worker_is_an_error_with_its_traceback(report_dir: Path) -> No
         [
             "run",
             "--target",
-            "probe_target:make",
+            "probe_target:ProbeTarget",
             "-o",
             "mode=raise",
             "-o",
@@ -343,7 +343,7 @@ def test_an_aborting_worker_is_a_crash_and_only_it_is_blamed(report_dir: Path) -
         [
             "run",
             "--target",
-            "probe_target:make",
+            "probe_target:ProbeTarget",
             "-o",
             "mode=abort",
             "-o",

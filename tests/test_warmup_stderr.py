@@ -19,7 +19,16 @@ from gvlstress.patterns import failure_cause
 
 def probe_run(report_dir: Path, *args: str) -> tuple[int, str, str]:
     result = run_cli(
-        ["run", "--target", "probe_target:make", "--report-dir", str(report_dir), "--waves", "1", *args]
+        [
+            "run",
+            "--target",
+            "probe_target:ProbeTarget",
+            "--report-dir",
+            str(report_dir),
+            "--waves",
+            "1",
+            *args,
+        ]
     )
     return result.returncode, result.stdout, result.stderr
 
@@ -91,7 +100,7 @@ def test_a_failing_warm_up_is_one_line_and_exit_4(report_dir: Path, tmp_path: Pa
     assert code == 4, out + err
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
-    assert lines[0].startswith("gvlstress: error: the warm-up of target 'probe_target:make' failed: ")
+    assert lines[0].startswith("gvlstress: error: the warm-up of target 'probe_target:ProbeTarget' failed: ")
     assert "RuntimeError: warm-up failed on purpose" in lines[0]
     assert "--no-warm-up" in lines[0]
 

@@ -31,7 +31,7 @@ from gvlstress.diagnose import INSPECT_VERDICT, activity, decide, explain, judge
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.heartbeat import Board
 from gvlstress.knobs import redact_text
-from gvlstress.model import Inspected, InspectResult, ProbeKind, ProcSample, RunResult, WaveResult
+from gvlstress.model import Inspected, InspectResult, ProbeKind, ProcSample, RunResult, Verdict, WaveResult
 from gvlstress.probes import procfs
 from gvlstress.reporters import json_report, junit, markdown, raw
 from gvlstress.reporters.files import write_atomic
@@ -188,9 +188,20 @@ def run(
                     observer.warn(line)
             raw.write(wave, run_dir)
             json_report.write(result(), run_dir)  # after every wave: a killed harness still leaves data
+            if misuse := _shape_error(wave):
+                write_reports(result(), run_dir)
+                raise UsageError(misuse, hint=f"see {run_dir}/report.md")
         final = result()
         write_reports(final, run_dir)
         return final
+
+
+def _shape_error(wave: WaveResult) -> str | None:
+    """A ten-line target that returned no iterable is a usage error, not a loader failure."""
+    for w in wave.workers:
+        if w.verdict is Verdict.ERROR and w.detail and (marker := "TargetShapeError: ") in w.detail:
+            return w.detail.split(marker, 1)[1].splitlines()[0]
+    return None
 
 
 def version_warnings(wave: WaveResult, expect: dict[str, str]) -> list[str]:

@@ -37,7 +37,7 @@ def make_console(stderr: bool = False) -> Console:
     """The one way this CLI builds a console: log lines stay whole and tables wide when piped."""
     probe = Console(stderr=stderr)
     width = None if probe.is_terminal else 160
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width)
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width, emoji=False)
 
 
 @contextmanager

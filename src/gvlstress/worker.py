@@ -203,7 +203,10 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
             deadline is not None and time.monotonic() < deadline
         ):
             t0 = time.monotonic()
-            session.next_batch()
+            try:
+                session.next_batch()
+            except StopIteration:  # the target's iterable ended: this worker's share is done
+                break
             dt = time.monotonic() - t0
             done += 1
             if done == 1:  # the pool exists now: say how big it is, even if a later batch hangs

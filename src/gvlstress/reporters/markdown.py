@@ -69,11 +69,7 @@ def summary_paragraph(result: RunResult) -> str:
         f"{sc.rayon or 'default'} rayon threads"
         + (f" (inherited RAYON_NUM_THREADS={sc.inherit_rayon})" if sc.inherit_rayon else "")
         + f", target `{sc.target}`"
-        + (
-            f" with fault `{sc.fault}` at rate {sc.fault_rate:g}"
-            if sc.fault != "none"
-            else ""
-        )
+        + (f" with fault `{sc.fault}` at rate {sc.fault_rate:g}" if sc.fault != "none" else "")
     )
     if not s.waves:
         return f"Scenario `{name}` ({config}) was stopped before any wave finished."

@@ -1,12 +1,21 @@
-"""Find a target by name: built-ins, ``module:callable``, or a ``gvlstress.targets`` entry point."""
+"""Find a target by name: built-ins, ``module:callable``, or a ``gvlstress.targets`` entry point.
+
+``module:attr`` is the Target form when ``attr`` is a class or an object with ``prepare()``
+(a class is instantiated), and the ten-line form (`targets.callable`) for any other callable.
+The current directory is importable, as with ``python -m`` (spawned workers inherit sys.path).
+"""
 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from importlib.metadata import entry_points
+from typing import Any
 
 from gvlstress.errors import UsageError
 from gvlstress.targets.base import Target
+from gvlstress.targets.callable import CallableTarget
 from gvlstress.targets.gvl import GenvarloaderTarget
 from gvlstress.targets.native import NativeTarget
 from gvlstress.targets.shapes import ShapesTarget
@@ -16,6 +25,7 @@ BUILTINS: dict[str, type[NativeTarget] | type[GenvarloaderTarget] | type[ShapesT
     "genvarloader": GenvarloaderTarget,
     "shapes": ShapesTarget,
 }
+CONTRACT = "MODULE:CALLABLE returning an iterable of batches, or MODULE:CLASS with prepare()"
 
 
 def available() -> list[str]:
@@ -24,18 +34,57 @@ def available() -> list[str]:
     return sorted(names)
 
 
+def _as_target(obj: Any, name: str) -> Target:
+    if isinstance(obj, type):
+        try:
+            obj = obj()
+        except Exception as exc:
+            raise UsageError(
+                f"--target {name}: cannot create the target ({type(exc).__name__}: {exc})"
+            ) from None
+    if not callable(getattr(obj, "prepare", None)):
+        raise UsageError(f"--target {name} is not a target", hint=f"expected {CONTRACT}")
+    if not isinstance(getattr(obj, "name", None), str):
+        obj.name = name
+    return obj  # type: ignore[no-any-return]
+
+
 def get_target(name: str) -> Target:
     if name in BUILTINS:
         return BUILTINS[name]()
     for ep in entry_points(group="gvlstress.targets"):
         if ep.name == name:
-            factory = ep.load()
-            return factory()  # type: ignore[no-any-return]
-    if ":" in name:
-        module, _, attr = name.partition(":")
-        try:
-            factory = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as exc:
-            raise UsageError(f"cannot load target {name!r}: {exc}") from None
-        return factory()  # type: ignore[no-any-return]
-    raise UsageError(f"unknown target {name!r}", hint=f"known targets: {', '.join(available())}")
+            try:
+                factory = ep.load()
+                return _as_target(factory() if not isinstance(factory, type) else factory, name)
+            except UsageError:
+                raise
+            except Exception as exc:
+                raise UsageError(f"cannot load target {name!r} ({type(exc).__name__}: {exc})") from None
+    if ":" not in name:
+        raise UsageError(
+            f"unknown target {name!r}", hint=f"known targets: {', '.join(available())}; or {CONTRACT}"
+        )
+    module, _, attr = name.partition(":")
+    if not module or not attr or not all(p.isidentifier() for p in (*module.split("."), *attr.split("."))):
+        raise UsageError(f"--target {name!r}: not MODULE:CALLABLE", hint=f"expected {CONTRACT}")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as `python -m` does; spawned workers inherit it
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except ImportError as exc:
+        raise UsageError(
+            f"--target {name}: cannot import {module!r} ({exc})",
+            hint="is it on sys.path or in this directory?",
+        ) from None
+    except AttributeError:
+        raise UsageError(f"--target {name}: module {module!r} has no {attr!r}") from None
+    if isinstance(obj, type) or callable(getattr(obj, "prepare", None)):
+        return _as_target(obj, name)
+    if not callable(obj):
+        raise UsageError(
+            f"--target {name} is a {type(obj).__name__}, not callable", hint=f"expected {CONTRACT}"
+        )
+    return CallableTarget(name, obj)
