@@ -22,7 +22,7 @@ from pathlib import Path
 
 import psutil
 
-from gvlstress import hostenv
+from gvlstress import hostenv, interpreter
 from gvlstress import selftest as selftest_mod
 from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
@@ -38,7 +38,7 @@ from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus
 from gvlstress.targets.registry import get_target
-from gvlstress.warmup import warm_up
+from gvlstress.warmup import warm_parent, warm_up
 
 
 class NullObserver:
@@ -122,6 +122,9 @@ def run(
     if not Path("/proc/self/task").is_dir():
         raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
     plan = target.prepare(scenario, report_dir)
+    if scenario.python and plan.python is None:  # the harness, not the target, owns --python
+        info = interpreter.probe(scenario.python)
+        plan = dataclasses.replace(plan, python=scenario.python, sys_path=interpreter.sys_path(info))
     with contextlib.ExitStack() as cleanup:
         for path in plan.scratch:
             cleanup.callback(shutil.rmtree, path, ignore_errors=True)
@@ -141,6 +144,8 @@ def run(
         }
         if plan.warm_up:
             target_facts["warm_up"] = warmed or {"done": False, "why": "turned off (--no-warm-up)"}
+        if scenario.warm_parent:
+            target_facts["parent_warmed"] = warm_parent(scenario, plan)
         waves: list[WaveResult] = []
         warnings: list[str] = list(plan.warnings)
         batch_seen = 0.0

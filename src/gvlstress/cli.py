@@ -95,6 +95,13 @@ def _options(f: F) -> F:
             help="Threads per worker (RAYON_NUM_THREADS set in the worker before the target is imported) [default: leave as is].",
         ),
         click.option(
+            "--thread-env",
+            "thread_env",
+            multiple=True,
+            metavar="NAME",
+            help="Another variable --rayon sets in each worker (repeatable), e.g. POLARS_MAX_THREADS.",
+        ),
+        click.option(
             "--inherit-rayon",
             type=int,
             metavar="N",
@@ -156,15 +163,15 @@ def _options(f: F) -> F:
         click.option(
             "--python",
             metavar="PATH",
-            help="Interpreter for the workers, e.g. a venv with another genvarloader "
-            "(spawn only; run.json records the version workers imported).",
+            help="Interpreter for the workers, e.g. a venv with another version of your loader "
+            "(spawn only; the target is imported from its environment; run.json records it).",
         ),
         click.option(
             "--warm-parent",
             is_flag=True,
             default=None,
-            help="Start the target's pool in the supervisor before the waves "
-            "(the fork-after-init class; needs --start-method fork).",
+            help="Run one batch (or the target's warm()) in the supervisor before the waves, so forked "
+            "workers inherit started pools (the fork-after-init class; needs --start-method fork).",
         ),
         click.option(
             "--warm-up/--no-warm-up",
@@ -203,7 +210,7 @@ def scenario_from_options(
     scenario_ref: str | None, target_options: tuple[str, ...], **given: Any
 ) -> Scenario:
     """Parse step: CLI values that were given (not None) override the scenario file."""
-    overrides = {k: v for k, v in given.items() if v is not None}
+    overrides = {k: v for k, v in given.items() if v is not None and v != ()}
     origin = {k: "--" + k.replace("_", "-") for k in overrides}
     if target_options:
         options: dict[str, Any] = {}

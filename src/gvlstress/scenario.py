@@ -50,6 +50,8 @@ class Scenario:
     warm_parent: bool = False
     """Run one batch in the supervisor before the first wave, so its rayon pool exists when
     workers fork. Only for the fork-after-init class (with start_method = "fork")."""
+    thread_env: tuple[str, ...] = ()
+    """More variables `rayon` sets in each worker, beyond those the target declares."""
     warm_up: bool = True
     """Run the target's warm-up (one process, one batch) before the first wave when the target
     asks for one; off reproduces races on a cold JIT cache."""
@@ -173,6 +175,13 @@ def _check(name: str, value: Any, origin: str) -> Any:
         if not isinstance(value, bool):
             raise UsageError(f"{origin}: must be true or false, got {value!r}")
         return value
+    if name == "thread_env":
+        names = [value] if isinstance(value, str) else value
+        if not isinstance(names, (list, tuple)) or not all(
+            isinstance(n, str) and n.replace("_", "A").isalnum() and not n[0].isdigit() for n in names
+        ):
+            raise UsageError(f"{origin}: must be environment variable names, got {value!r}")
+        return tuple(names)
     if name == "python":
         if value is None:
             return None

@@ -159,7 +159,8 @@ def worker_interpreter(ctx: Any, python: str | None) -> Iterator[None]:
 def worker_spec(scenario: Scenario, plan: TargetPlan, wave: int | str, slot: int) -> worker.WorkerSpec:
     """What worker `slot` of wave `wave` runs: thread knobs first, then the plan's own env
     (where "{wave}" becomes the wave's index, e.g. a cache directory per wave)."""
-    env = {name: str(scenario.rayon) for name in plan.rayon_env} if scenario.rayon is not None else {}
+    names = dict.fromkeys((*plan.rayon_env, *scenario.thread_env))
+    env = {name: str(scenario.rayon) for name in names} if scenario.rayon is not None else {}
     env.update({k: v.replace("{wave}", str(wave)) for k, v in plan.env.items()})
     index = wave if isinstance(wave, int) else 0
     seed = (scenario.seed * 1_000_003 + index * 1009 + slot) % 2**63

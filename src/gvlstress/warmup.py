@@ -87,3 +87,28 @@ def warm_up(scenario: Scenario, plan: TargetPlan, timeout: float = TIMEOUT_S) ->
         "python": python,
         "target_info": info if isinstance(info, dict) else {},
     }
+
+
+def warm_parent(scenario: Scenario, plan: TargetPlan) -> str:
+    """--warm-parent for any target: its warm() (or one batch) here, in the supervisor, with the
+    workers' thread settings, so forked workers inherit started pools. Says what was warmed."""
+    if plan.parent_warmed is not None:
+        return plan.parent_warmed
+    spec = worker_spec(scenario, plan, "warm-parent", 0)
+    saved = {k: os.environ.get(k) for k in spec.env}
+    try:
+        info = worker.warm(spec)
+    except Exception as exc:
+        raise EnvironmentProblem(
+            f"--warm-parent: the target failed in the supervisor ({type(exc).__name__}: {exc})"
+        ) from None
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    pool = info.get("rayon_threads") if isinstance(info, dict) else None
+    return f"one batch of {scenario.target} in the supervisor (pid {os.getpid()})" + (
+        f", pool of {pool} threads" if pool else ""
+    )

@@ -37,6 +37,8 @@ class TargetPlan:
     """Open the target and run one batch (or the session's ``warm()``) in one process of the
     workers' interpreter before the first wave, so on-disk JIT caches (numba, torch) are
     complete before N workers start at once and race to write them."""
+    parent_warmed: str | None = None
+    """What the target itself ran in the supervisor for --warm-parent (None: the harness warms)."""
     scratch: tuple[str, ...] = ()
     """Directories the target made for this run only; removed when the run ends."""
 

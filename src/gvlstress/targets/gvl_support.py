@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from gvlstress import interpreter
 from gvlstress.cache import cache_root
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.probes import tools
@@ -23,12 +24,10 @@ from gvlstress.scenario import Scenario
 from gvlstress.targets.base import TargetPlan
 from gvlstress.targets.gvl import DATA_DEFAULTS, MODES, _version_tuple
 
-PROBE_TIMEOUT_S = 120.0
 BUILD_TIMEOUT_S = 900.0
 _PROBE = (
-    "import importlib.metadata as m, json, sys\n"
-    "try:\n    v = m.version('genvarloader')\nexcept m.PackageNotFoundError:\n    v = None\n"
-    "print(json.dumps({'version': v, 'sys_path': sys.path, 'python': sys.version.split()[0]}))\n"
+    "import importlib.metadata as m\n"
+    "try:\n    out['version'] = m.version('genvarloader')\nexcept m.PackageNotFoundError:\n    out['version'] = None\n"
 )
 _OPTIONS = {*DATA_DEFAULTS, "mode", "batch_regions", "force_parallel", "version", "cache_dir", "numba_cache"}
 NUMBA_CACHES = ("shared", "cold")
@@ -38,15 +37,7 @@ cold: every wave starts from an empty NUMBA_CACHE_DIR of its own (the cold-cache
 
 def probe_interpreter(python: str) -> dict[str, Any]:
     """What genvarloader (if any) and which sys.path the workers' interpreter has."""
-    if not (Path(python).is_file() and os.access(python, os.X_OK)):
-        raise UsageError(f"--python {python}: not an executable file")
-    out = tools.run([python, "-c", _PROBE], PROBE_TIMEOUT_S)
-    if not out.ok:
-        raise EnvironmentProblem(f"cannot run {python}: {out.error}")
-    try:
-        info: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    except (json.JSONDecodeError, IndexError):
-        raise EnvironmentProblem(f"{python} did not answer the genvarloader probe") from None
+    info = interpreter.probe(python, extra=_PROBE)
     if not info.get("version"):
         hint = (
             "pip install 'gvlstress[genvarloader]'"
@@ -55,21 +46,6 @@ def probe_interpreter(python: str) -> dict[str, Any]:
         )
         raise EnvironmentProblem(f"genvarloader is not installed for {python}", hint=hint)
     return info
-
-
-def gvlstress_shim() -> str:
-    """A directory holding only a link to this gvlstress package, for another interpreter's
-    sys.path: its own site-packages stay first and nothing else of ours leaks in."""
-    root = cache_root() / "shim"
-    link = root / "gvlstress"
-    target = Path(__file__).resolve().parent.parent
-    if not (link.is_symlink() and link.resolve() == target):
-        root.mkdir(parents=True, exist_ok=True)
-        tmp = root / f".gvlstress-{os.getpid()}"
-        tmp.unlink(missing_ok=True)
-        tmp.symlink_to(target, target_is_directory=True)
-        os.replace(tmp, link)
-    return str(root)
 
 
 def dataset(python: str, version: str, params: dict[str, Any], cache_dir: Path | None) -> dict[str, Any]:
@@ -163,7 +139,7 @@ def prepare(scenario: Scenario) -> TargetPlan:
         rayon_env=("GVL_NUM_THREADS", "RAYON_NUM_THREADS") if not new else ("GVL_NUM_THREADS",),
         env=env,
         python=python if other else None,
-        sys_path=(gvlstress_shim(), *info["sys_path"]) if other else (),
+        sys_path=interpreter.sys_path(info) if other else (),
         expect=expect,
         warnings=tuple(warnings),
         facts={"dataset": data, "numba_cache": numba_cache},

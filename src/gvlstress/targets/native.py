@@ -115,4 +115,5 @@ class NativeTarget:
             versions={"gvlstress_native": str(gvlstress_native.__version__)},
             faults=faults,
             hanging_faults=tuple(gvlstress_native.hanging_fault_modes()),
+            parent_warmed="one healthy batch of the native loader" if scenario.warm_parent else None,
         )

@@ -1,0 +1,66 @@
+"""Another interpreter for the workers (``--python``), for every target.
+
+The harness owns this option: the workers run that interpreter and import the target from its
+environment. It is probed once (it must run and be Python 3.11+); its own sys.path is used, plus
+a directory holding only a link to this gvlstress package, so nothing else of ours leaks in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from gvlstress.cache import cache_root
+from gvlstress.errors import UsageError
+from gvlstress.probes import tools
+
+PROBE_TIMEOUT_S = 120.0
+_PROBE = (
+    "import json, sys\n"
+    "out = {'python': sys.version.split()[0], 'version_info': list(sys.version_info[:2]),"
+    " 'sys_path': sys.path, 'executable': sys.executable}\n"
+)
+
+
+def probe(python: str, extra: str = "") -> dict[str, Any]:
+    """What the interpreter is: version, sys.path (and whatever `extra` code adds to the dict `out`)."""
+    if not (Path(python).is_file() and os.access(python, os.X_OK)):
+        raise UsageError(
+            f"--python {python}: not an executable file", hint="pass the path of a python binary"
+        )
+    code = _PROBE + extra + "print(json.dumps(out))\n"
+    out = tools.run([python, "-c", code], PROBE_TIMEOUT_S)
+    try:
+        info: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    except (json.JSONDecodeError, IndexError):
+        info = {}
+    if not out.ok or not info:
+        raise UsageError(
+            f"--python {python} is not a Python interpreter gvlstress can use ({out.error or 'no answer'})",
+            hint="pass the python of a virtual environment, e.g. .venv/bin/python",
+        )
+    if tuple(info.get("version_info", (0, 0))) < (3, 11):
+        raise UsageError(f"--python {python} is Python {info.get('python')}; workers need 3.11 or newer")
+    return info
+
+
+def shim() -> str:
+    """A directory holding only a link to this gvlstress package, for another interpreter's
+    sys.path: its own site-packages stay first and nothing else of ours leaks in."""
+    root = cache_root() / "shim"
+    link = root / "gvlstress"
+    target = Path(__file__).resolve().parent
+    if not (link.is_symlink() and link.resolve() == target):
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = root / f".gvlstress-{os.getpid()}"
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(target, target_is_directory=True)
+        os.replace(tmp, link)
+    return str(root)
+
+
+def sys_path(info: dict[str, Any]) -> tuple[str, ...]:
+    """sys.path for workers under that interpreter: the shim, then its own (cwd kept importable)."""
+    return (shim(), os.getcwd(), *[p for p in info["sys_path"] if p])
