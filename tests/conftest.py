@@ -54,7 +54,7 @@ def run_cli(
 
 def cli_run(args: list[str], code: int, report_dir: Path, timeout: float = 240, **env: str) -> dict[str, Any]:
     """Run the CLI, check its exit code (showing its output when it differs), load run.json."""
-    result = run_cli([*args, "--report-dir", str(report_dir)], timeout=timeout, **env)
+    result = run_cli([*args, "--report-dir", str(report_dir)], timeout=timeout, cwd=ROOT, **env)
     assert result.returncode == code, result.stdout + result.stderr
     return load_run(report_dir)
 

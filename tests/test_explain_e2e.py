@@ -46,6 +46,9 @@ def run_lock(
             str(report_dir),
             *extra,
         ],
+        # run_cli's defaults, named so that mypy cannot take **env for these parameters
+        timeout=240,
+        cwd=ROOT,
         **env,
     )
     assert result.returncode == 1, result.stdout + result.stderr
@@ -56,7 +59,7 @@ def run_lock(
 def lock_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     """One real 2 x 16 lock_across_par_iter hang, with secrets planted in the environment."""
     report_dir = tmp_path_factory.mktemp("lock") / "reports"
-    _, run = run_lock(report_dir, **SECRETS)
+    _, run = run_lock(report_dir, workers=2, **SECRETS)
     return next(report_dir.iterdir()), run
 
 

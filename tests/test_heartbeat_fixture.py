@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import multiprocessing as mp
 import subprocess
 import sys
@@ -70,7 +71,7 @@ def test_fault_rate_makes_the_hang_arrive_after_a_random_number_of_batches(tmp_p
     try:
         # WHEN each has hung (every thread parked on a futex)
         for p in procs:
-            wait_for(lambda p=p: all_parked_on_futex(p.pid, 3), 30, f"fixture {p.pid} to hang")
+            wait_for(functools.partial(all_parked_on_futex, p.pid, 3), 30, f"fixture {p.pid} to hang")
         lines = wait_for(
             lambda: (
                 log.read_text().splitlines()

@@ -8,7 +8,6 @@ socket accept goes through accept4(2) on an fd linking to socket:[inode].
 # ruff: noqa: T201  (printing `ready` is the protocol)
 
 import socket
-import sys
 
 
 def main() -> None:
@@ -23,4 +22,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

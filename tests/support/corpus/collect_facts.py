@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import re
@@ -27,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
+from typing import Any, NotRequired, TypedDict, cast
 
 CORPUS = os.path.dirname(os.path.abspath(__file__))
 FD_SYSCALLS = {
@@ -40,7 +43,67 @@ FD_SYSCALLS = {
 }
 
 
-def rd(path):
+class ThreadSnap(TypedDict):
+    """One /proc snapshot of a thread."""
+
+    comm: str
+    state: str
+    wchan: str
+    syscall: str
+    schedstat: str
+    ctxt: tuple[int, int]
+
+
+class ThreadFacts(ThreadSnap, total=False):
+    """A thread snapshot plus the deltas and samples taken around it."""
+
+    cpu_ns_delta: int
+    vol_delta: int
+    nonvol_delta: int
+    syscall_t0: str
+    long_cpu_ns: int
+    long_vol: int
+    long_nonvol: int
+    samples: dict[str, int]
+
+
+class ToolResult(TypedDict):
+    rc: int | str  # "timeout" when the tool did not finish
+    out: str
+    err: str
+    secs: float
+
+
+class ProcFacts(TypedDict):
+    pid: int
+    cmdline: str
+    threads: dict[int, ThreadFacts]
+    blocked_fds: dict[str, str]
+    all_fds: dict[str, str]
+    pyspy: NotRequired[ToolResult]
+    gdb: NotRequired[ToolResult]
+    pystack: NotRequired[ToolResult]
+    eustack: NotRequired[ToolResult]
+
+
+class Holder(TypedDict):
+    pid: int
+    fd: int
+    flags: str
+
+
+class RunFacts(TypedDict):
+    name: str
+    ready: bool
+    stdout: list[str]
+    procs: list[ProcFacts]
+    after_tools: NotRequired[dict[int, dict[int, str]]]
+    owners: NotRequired[dict[str, list[Holder]]]
+    stderr: NotRequired[str]
+    survivors: NotRequired[list[int]]
+
+
+def rd(path: str) -> str:
     try:
         with open(path) as fh:
             return fh.read()
@@ -48,8 +111,8 @@ def rd(path):
         return f"<{type(e).__name__}: {e}>"
 
 
-def children_of(root):
-    kids = {}
+def children_of(root: int) -> list[int]:
+    kids: dict[int, list[int]] = {}
     for d in os.listdir("/proc"):
         if d.isdigit():
             st = rd(f"/proc/{d}/stat")
@@ -57,7 +120,8 @@ def children_of(root):
                 continue
             ppid = int(st.rsplit(")", 1)[1].split()[1])
             kids.setdefault(ppid, []).append(int(d))
-    out, todo = [], [root]
+    out: list[int] = []
+    todo = [root]
     while todo:
         p = todo.pop(0)
         out.append(p)
@@ -65,15 +129,15 @@ def children_of(root):
     return out
 
 
-def ctxt(path):
+def ctxt(path: str) -> tuple[int, int]:
     s = rd(path)
     v = re.search(r"^voluntary_ctxt_switches:\s+(\d+)", s, re.M)
     n = re.search(r"^nonvoluntary_ctxt_switches:\s+(\d+)", s, re.M)
     return (int(v.group(1)) if v else -1, int(n.group(1)) if n else -1)
 
 
-def snap_threads(pid):
-    res = {}
+def snap_threads(pid: int) -> dict[int, ThreadSnap]:
+    res: dict[int, ThreadSnap] = {}
     try:
         tids = sorted(int(t) for t in os.listdir(f"/proc/{pid}/task"))
     except OSError:
@@ -93,8 +157,8 @@ def snap_threads(pid):
     return res
 
 
-def fd_info(pid, threads):
-    fds = {}
+def fd_info(pid: int, threads: Mapping[int, ThreadSnap]) -> tuple[dict[str, str], dict[str, str]]:
+    fds: dict[str, str] = {}
     for t in threads.values():
         parts = t["syscall"].split()
         if parts and parts[0].isdigit() and int(parts[0]) in FD_SYSCALLS and len(parts) > 1:
@@ -118,10 +182,10 @@ def fd_info(pid, threads):
                     fds[f"poll[{tid}]:{fd}"] = f"{link} events=0x{ev & 0xFFFF:x}"
             except (OSError, ValueError) as e:
                 fds[f"poll[{tid}]"] = f"<{e}>"
-    for fd, link in list(fds.items()):
+    for key, link in list(fds.items()):
         if link == "anon_inode:[eventpoll]":
-            tf = re.findall(r"tfd:\s+(\d+)", rd(f"/proc/{pid}/fdinfo/{fd}"))
-            fds[fd] = (
+            tf = re.findall(r"tfd:\s+(\d+)", rd(f"/proc/{pid}/fdinfo/{key}"))
+            fds[key] = (
                 link
                 + " tfds="
                 + ",".join(
@@ -129,17 +193,17 @@ def fd_info(pid, threads):
                     for x in tf
                 )
             )
-    all_fds = {}
+    all_fds: dict[str, str] = {}
     try:
-        for fd in os.listdir(f"/proc/{pid}/fd"):
+        for name in os.listdir(f"/proc/{pid}/fd"):
             with contextlib.suppress(OSError):
-                all_fds[fd] = os.readlink(f"/proc/{pid}/fd/{fd}")
+                all_fds[name] = os.readlink(f"/proc/{pid}/fd/{name}")
     except OSError:
         pass
     return fds, all_fds
 
 
-def run_tool(cmd, timeout=90):
+def run_tool(cmd: list[str], timeout: float = 90) -> ToolResult:
     t0 = time.monotonic()
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -158,8 +222,8 @@ def run_tool(cmd, timeout=90):
         }
 
 
-def sample(pid, n=40, dt=0.025):
-    out = {}
+def sample(pid: int, n: int = 40, dt: float = 0.025) -> dict[int, dict[str, int]]:
+    out: dict[int, dict[str, int]] = {}
     for _ in range(n):
         for tid in os.listdir(f"/proc/{pid}/task") if os.path.isdir(f"/proc/{pid}/task") else []:
             b = f"/proc/{pid}/task/{tid}"
@@ -178,7 +242,7 @@ def sample(pid, n=40, dt=0.025):
     return out
 
 
-def collect_proc(pid):
+def collect_proc(pid: int) -> ProcFacts:
     L0 = snap_threads(pid)
     s0 = snap_threads(pid)
     time.sleep(0.5)
@@ -186,10 +250,10 @@ def collect_proc(pid):
     samples = sample(pid)
     time.sleep(max(0.0, 2.5 - 0.5 - 1.0))
     L1 = snap_threads(pid)
-    threads = {}
+    threads: dict[int, ThreadFacts] = {}
     for tid, a in s1.items():
         b0 = s0.get(tid)
-        d = dict(a)
+        d = cast(ThreadFacts, dict(a))  # a copy of the snapshot, extended below
         if b0:
             d["cpu_ns_delta"] = int(a["schedstat"].split()[0]) - int(b0["schedstat"].split()[0])
             d["vol_delta"] = a["ctxt"][0] - b0["ctxt"][0]
@@ -212,15 +276,19 @@ def collect_proc(pid):
     }
 
 
-def run_one(name, out):
+def run_one(name: str, out: str) -> None:
     if True:
         path = os.path.join(CORPUS, name)
         p = subprocess.Popen(
             [sys.executable, path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
         )
+        # both are pipes (PIPE, unbuffered=False), so stderr is a BufferedReader with read1()
+        assert p.stdout is not None
+        assert isinstance(p.stderr, io.BufferedReader)
         sel = selectors.DefaultSelector()
         sel.register(p.stdout, selectors.EVENT_READ)
-        lines, buf, deadline = [], b"", time.monotonic() + 60
+        lines: list[str] = []
+        buf, deadline = b"", time.monotonic() + 60
         ok = False
         while time.monotonic() < deadline and not ok:
             if sel.select(timeout=1):
@@ -234,7 +302,7 @@ def run_one(name, out):
                     if ln == b"ready":
                         ok = True
         time.monotonic()
-        data = {"name": name, "ready": ok, "stdout": lines, "procs": []}
+        data: RunFacts = {"name": name, "ready": ok, "stdout": lines, "procs": []}
         if ok:
             time.sleep(1.0)  # let things settle (ready is printed just before the final call)
             pids = children_of(p.pid)
@@ -263,7 +331,7 @@ def run_one(name, out):
                 pid: {tid: t["syscall"] for tid, t in snap_threads(pid).items()} for pid in pids
             }
             # pipe-inode ownership across the whole system for pipes/sockets in blocked fds
-            owners = {}
+            owners: dict[str, list[Holder]] = {}
             for pr in data["procs"]:
                 for link in pr["blocked_fds"].values():
                     if link.startswith(("pipe:", "socket:")):
@@ -296,7 +364,7 @@ def run_one(name, out):
         if not ok:
             data["stderr"] = p.stderr.read().decode()[-3000:]
         time.sleep(0.5)
-        survivors = []
+        survivors: list[int] = []
         for pr in data["procs"]:
             if (
                 os.path.exists(f"/proc/{pr['pid']}")
@@ -346,19 +414,19 @@ SYSNAME = {
 }
 
 
-def clean(name, n=70):
+def clean(name: str, n: int = 70) -> str:
     name = re.sub(r"\[[0-9a-f]{16}\]", "", name)
     name = re.sub(r"_RN\w+", lambda m: m.group(0), name)
     return name if len(name) <= n else name[: n - 1] + "…"
 
 
-def gdb_threads(out):
-    res = []
+def gdb_threads(out: str) -> list[tuple[str, str, str, list[str]]]:
+    res: list[tuple[str, str, str, list[str]]] = []
     for blk in out.split("\nThread ")[1:]:
         lines = blk.splitlines()
         m = re.match(r"\d+ \(Thread 0x[0-9a-f]+ \(LWP (\d+)\) \"([^\"]*)\"\)", lines[0])
         lwp, comm = (m.group(1), m.group(2)) if m else ("?", "?")
-        frames = []
+        frames: list[tuple[str, bool]] = []
         for ln in lines[1:]:
             fm = re.match(r"#\d+\s+(?:0x[0-9a-f]+ in )?(.+?) \((.*)", ln)
             if fm:
@@ -376,8 +444,8 @@ def gdb_threads(out):
     return res
 
 
-def pystack_threads(out):
-    res = []
+def pystack_threads(out: str) -> list[tuple[str, str, list[str], str, str]]:
+    res: list[tuple[str, str, list[str], str, str]] = []
     for blk in out.split("Traceback for thread ")[1:]:
         head = blk.splitlines()[0]
         m = re.match(r"(\d+) \((.*?)\)", head)
@@ -395,7 +463,7 @@ def pystack_threads(out):
     return res
 
 
-def fmt_sys(sc):
+def fmt_sys(sc: str) -> str:
     p = sc.split()
     if not p or p[0] == "running":
         return "`running`"
@@ -406,10 +474,10 @@ def fmt_sys(sc):
     return f"`{sc}` ({nm}{extra})"
 
 
-def render(name, out):
+def render(name: str, out: str) -> str:
     with open(os.path.join(out, f"{name}.json")) as fh:
-        d = json.load(fh)
-    o = []
+        d: Any = json.load(fh)  # the raw JSON written by run_one (its int keys are strings now)
+    o: list[str] = []
     o.append(f"### {name}.py")
     o.append(
         f"stdout: `{' / '.join(d['stdout'])}`; ready={d['ready']}; survivors after kill: {d['survivors'] or 'none'}"
@@ -463,25 +531,25 @@ def render(name, out):
             o.append(f"py-spy rc={ps['rc']}: {ps['err'][:200]}")
         # gdb
         g = pr["gdb"]
-        groups = {}
+        groups: dict[tuple[str, str, str], list[str]] = {}
         for lwp, comm, leaf, rest in gdb_threads(g["out"]):
             key = (comm, clean(leaf, 50), " ← ".join(clean(x) for x in rest))
             groups.setdefault(key, []).append(lwp)
         o.append(
             f"gdb thread apply all bt (rc={g['rc']}, {g['secs']} s), leaf | next 4 non-libc, non-eval frames:"
         )
-        for (comm, leaf, rest), lwps in groups.items():
-            o.append(f'- LWP {",".join(lwps)} "{comm}": `{leaf}` | {rest}')
+        for (comm, leaf, chain), lwps in groups.items():
+            o.append(f'- LWP {",".join(lwps)} "{comm}": `{leaf}` | {chain}')
         p = pr["pystack"]
         if p["rc"] == 0:
-            grp = {}
+            grp: dict[tuple[str, str, str, str], list[str]] = {}
             for tid, tn, py, cleaf, flags in pystack_threads(p["out"]):
                 grp.setdefault(
                     (tn, " ← ".join(reversed(py)) or "(no Python frames)", clean(cleaf, 50), flags), []
                 ).append(tid)
             o.append(f"pystack remote --native-all ({p['secs']} s), innermost Python frames | native leaf:")
-            for (tn, py, cl, flags), tids in grp.items():
-                o.append(f"- {','.join(tids)} ({tn}) {flags}: {py} | `{cl}`")
+            for (tn, pyframes, cl, flags), tids in grp.items():
+                o.append(f"- {','.join(tids)} ({tn}) {flags}: {pyframes} | `{cl}`")
         else:
             o.append(f"pystack rc={p['rc']}: {p['err'][:200]}")
     if d.get("owners"):

@@ -9,7 +9,6 @@ are inside their loops.
 
 # ruff: noqa: T201  (printing `ready` is the protocol)
 
-import sys
 import threading
 import time
 
@@ -34,4 +33,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -8,7 +8,6 @@ not call it one.
 
 # ruff: noqa: T201  (printing `ready` is the protocol)
 
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -25,4 +24,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -11,7 +11,6 @@ then `ready` after the task's result came back.
 
 import multiprocessing as mp
 import os
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -24,7 +23,7 @@ def main() -> None:
     pool = ProcessPoolExecutor(2, mp_context=mp.get_context("spawn"))
     assert pool.submit(task, 21).result(timeout=60) == 42
     # With a spawn context 3.11 starts workers on demand: after one task only ONE worker exists.
-    kids = sorted(p.pid for p in pool._processes.values())
+    kids = sorted(p.pid for p in pool._processes.values() if p.pid is not None)
     print("children " + " ".join(str(k) for k in kids), flush=True)
     print("ready", flush=True)
     while True:
@@ -32,4 +31,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -26,7 +26,7 @@ def in_futex(tid: int) -> bool:
         return False
 
 
-def wait_parked(tids: list, label: str) -> None:
+def wait_parked(tids: list[int], label: str) -> None:
     deadline = time.monotonic() + 10.0
     stable = 0
     while stable < 5:
@@ -41,7 +41,7 @@ def main() -> None:
     a = threading.Lock()
     b = threading.Lock()
     barrier = threading.Barrier(2)
-    tids: dict = {}
+    tids: dict[str, int] = {}
     about_to_block = threading.Semaphore(0)
 
     def worker(first: threading.Lock, second: threading.Lock) -> None:
@@ -71,4 +71,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -17,16 +17,17 @@ import os
 import sys
 import threading
 import time
+from multiprocessing.queues import Queue
 
 WRITE, WAIT4 = 1, 61  # x86_64
 
 
-def child(q) -> None:
+def child(q: "Queue[bytes]") -> None:
     q.put(b"x" * (10 * 1024 * 1024))
 
 
-def syscalls(pid: int) -> dict:
-    out = {}
+def syscalls(pid: int) -> dict[int, str]:
+    out: dict[int, str] = {}
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
@@ -45,6 +46,8 @@ def main() -> None:
     q = ctx.Queue()
     p = ctx.Process(target=child, args=(q,), name="mp-child")
     p.start()
+    child_pid = p.pid
+    assert child_pid is not None  # set by start()
     main_tid = threading.get_native_id()
 
     def watcher() -> None:
@@ -54,7 +57,7 @@ def main() -> None:
             if time.monotonic() > deadline:
                 print("child never blocked in write", file=sys.stderr, flush=True)
                 os._exit(3)
-            ok = str(WRITE) in syscalls(p.pid).values()
+            ok = str(WRITE) in syscalls(child_pid).values()
             ok = ok and syscalls(os.getpid()).get(main_tid) == str(WAIT4)
             stable = stable + 1 if ok else 0
             time.sleep(0.05)
@@ -67,4 +70,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -7,8 +7,6 @@ also have its own worker threads that spin or park. Rules must call this busy/he
 
 # ruff: noqa: T201  (printing `ready` is the protocol)
 
-import sys
-
 import numpy as np
 
 
@@ -26,4 +24,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

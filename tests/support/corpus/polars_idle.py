@@ -8,7 +8,6 @@ frames, invisible to py-spy) and must be recognised as idle pools, not as stuck 
 
 # ruff: noqa: T201  (printing `ready` is the protocol)
 
-import sys
 import time
 
 import polars as pl
@@ -30,4 +29,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -9,7 +9,6 @@ read(2) on a pipe, not a futex.
 # ruff: noqa: T201  (printing `ready` is the protocol)
 
 import os
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -26,4 +25,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -8,7 +8,6 @@ rising) and could react to the event. Rules that rely on "futex with timeout" vs
 
 # ruff: noqa: T201  (printing `ready` is the protocol)
 
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -25,4 +24,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
