@@ -222,9 +222,12 @@ def _write_human(result: RunResult, run_dir: Path) -> dict[str, Path]:
     """report.md and junit.xml (which points at report.md), each written atomically."""
     report_md = run_dir / "report.md"
     junit_xml = run_dir / "junit.xml"
-    write_atomic(report_md, markdown.render(result))
+    written = {}
+    for name, text in markdown.render_files(result).items():
+        write_atomic(run_dir / name, text)
+        written[name] = run_dir / name
     write_atomic(junit_xml, junit.render(result, str(report_md)))
-    return {"report.md": report_md, "junit.xml": junit_xml}
+    return {**written, "junit.xml": junit_xml}
 
 
 def write_reports(result: RunResult, run_dir: Path) -> dict[str, Path]:

@@ -309,16 +309,22 @@ def collapse_recursion(names: tuple[str, ...], longest: int = 6) -> tuple[str, .
     Pool threads stuck in the same place differ only in how deep work stealing recursed;
     folded, their stacks compare equal and group together.
     """
-    out = list(names)
+    folded, _ = fold_frames(tuple(Frame(n) for n in names), longest)
+    return tuple(f.name for f in folded)
+
+
+def fold_frames(frames: tuple[Frame, ...], longest: int = 6) -> tuple[tuple[Frame, ...], int]:
+    """`collapse_recursion` on frames (by name): the folded stack and how many frames went."""
+    out = list(frames)
     changed = True
     while changed:
         changed = False
         for size in range(1, longest + 1):
             i = 0
             while i + 2 * size <= len(out):
-                if out[i : i + size] == out[i + size : i + 2 * size]:
+                if [f.name for f in out[i : i + size]] == [f.name for f in out[i + size : i + 2 * size]]:
                     del out[i + size : i + 2 * size]
                     changed = True
                 else:
                     i += 1
-    return tuple(out)
+    return tuple(out), len(frames) - len(out)

@@ -26,9 +26,14 @@ from gvlstress.model import (
     WorkerOutcome,
 )
 from gvlstress.selftest import SelftestResult
-from gvlstress.vocab import where
+from gvlstress.vocab import fold_frames, where
 
-MAX_FRAMES = 48
+MAX_FRAMES = 40
+MAX_LINE = 240
+"""A frame line longer than this (gdb's template-heavy Rust symbols) is cut."""
+REPORT_LIMIT = 60_000
+"""report.md stays under this many characters (GitHub takes 65,536 in an issue body); what does
+not fit moves to stacks.md beside it, and run.json plus the raw dumps keep everything."""
 
 
 def _code(text: str) -> str:
@@ -228,17 +233,22 @@ def _diagnosis(result: RunResult) -> list[str]:
     return out or ["Nothing to diagnose: no worker hung, crashed or raised.", ""]
 
 
-def _frames_text(frames: tuple[Frame, ...]) -> str:
+def _frames_text(frames: tuple[Frame, ...], limit: int = MAX_FRAMES) -> str:
+    """Frames one per line, rayon's join/steal recursion folded, long symbols cut."""
+    folded, dropped = fold_frames(frames)
     lines = []
-    for i, f in enumerate(frames[:MAX_FRAMES]):
+    for i, f in enumerate(folded[:limit]):
         loc = f" ({f.file}:{f.line})" if f.file and f.line else ""
-        lines.append(f"#{i:<3}{f.name}{loc}")
-    if len(frames) > MAX_FRAMES:
-        lines.append(f"... {len(frames) - MAX_FRAMES} more frames")
+        line = f"#{i:<3}{f.name}{loc}"
+        lines.append(line if len(line) <= MAX_LINE else line[: MAX_LINE - 3] + "...")
+    if len(folded) > limit:
+        lines.append(f"... {len(folded) - limit} more frames")
+    if dropped:
+        lines.append(f"({dropped} frames of repeated recursion folded)")
     return "\n".join(lines)
 
 
-def stacks_section(cap: Capture, title: str) -> list[str]:
+def stacks_section(cap: Capture, title: str, limit: int = MAX_FRAMES) -> list[str]:
     """One collapsed block per worker; inside, one per distinct stack with a thread count."""
     groups = stack_groups(cap)
     out = [
@@ -259,7 +269,7 @@ def stacks_section(cap: Capture, title: str) -> list[str]:
             "",
         ]
         if first.native:
-            out += ["native:", "", "```text", _frames_text(first.native), "```", ""]
+            out += ["native:", "", "```text", _frames_text(first.native, limit), "```", ""]
         elif not (first.python and first.python.frames):
             out += ["(no stack: see the missing views above)", ""]
         py = first.python
@@ -268,7 +278,7 @@ def stacks_section(cap: Capture, title: str) -> list[str]:
                 f"py-spy (thread {py.name}, {'active' if py.active else 'idle'}):",
                 "",
                 "```text",
-                _frames_text(py.frames),
+                _frames_text(py.frames, limit),
                 "```",
                 "",
             ]
@@ -278,6 +288,36 @@ def stacks_section(cap: Capture, title: str) -> list[str]:
 
 
 def render(result: RunResult) -> str:
+    """report.md (see `render_files` for when stacks move out of it)."""
+    return render_files(result)["report.md"]
+
+
+def render_files(result: RunResult) -> dict[str, str]:
+    """report.md, plus stacks.md when the stacks would push report.md past REPORT_LIMIT."""
+    head, stacks, tail = _report_parts(result)
+    text = "\n".join([*head, *stacks, *tail]) + "\n"
+    if len(text) <= REPORT_LIMIT:
+        return {"report.md": text}
+    stacks_md = "\n".join(["# Stacks of hung workers", "", *stacks[2:]]) + "\n"
+    hung = [(wave, w) for wave, w in _hung(result) if w.capture]
+    where_ = (
+        f"The stacks of all {len(hung)} hung worker(s) are in [stacks.md](stacks.md) "
+        f"({len(stacks_md) // 1024} KB; too long to paste here)"
+    )
+    wave, w = hung[0]
+    assert w.capture is not None
+    first = stacks_section(w.capture, f"wave {wave.index + 1}, slot {w.slot}, pid {w.pid}", limit=16)
+    for inline in ([f"{where_}. The first one, shortened:", "", *first], [f"{where_}.", ""]):
+        text = "\n".join([*head, "## Stacks of hung workers", "", *inline, *tail]) + "\n"
+        if len(text) <= REPORT_LIMIT:
+            break
+    if len(text) > REPORT_LIMIT:  # even the diagnosis is too long: keep its start, say so
+        cut = REPORT_LIMIT - 2000
+        text = text[:cut] + "\n\n(report cut at 58 KB; everything is in run.json and stacks.md)\n"
+    return {"report.md": text, "stacks.md": stacks_md}
+
+
+def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
     s = result.summary
     name = result.scenario.name
     n = sum(1 for w in result.waves if w.verdict is s.verdict)
@@ -295,19 +335,21 @@ def render(result: RunResult) -> str:
     ]
     out.append("")
     hung = [(wave, w) for wave, w in _hung(result) if w.capture]
+    stacks: list[str] = []
     if hung:
-        out += ["## Stacks of hung workers", ""]
+        stacks += ["## Stacks of hung workers", ""]
         for wave, w in hung:
             assert w.capture is not None
-            out += stacks_section(
+            stacks += stacks_section(
                 w.capture, f"wave {wave.index + 1}, slot {w.slot}, pid {w.pid} ({w.verdict.value})"
             )
-    out += ["## Reproduce", "", "```sh", shlex.join(result.command), "```", ""]
-    out.append(
+    tail = ["## Reproduce", "", "```sh", shlex.join(result.command), "```", ""]
+    dumps = "raw py-spy/native/proc dumps under workers/" if hung else "no raw dumps (nothing hung)"
+    tail.append(
         f"<sub>run directory `{result.run_dir}`; started {result.started_at}, finished {result.finished_at}; "
-        "machine-readable data in run.json, raw py-spy/native/proc dumps under workers/</sub>"
+        f"machine-readable data in run.json, {dumps}</sub>"
     )
-    return "\n".join(out) + "\n"
+    return out, stacks, tail
 
 
 def _diagnosis_block(d: Diagnosis) -> list[str]:
