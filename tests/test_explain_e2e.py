@@ -198,7 +198,7 @@ def start_hung_fixture(rayon: int) -> subprocess.Popen[str]:
     return proc
 
 
-@pytest.mark.parametrize("tool", ["eu-stack", "gdb"])
+@pytest.mark.parametrize("tool", ["pystack", "eu-stack", "gdb"])
 def test_inspect_a_hung_process_explains_it_and_leaves_it_alive(tmp_path: Path, tool: str) -> None:
     from gvlstress.probes import tools
 

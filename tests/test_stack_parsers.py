@@ -27,6 +27,23 @@ def test_eustack_raw_recording() -> None:
     assert all(t.frames for t in pool)
 
 
+def test_pystack_recording_gives_c_frames_innermost_first() -> None:
+    threads = native.parse_pystack((DATA / "pystack_lock.txt").read_text())
+    assert len(threads) == 5
+    stacks = demangle.readable([t.frames for t in threads])  # as native.stacks does
+    main = next(fs for fs in stacks if any("LockLatch::wait_and_reset" in f.name for f in fs))
+    assert main[0].name == "syscall"  # innermost first
+    assert main[-1].name == "_start"
+    pool = [fs for fs in stacks if any("Mutex::lock_contended" in f.name for f in fs)]
+    assert len(pool) == 4
+    assert all(f.line is None or f.line >= 0 for t in threads for f in t.frames)
+
+
+def test_pystack_junk_is_no_threads() -> None:
+    assert native.parse_pystack("Engine error: Could not determine python version\n") == ()
+    assert native.parse_pystack("Traceback for thread x (y)\n    garbage") == ()
+
+
 def test_gdb_recording_keeps_names_files_and_lines() -> None:
     threads = native.parse_gdb((DATA / "gdb_lock.txt").read_text())
     assert threads

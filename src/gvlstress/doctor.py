@@ -87,17 +87,18 @@ def run_checks() -> tuple[Check, ...]:
                 Check(
                     "native stacks",
                     False,
-                    "no eu-stack or gdb",
-                    "apt-get install elfutils (eu-stack), or gdb",
+                    "no pystack, eu-stack or gdb",
+                    "pip install pystack (Python processes), or apt-get install elfutils (eu-stack) or gdb",
                 )
             )
         else:
             run, nthreads, _ = native.stacks(subject.pid, timeout=30)
+            others = ", ".join(n for n, _ in native.available()[1:]) or "none"
             checks.append(
                 Check(
                     "native stacks",
                     run.ok,
-                    f"{found[0]} ({found[1]}) read {len(nthreads)} thread(s) in {run.elapsed_s:.2f}s"
+                    f"{run.tool} read {len(nthreads)} thread(s) in {run.elapsed_s:.2f}s (fallbacks: {others})"
                     if run.ok
                     else f"{found[0]}: {run.error}",
                     None if run.ok else "the native tool needs ptrace too: see the ptrace policy line",

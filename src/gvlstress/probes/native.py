@@ -1,14 +1,17 @@
 """Native stacks of every thread, including rayon's pool threads that py-spy cannot see.
 
-eu-stack (elfutils) is fast (~0.1-1 s) and preferred; gdb in batch mode is the fallback (~2-3 s).
-Names come out raw from eu-stack (``-r``) and go through one c++filt call, so legacy and v0
-Rust symbols are demangled the same way whichever tool ran.
+pystack (a pip dependency, so a plain ``pip install`` has it) is tried first: ``pystack remote
+PID --native-all`` reads every thread of a Python process in ~0.3 s. eu-stack (elfutils, fast) and
+gdb in batch mode (~2-3 s) follow, for non-Python processes and hosts where pystack cannot
+attach. Names go through one c++filt call (or the pure-Python fallback), so legacy and v0 Rust
+symbols are demangled the same way whichever tool ran.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import replace
 
 from gvlstress.model import Frame, NativeThread, ToolRun
@@ -16,20 +19,27 @@ from gvlstress.probes import tools
 from gvlstress.probes.demangle import readable
 
 ENV_VAR = "GVLSTRESS_NATIVE_TOOL"
-"""Force a native stack tool: 'eu-stack', 'gdb' or 'none'."""
-TOOLS = ("eu-stack", "gdb")
+"""Force a native stack tool: 'pystack', 'eu-stack', 'gdb' or 'none'."""
+TOOLS = ("pystack", "eu-stack", "gdb")
+
+
+def available() -> list[tuple[str, str]]:
+    """(tool name, path) of every native stack tool this host has, best first (or the forced one)."""
+    forced = os.environ.get(ENV_VAR)
+    if forced == "none":
+        return []
+    out = []
+    for name in (forced,) if forced else TOOLS:
+        path = tools.find(name) if name in TOOLS else None
+        if path:
+            out.append((name, path))
+    return out
 
 
 def locate() -> tuple[str, str] | None:
-    """(tool name, path) of the native stack tool this host has, best first."""
-    forced = os.environ.get(ENV_VAR)
-    for name in (forced,) if forced else TOOLS:
-        if name == "none":
-            return None
-        path = tools.find(name) if name else None
-        if name in TOOLS and path:
-            return name, path
-    return None
+    """(tool name, path) of the best native stack tool this host has."""
+    found = available()
+    return found[0] if found else None
 
 
 _EU_THREAD = re.compile(r"^TID (\d+):\s*$")
@@ -83,18 +93,77 @@ def parse_gdb(text: str) -> tuple[NativeThread, ...]:
     return tuple(threads)
 
 
+_PS_THREAD = re.compile(r"^Traceback for thread (\d+) \((.*?)\)")
+_PS_FRAME = re.compile(
+    r'^\s+\((C|Python)\) File "(.*?)", line (\d+), in (.*?)(?: \(inlined\))?(?: \((/[^()]*)\))?\s*$'
+)
+
+
+def parse_pystack(text: str) -> tuple[NativeThread, ...]:
+    """Threads from ``pystack remote PID --native-all``: its C frames, innermost first.
+
+    pystack prints outermost first and interleaves Python frames (py-spy supplies those)."""
+    threads: list[NativeThread] = []
+    tid: int | None = None
+    name: str | None = None
+    frames: list[Frame] = []
+    for line in text.splitlines():
+        if m := _PS_THREAD.match(line):
+            if tid is not None:
+                threads.append(NativeThread(tid, name, tuple(reversed(frames))))
+            tid, name, frames = int(m.group(1)), m.group(2), []
+        elif tid is not None and (m := _PS_FRAME.match(line)) and m.group(1) == "C":
+            file = m.group(2) if m.group(2) != "???" else None
+            frames.append(
+                Frame(
+                    name=m.group(4).strip() or "??",
+                    file=file,
+                    line=int(m.group(3)) or None,
+                    module=m.group(5),
+                )
+            )
+    if tid is not None:
+        threads.append(NativeThread(tid, name, tuple(reversed(frames))))
+    return tuple(threads)
+
+
 def stacks(pid: int, timeout: float = 30.0) -> tuple[ToolRun, tuple[NativeThread, ...], str | None]:
-    """All-thread native stacks of `pid`: (how it went, threads, raw text)."""
-    found = locate()
-    if found is None:
+    """All-thread native stacks of `pid`: (how it went, threads, raw text). The best tool that
+    gives stacks wins; one that fails (pystack on a non-Python process) hands over to the next."""
+    found = available()
+    if not found:
         why = (
             "forced off"
             if os.environ.get(ENV_VAR) == "none"
-            else "no eu-stack or gdb (apt-get install elfutils)"
+            else "no pystack, eu-stack or gdb (pip install pystack)"
         )
         return ToolRun("native", False, 0.0, (), f"native stacks unavailable: {why}"), (), None
-    name, path = found
-    if name == "eu-stack":
+    failed: list[str] = []
+    started = time.monotonic()
+    for name, path in found:
+        left = timeout - (time.monotonic() - started)
+        if left <= 1.0:
+            break
+        run, threads, raw = _one(name, path, pid, left)
+        if threads:
+            if failed:
+                run = replace(run, error="; ".join([*failed, run.error or ""]).strip("; ") or None)
+            return run, threads, raw
+        failed.append(f"{name}: {run.error}")
+    return (
+        ToolRun("native", False, time.monotonic() - started, (), "; ".join(failed) or "no time left"),
+        (),
+        None,
+    )
+
+
+def _one(
+    name: str, path: str, pid: int, timeout: float
+) -> tuple[ToolRun, tuple[NativeThread, ...], str | None]:
+    if name == "pystack":
+        argv = [path, "remote", str(pid), "--native-all", "--no-color"]
+        parse = parse_pystack
+    elif name == "eu-stack":
         argv = [path, "-r", "-p", str(pid)]
         parse = parse_eustack
     else:
