@@ -366,7 +366,8 @@ def compare(
     """Hang rates of runs side by side; also written as Markdown (to `output` or the report dir)."""
     if len(run_dirs) < 2:
         raise UsageError("compare needs at least two run directories")
-    result = compare_runs([json_report.read(d) for d in run_dirs])
+    # each run is labelled by the directory it was given as (the path printed as given)
+    result = compare_runs([replace(json_report.read(d), run_dir=str(d)) for d in run_dirs])
     if output is None:
         check_report_dir(report_dir)
         output = report_dir / f"{_utc_now():%Y%m%dT%H%M%SZ}-compare.md"

@@ -400,12 +400,12 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.NoArgsIsHelpError as exc:
         err.print(exc.format_message(), markup=False)
         raise SystemExit(int(ExitCode.USAGE)) from None
-    except click.ClickException as exc:
+    except click.ClickException as exc:  # click's own usage errors, in the same style as ours
         ctx = getattr(exc, "ctx", None)
-        where = (
+        cmd = (
             f"gvlstress {ctx.info_name}" if ctx is not None and ctx.info_name != "gvlstress" else "gvlstress"
         )
-        err.print(f"{where}: error: {exc.format_message()} (try --help)", markup=False)
+        err.print(f"gvlstress: error: {exc.format_message()} (hint: {cmd} --help)", markup=False)
         raise SystemExit(int(ExitCode.USAGE)) from None
     except click.exceptions.Abort:
         raise SystemExit(int(ExitCode.INTERRUPTED)) from None

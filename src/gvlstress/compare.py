@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
+from pathlib import Path
 
 from gvlstress.model import RunResult
 from gvlstress.stats import Rate, fisher_exact, rate
@@ -71,7 +72,7 @@ def run_stats(result: RunResult) -> RunStats:
     )
     return RunStats(
         run_dir=result.run_dir,
-        name=sc.name,
+        name=Path(result.run_dir).name or sc.name,
         versions=_versions(result),
         config=config,
         waves=s.waves,
