@@ -94,14 +94,18 @@ def run_checks() -> tuple[Check, ...]:
         else:
             run, nthreads, _ = native.stacks(subject.pid, timeout=30)
             others = ", ".join(n for n, _ in native.available()[1:]) or "none"
+            slow = run.ok and run.tool == "gdb"  # works, but ~2 s a process: a degraded backend
             checks.append(
                 Check(
                     "native stacks",
-                    run.ok,
+                    run.ok and not slow,
                     f"{run.tool} read {len(nthreads)} thread(s) in {run.elapsed_s:.2f}s (fallbacks: {others})"
+                    + (" -- gdb only: slow, about 2 s per hung worker" if slow else "")
                     if run.ok
                     else f"{found[0]}: {run.error}",
-                    None if run.ok else "the native tool needs ptrace too: see the ptrace policy line",
+                    "pip install pystack (fast, for Python processes)"
+                    if slow
+                    else (None if run.ok else "the native tool needs ptrace too: see the ptrace policy line"),
                 )
             )
         sample = procfs.sample(subject.pid)
