@@ -223,9 +223,12 @@ def _write_human(result: RunResult, run_dir: Path) -> dict[str, Path]:
     report_md = run_dir / "report.md"
     junit_xml = run_dir / "junit.xml"
     written = {}
-    for name, text in markdown.render_files(result).items():
+    files = markdown.render_files(result)
+    for name, text in files.items():
         write_atomic(run_dir / name, text)
         written[name] = run_dir / name
+    if "stacks.md" not in files:  # a re-render that fits again: no stale overflow beside it
+        (run_dir / "stacks.md").unlink(missing_ok=True)
     write_atomic(junit_xml, junit.render(result, str(report_md)))
     return {**written, "junit.xml": junit_xml}
 

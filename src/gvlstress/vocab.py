@@ -303,7 +303,7 @@ def span(tids: tuple[int, ...]) -> str:
     return ", ".join(map(str, tids))
 
 
-def collapse_recursion(names: tuple[str, ...], longest: int = 6) -> tuple[str, ...]:
+def collapse_recursion(names: tuple[str, ...], longest: int = 16) -> tuple[str, ...]:
     """Fold directly repeated runs of frames (rayon's join recursion) into one copy.
 
     Pool threads stuck in the same place differ only in how deep work stealing recursed;
@@ -313,7 +313,7 @@ def collapse_recursion(names: tuple[str, ...], longest: int = 6) -> tuple[str, .
     return tuple(f.name for f in folded)
 
 
-def fold_frames(frames: tuple[Frame, ...], longest: int = 6) -> tuple[tuple[Frame, ...], int]:
+def fold_frames(frames: tuple[Frame, ...], longest: int = 16) -> tuple[tuple[Frame, ...], int]:
     """`collapse_recursion` on frames (by name): the folded stack and how many frames went."""
     out = list(frames)
     changed = True
@@ -328,3 +328,25 @@ def fold_frames(frames: tuple[Frame, ...], longest: int = 6) -> tuple[tuple[Fram
                 else:
                     i += 1
     return tuple(out), len(frames) - len(out)
+
+
+def short_name(name: str, keep: int = 1) -> str:
+    """A symbol for reading: generic arguments nested deeper than `keep` levels become '…'
+    (``catch_unwind<core::panic::AssertUnwindSafe<...>>`` -> ``catch_unwind<core::panic::AssertUnwindSafe<…>>``).
+    The full name stays in run.json and the raw dumps."""
+    out: list[str] = []
+    depth = 0
+    for ch in name:
+        if ch == "<":
+            depth += 1
+            if depth == keep + 1:
+                out.append("<…")
+                continue
+        elif ch == ">":
+            depth -= 1
+            if depth == keep:
+                out.append(">")
+                continue
+        if depth <= keep:
+            out.append(ch)
+    return "".join(out)

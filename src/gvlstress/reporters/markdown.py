@@ -26,7 +26,7 @@ from gvlstress.model import (
     WorkerOutcome,
 )
 from gvlstress.selftest import SelftestResult
-from gvlstress.vocab import fold_frames, where
+from gvlstress.vocab import fold_frames, short_name, where
 
 MAX_FRAMES = 40
 MAX_LINE = 240
@@ -233,13 +233,20 @@ def _diagnosis(result: RunResult) -> list[str]:
     return out or ["Nothing to diagnose: no worker hung, crashed or raised.", ""]
 
 
+def _short_path(path: str) -> str:
+    """The last three parts of a source path (``rayon-1.12.0/src/iter/map.rs`` reads as well as
+    ``/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/rayon-1.12.0/src/iter/map.rs``)."""
+    parts = path.split("/")
+    return "/".join(parts[-3:]) if len(parts) > 3 else path
+
+
 def _frames_text(frames: tuple[Frame, ...], limit: int = MAX_FRAMES) -> str:
     """Frames one per line, rayon's join/steal recursion folded, long symbols cut."""
     folded, dropped = fold_frames(frames)
     lines = []
     for i, f in enumerate(folded[:limit]):
-        loc = f" ({f.file}:{f.line})" if f.file and f.line else ""
-        line = f"#{i:<3}{f.name}{loc}"
+        loc = f" ({_short_path(f.file)}:{f.line})" if f.file and f.line else ""
+        line = f"#{i:<3}{short_name(f.name)}{loc}"
         lines.append(line if len(line) <= MAX_LINE else line[: MAX_LINE - 3] + "...")
     if len(folded) > limit:
         lines.append(f"... {len(folded) - limit} more frames")
