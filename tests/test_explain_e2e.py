@@ -102,7 +102,7 @@ def test_report_md_is_a_pasteable_bug_report(lock_run: tuple[Path, dict[str, Any
         "## Reproduce",
     ):
         assert heading in md
-    assert "**1 of 1 wave(s) hung** (2 deadlock worker(s)), after 0 batch(es)" in md
+    assert "**1 of 1 wave hung** (2 deadlock workers), after 0 batches" in md
     # identical stacks grouped and collapsed: per worker the pool groups add up to 16 on one address
     for w in workers_of(run):
         pool = w["diagnosis"]["groups"][0]["addr"]

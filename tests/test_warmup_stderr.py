@@ -57,7 +57,7 @@ def test_a_worker_that_prints_an_llvm_error_and_aborts_is_explained_from_its_std
     md = (run_dir / "report.md").read_text()
     assert "stderr of the worker" in md
     assert "LLVM ERROR: Symbol not found" in md
-    assert "A worker crashed in 1 of 1 wave(s)" in md
+    assert "A worker crashed in 1 of 1 wave" in md
     for path in run_dir.rglob("*"):
         if path.is_file():
             assert "hunter2" not in path.read_text(errors="replace"), path

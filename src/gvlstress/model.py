@@ -49,6 +49,13 @@ class Verdict(StrEnum):
 _SEVERITY = {v: i for i, v in enumerate(Verdict)}
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """'1 wave', '3 waves', '1 batch', '2 batches': counts read as a person writes them."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {many or (word + 'es' if word.endswith(('s', 'sh', 'ch', 'x')) else word + 's')}"
+
+
 def worst(verdicts: list[Verdict] | tuple[Verdict, ...]) -> Verdict:
     """The most severe verdict, ``ok`` for none."""
     return max(verdicts, key=lambda v: v.severity, default=Verdict.OK)

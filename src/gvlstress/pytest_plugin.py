@@ -116,6 +116,8 @@ def _timeout_of(item: pytest.Item) -> float | None:
 
 def hang_message(result: RunResult) -> str | None:
     """The one-paragraph failure message for a run with a hang, crash or error (else None)."""
+    from gvlstress.model import plural
+
     s = result.summary
     if not (s.hung or s.crashed or s.errored):
         return None
@@ -124,7 +126,7 @@ def hang_message(result: RunResult) -> str | None:
     line = first.verdict_line if first else ""
     hint = f"\n  hint: {first.diagnosis.hint}" if first and first.diagnosis and first.diagnosis.hint else ""
     return (
-        f"gvlstress: {s.verdict.value} in {max(s.hung, s.crashed, s.errored)} of {s.waves} wave(s) "
+        f"gvlstress: {s.verdict.value} in {max(s.hung, s.crashed, s.errored)} of {plural(s.waves, 'wave')} "
         f"of {result.scenario.name}: {line}{hint}\n"
         f"  report: {result.run_dir}/report.md"
     )

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from gvlstress.compare import Comparison
 from gvlstress.doctor import Check
-from gvlstress.model import InspectResult, ProbeFinding, RunResult, Verdict, WaveResult
+from gvlstress.model import InspectResult, ProbeFinding, RunResult, Verdict, WaveResult, plural
 from gvlstress.scenario import Scenario
 from gvlstress.selftest import HEADER as SELFTEST_HEADER
 from gvlstress.selftest import SelftestResult
@@ -98,7 +98,7 @@ class ConsoleObserver:
     def capturing(self, index: int, pids: tuple[int, ...]) -> None:
         if pids:
             self.console.print(
-                f"  wave {index + 1}: capturing stacks of {len(pids)} hung worker(s) before killing them"
+                f"  wave {index + 1}: capturing stacks of {plural(len(pids), 'hung worker')} before killing them"
             )
 
     def wave_finished(self, wave: WaveResult) -> None:
@@ -123,7 +123,7 @@ class ConsoleObserver:
 def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
     s = result.summary
     console.print(
-        f"[bold]{verdict_text(s.verdict)}[/]: {s.waves} wave(s), {s.hung} hung, "
+        f"[bold]{verdict_text(s.verdict)}[/]: {plural(s.waves, 'wave')}, {s.hung} hung, "
         f"{s.crashed} crashed, {s.errored} errored" + (" (interrupted)" if s.interrupted else "")
     )
     console.print(f"report: {run_dir}/report.md  (run.json, junit.xml beside it)", highlight=False)

@@ -24,6 +24,7 @@ from gvlstress.model import (
     Verdict,
     WaveResult,
     WorkerOutcome,
+    plural,
 )
 from gvlstress.selftest import SelftestResult
 from gvlstress.vocab import fold_frames, short_name, where
@@ -88,9 +89,10 @@ def summary_paragraph(result: RunResult) -> str:
             wave.detect_s for wave in result.waves if wave.verdict.is_hang and wave.detect_s is not None
         ]
         parts.append(
-            f"**{s.hung} of {s.waves} wave(s) hung** ({what} worker(s)), after {iters[0]}"
+            f"**{s.hung} of {plural(s.waves, 'wave')} hung** ({what} {'worker' if len(hung) == 1 else 'workers'}), "
+            f"after {iters[0]}"
             + (f"-{iters[-1]}" if iters[-1] != iters[0] else "")
-            + " batch(es) per hung worker"
+            + f" {'batch' if iters[-1] == 1 else 'batches'} per hung worker"
             + (f"; detected after {_range(detect)}s" if detect else "")
             + "."
         )
@@ -98,13 +100,17 @@ def summary_paragraph(result: RunResult) -> str:
         if first:
             parts.append(f"First diagnosis: {first.summary}.")
     else:
-        parts.append(f"No hang in {s.waves} wave(s).")
+        parts.append(f"No hang in {plural(s.waves, 'wave')}.")
     for verb, k in (("crashed", s.crashed), ("raised", s.errored)):
         if k:
             passed = sum(1 for w in result.waves if w.verdict in (Verdict.OK, Verdict.SLOW))
-            how = f"; nondeterministic: {passed} other wave(s) of the same launch passed" if passed else ""
+            how = (
+                f"; nondeterministic: {plural(passed, 'other wave')} of the same launch passed"
+                if passed
+                else ""
+            )
             parts.append(
-                f"**A worker {verb} in {k} of {s.waves} wave(s)** ({stats.rate(k, s.waves)} of waves){how}."
+                f"**A worker {verb} in {k} of {plural(s.waves, 'wave')}** ({stats.rate(k, s.waves)} of waves){how}."
             )
     if s.interrupted:
         parts.append("The run was interrupted before it finished.")
@@ -308,7 +314,7 @@ def render_files(result: RunResult) -> dict[str, str]:
     stacks_md = "\n".join(["# Stacks of hung workers", "", *stacks[2:]]) + "\n"
     hung = [(wave, w) for wave, w in _hung(result) if w.capture]
     where_ = (
-        f"The stacks of all {len(hung)} hung worker(s) are in [stacks.md](stacks.md) "
+        f"The stacks of all {plural(len(hung), 'hung worker')} are in [stacks.md](stacks.md) "
         f"({len(stacks_md) // 1024} KB; too long to paste here)"
     )
     wave, w = hung[0]
@@ -328,7 +334,7 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
     s = result.summary
     name = result.scenario.name
     n = sum(1 for w in result.waves if w.verdict is s.verdict)
-    title = f"gvlstress: {s.verdict.value} in {n} of {s.waves} wave(s) ({name})"
+    title = f"gvlstress: {s.verdict.value} in {n} of {plural(s.waves, 'wave')} ({name})"
     out = [f"# {title}", "", summary_paragraph(result), ""]
     out += [f"> **Warning:** {w}" for w in result.warnings] + ([""] if result.warnings else [])
     out += ["## Environment", "", *_environment(result), ""]
