@@ -56,6 +56,8 @@ def test_polars_example_forked_after_its_pools_started_deadlocks_and_is_named(re
         report_dir,
     )
     assert run["target"]["parent_warmed"].startswith("one batch of examples.polars_loader:batches")
+    md = next(report_dir.glob("*/report.md")).read_text()
+    assert "--warm-parent ran one batch of examples.polars_loader:batches" in md
     hung = [w for w in workers_of(run) if w["verdict"] == "deadlock"]
     assert hung
     for w in hung:

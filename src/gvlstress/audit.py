@@ -45,6 +45,15 @@ def audit(result: RunResult) -> tuple[AuditItem, ...]:
                 + ("oversubscribed" if total > budget else "the budget"),
             )
         )
+    warmed = result.target.get("parent_warmed")
+    if warmed:
+        items.append(
+            AuditItem(
+                "warn" if sc.start_method == "fork" else "info",
+                f"--warm-parent ran {warmed} before the workers were started with {sc.start_method}: "
+                "they inherit whatever pools that started",
+            )
+        )
     if quota and quota < float(env.get("affinity") or 0):
         items.append(
             AuditItem(
