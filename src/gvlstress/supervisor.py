@@ -42,7 +42,7 @@ from gvlstress.model import (
     WorkerOutcome,
     worst,
 )
-from gvlstress.probes import procfs
+from gvlstress.probes import procfs, tools
 from gvlstress.probes.procfs import PROBE_WINDOW_S
 from gvlstress.proctree import exit_status, kill_trees, signal_name
 from gvlstress.scenario import Scenario
@@ -91,10 +91,12 @@ class StopFlag:
 
     def __init__(self) -> None:
         self.signum: int | None = None
+        tools.reset()
 
     def set(self, signum: int) -> None:
         if self.signum is None:
             self.signum = signum
+        tools.cancel()  # a capture in progress kills its tools now, not at their deadlines
 
     def __bool__(self) -> bool:
         return self.signum is not None

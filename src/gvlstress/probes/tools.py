@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import sysconfig
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+import psutil
 
 
 @dataclass(frozen=True)
@@ -42,9 +46,43 @@ def find(name: str, env_var: str | None = None) -> str | None:
     return None
 
 
+DRAIN_S = 2.0
+"""After a kill, how long the tool's pipes may still be read (a grandchild that left the tool's
+session can hold them open forever: it is killed too, and the pipes are then abandoned)."""
+SLICE_S = 0.2
+"""How often a waiting tool run checks for a cancel (Ctrl-C, SIGTERM)."""
+_cancel = threading.Event()
+
+
+def cancel() -> None:
+    """Kill every running tool now and start no new one (called from a signal handler)."""
+    _cancel.set()
+
+
+def reset() -> None:
+    """Allow tools again (a new run)."""
+    _cancel.clear()
+
+
+def _kill_tree(pid: int) -> None:
+    """SIGKILL the tool's session and every descendant, also those that left it (setsid)."""
+    try:
+        kids = psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        kids = []
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    for k in kids:
+        with contextlib.suppress(psutil.Error):
+            k.kill()
+
+
 def run(argv: list[str], timeout: float, stdin: str | None = None) -> Output:
-    """Run argv (no shell) with a deadline; on timeout kill its whole session."""
+    """Run argv (no shell) in its own session with a deadline that holds: at the deadline (or on
+    `cancel`) the tool and all its descendants are killed and its pipes read for at most DRAIN_S."""
     started = time.monotonic()
+    if _cancel.is_set():
+        return Output(False, "", "", None, 0.0, "cancelled (the run is stopping)")
     try:
         proc = subprocess.Popen(
             argv,
@@ -59,13 +97,41 @@ def run(argv: list[str], timeout: float, stdin: str | None = None) -> Output:
         return Output(
             False, "", "", None, time.monotonic() - started, f"cannot run {argv[0]}: {exc.strerror}"
         )
-    try:
-        out, err = proc.communicate(stdin, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        return Output(False, out, err, None, time.monotonic() - started, f"timed out after {timeout:g}s")
+    deadline = started + timeout
+    feed = stdin
+    while True:
+        try:
+            out, err = proc.communicate(feed, timeout=max(0.01, min(SLICE_S, deadline - time.monotonic())))
+            break
+        except subprocess.TimeoutExpired:
+            feed = None  # communicate keeps what it already sent
+            if _cancel.is_set() or time.monotonic() >= deadline:
+                why = (
+                    "cancelled (the run is stopping)" if _cancel.is_set() else f"timed out after {timeout:g}s"
+                )
+                _kill_tree(proc.pid)
+                try:
+                    out, err = proc.communicate(timeout=DRAIN_S)
+                except subprocess.TimeoutExpired:
+                    for pipe in (proc.stdout, proc.stderr):
+                        if pipe is not None:
+                            with contextlib.suppress(OSError):
+                                pipe.close()
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        proc.wait(timeout=DRAIN_S)
+                    out, err = "", ""
+                return Output(False, out or "", err or "", None, time.monotonic() - started, why)
     ok = proc.returncode == 0
-    error = None if ok else (err.strip().splitlines() or [f"exit code {proc.returncode}"])[-1]
+    error = None if ok else _error_line(err, proc.returncode)
     return Output(ok, out, err, proc.returncode, time.monotonic() - started, error)
+
+
+_BACKTRACE = re.compile(r"^\s*(\d+:|at |stack backtrace:|note: )")
+
+
+def _error_line(err: str, code: int | None) -> str:
+    """The tool's error message: its last line that is not part of a Rust backtrace
+    (RUST_BACKTRACE=1 in the environment makes py-spy end with frames, not the error)."""
+    lines = [line for line in err.strip().splitlines() if line.strip()]
+    useful = [line for line in lines if not _BACKTRACE.match(line)]
+    return (useful or lines or [f"exit code {code}"])[-1]
