@@ -67,3 +67,47 @@ def test_a_rust_backtrace_does_not_hide_the_tools_error(tmp_path: Path) -> None:
     )
     script.chmod(0o755)
     assert tools.run([str(script)], timeout=10).error == "Error: Permission denied (os error 1)"
+
+
+NUMERIC_OPTIONS = [
+    "workers",
+    "rayon",
+    "inherit_rayon",
+    "waves",
+    "iterations",
+    "duration",
+    "timeout",
+    "stall",
+    "stall_floor",
+    "startup_grace",
+    "fault_rate",
+    "seed",
+]
+
+
+@pytest.mark.parametrize("name", NUMERIC_OPTIONS)
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf"), 1e300])
+def test_every_number_is_finite_and_bounded_from_the_cli_and_toml(
+    name: str, value: float, tmp_path: Path
+) -> None:
+    from gvlstress.errors import UsageError
+    from gvlstress.scenario import resolve
+
+    option = "--" + name.replace("_", "-")
+    with pytest.raises(UsageError, match=rf"^{option}: must be"):
+        resolve(None, {name: value}, {name: option})
+    toml = tmp_path / "s.toml"
+    literal = {"nan": "nan", "inf": "inf", "-inf": "-inf"}.get(str(value), "1e300")
+    toml.write_text(f"[scenario]\n{name} = {literal}\n")
+    with pytest.raises(UsageError, match=rf"s.toml \[scenario\] {name}: must be"):
+        resolve(str(toml), {})
+
+
+@pytest.mark.parametrize("args", [["--timeout", "nan"], ["--duration", "inf"], ["--stall", "-inf"]])
+def test_a_non_finite_option_is_one_line_and_exit_2(args: list[str]) -> None:
+    from conftest import run_cli
+
+    r = run_cli(["run", *args], timeout=60)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1
+    assert "must be a finite number" in r.stderr

@@ -7,6 +7,7 @@ error names where the bad value came from (the file and key, or the CLI option).
 from __future__ import annotations
 
 import dataclasses
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -70,19 +71,21 @@ _FIELDS = {f.name: f for f in dataclasses.fields(Scenario)}
 _SETTABLE = set(_FIELDS) - {"source", "options"}
 
 # (type, minimum, maximum) per numeric field; None bounds are open.
-_NUMERIC: dict[str, tuple[type, float | None, float | None]] = {
+DAY = 86_400.0
+# (type, minimum, maximum) per numeric field: every one finite and bounded, durations in seconds.
+_NUMERIC: dict[str, tuple[type, float, float]] = {
     "workers": (int, 1, 512),
     "rayon": (int, 1, 4096),
     "inherit_rayon": (int, 1, 4096),
     "waves": (int, 1, 1_000_000),
-    "iterations": (int, 1, None),
-    "duration": (float, 0.001, None),
-    "timeout": (float, 0.1, None),
-    "stall": (float, 0.05, None),
-    "stall_floor": (float, 0.05, None),
-    "startup_grace": (float, 0.1, None),
+    "iterations": (int, 1, 10**12),
+    "duration": (float, 0.001, 7 * DAY),
+    "timeout": (float, 0.1, 7 * DAY),
+    "stall": (float, 0.05, DAY),
+    "stall_floor": (float, 0.05, DAY),
+    "startup_grace": (float, 0.1, DAY),
     "fault_rate": (float, 0.0, 1.0),
-    "seed": (int, 0, 2**64 - 1),
+    "seed": (int, 0, 2**63 - 1),
 }
 
 
@@ -161,11 +164,12 @@ def _check(name: str, value: Any, origin: str) -> Any:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise UsageError(f"{origin}: must be a number, got {value!r}")
+        if not math.isfinite(value):
+            raise UsageError(f"{origin}: must be a finite number, got {value!r}")
         if kind is int and not isinstance(value, int):
             raise UsageError(f"{origin}: must be a whole number, got {value!r}")
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            bounds = f"{lo if lo is not None else '-inf'}..{hi if hi is not None else 'inf'}"
-            raise UsageError(f"{origin}: must be in {bounds}, got {value!r}")
+        if not lo <= value <= hi:
+            raise UsageError(f"{origin}: must be in {lo:g}..{hi:g}, got {value!r}")
         return kind(value)
     if name == "start_method":
         if value not in START_METHODS:
