@@ -132,6 +132,8 @@ def read_scenario_file(path: Path) -> dict[str, Any]:
         raise UsageError(f"{path}: cannot read scenario file ({exc.strerror})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise UsageError(f"{path}: not valid TOML: nested too deeply") from None
     scenario = data.pop("scenario", None)
     target = data.pop("target", {})
     if data:

@@ -7,6 +7,7 @@ Parsers are pure functions over file text so they can be tested on recorded samp
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import time
@@ -120,14 +121,19 @@ def syscall_name(nr: int | None, machine: str = MACHINE) -> str | None:
     return SYSCALL_NAMES.get(machine, {}).get(nr, f"syscall {nr}")
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only ('²'.isdigit() is true, and int('²') raises)."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_stat(text: str) -> tuple[str, str, int, int]:
     """(comm, state, utime, stime) from a ``stat`` line; comm may hold spaces and parens."""
     open_paren = text.index("(")
     close_paren = text.rindex(")")
     comm = text[open_paren + 1 : close_paren]
     rest = text[close_paren + 2 :].split()
-    if len(rest) < 13:
-        raise ValueError(f"short stat line: {text[:80]!r}")
+    if len(rest) < 13 or not _digits(rest[11]) or not _digits(rest[12]):
+        raise ValueError(f"not a stat line: {text[:80]!r}")
     return comm, rest[0], int(rest[11]), int(rest[12])
 
 
@@ -136,6 +142,9 @@ def parse_status(text: str) -> tuple[int | None, int | None]:
     vol = nonvol = None
     for line in text.splitlines():
         key, _, value = line.partition(":")
+        value = value.strip()
+        if not _digits(value):
+            continue
         if key == "voluntary_ctxt_switches":
             vol = int(value)
         elif key == "nonvoluntary_ctxt_switches":
@@ -184,7 +193,7 @@ def parse_sigcgt(text: str) -> int:
 def parse_schedstat(text: str) -> int | None:
     """Nanoseconds on CPU from a ``schedstat`` file (its first field); None when absent."""
     parts = text.split()
-    if not parts or not parts[0].isdigit():
+    if not parts or not _digits(parts[0]):
         return None
     return int(parts[0])
 
@@ -241,7 +250,7 @@ def parse_io(text: str) -> dict[str, int]:
     out = {}
     for line in text.splitlines():
         key, _, value = line.partition(":")
-        if key in ("syscr", "syscw") and value.strip().isdigit():
+        if key in ("syscr", "syscw") and _digits(value.strip()):
             out[key] = int(value)
     return out
 
@@ -305,7 +314,8 @@ def pipe_ends(pid: int, proc: Path = Path("/proc")) -> dict[str, str]:
         flags = 0
         for line in (_read(proc / str(pid) / "fdinfo" / fd) or "").splitlines():
             if line.startswith("flags:"):
-                flags = int(line.split()[1], 8)
+                with contextlib.suppress(ValueError, IndexError):
+                    flags = int(line.split()[1], 8)
         mode = "w" if flags & 3 == 1 else ("rw" if flags & 3 == 2 else "r")
         have = out.get(target, "")
         out[target] = (

@@ -46,12 +46,12 @@ def explain_error(stderr: str) -> str:
 
 
 def _frame(f: dict[str, Any]) -> Frame:
-    line = f.get("line")
+    line, file, module = f.get("line"), f.get("filename"), f.get("module")
     return Frame(
-        name=str(f.get("name") or "?"),
-        file=f.get("filename") or None,
-        line=int(line) if isinstance(line, int) and line > 0 else None,
-        module=f.get("module") or None,
+        name=str(f.get("name") or "?")[:2000],
+        file=file if isinstance(file, str) and file else None,
+        line=line if isinstance(line, int) and not isinstance(line, bool) and line > 0 else None,
+        module=module if isinstance(module, str) and module else None,
     )
 
 
@@ -59,8 +59,8 @@ def parse_json(text: str) -> tuple[PyThread, ...]:
     """Threads from ``py-spy dump --json``; ValueError on anything that is not that shape."""
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"py-spy output is not JSON: {exc}") from None
+    except (json.JSONDecodeError, RecursionError) as exc:  # junk, or nested too deep to read
+        raise ValueError(f"py-spy output is not JSON: {type(exc).__name__}") from None
     if not isinstance(data, list):
         raise ValueError("py-spy JSON is not a list of threads")
     threads = []
@@ -73,7 +73,7 @@ def parse_json(text: str) -> tuple[PyThread, ...]:
         threads.append(
             PyThread(
                 tid=tid,
-                name=t.get("thread_name"),
+                name=t["thread_name"] if isinstance(t.get("thread_name"), str) else None,
                 owns_gil=bool(t.get("owns_gil")),
                 active=bool(t.get("active")),
                 frames=tuple(_frame(f) for f in t["frames"] if isinstance(f, dict)),

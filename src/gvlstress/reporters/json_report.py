@@ -118,13 +118,13 @@ def read(run_dir: Path) -> RunResult:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise UsageError(f"{path}: cannot read ({exc.strerror})", hint="pass a run directory") from None
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"{path}: not JSON ({exc})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise UsageError(f"{path}: not a readable JSON file ({type(exc).__name__})") from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         raise UsageError(f"{path}: not a {SCHEMA} file")
     try:
         result = _load(RunResult, data)
-    except (TypeError, ValueError, KeyError) as exc:
-        raise UsageError(f"{path}: malformed run.json ({exc})") from None
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
+        raise UsageError(f"{path}: malformed run.json ({type(exc).__name__}: {str(exc)[:200]})") from None
     assert isinstance(result, RunResult)
     return result
