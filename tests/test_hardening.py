@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
@@ -190,3 +191,90 @@ def test_a_run_json_of_any_shape_is_a_usage_error_never_a_crash(
         (d / "run.json").write_text(text, errors="surrogateescape")
         with contextlib.suppress(UsageError):
             assert json_report.read(d).scenario is not None
+
+
+# -- the error funnel: never a traceback, never exit 1 for anything but a hang ------------------
+
+
+def test_a_bug_is_one_line_exit_70_with_the_traceback_in_a_file(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import gvlstress.api as api, gvlstress.cli as cli\n"
+        "def broken(*a, **k):\n    raise ZeroDivisionError('planted bug token=ghp_abcdefghijklmnop0123')\n"
+        f"api.run = broken\ncli.main(['run', '--report-dir', {str(tmp_path)!r}])\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert r.returncode == 70
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("gvlstress: internal error: ZeroDivisionError: planted bug")
+    assert "ghp_abcdefghijklmnop0123" not in r.stderr
+    path = Path(line.split("traceback in ")[1].split(";")[0])
+    saved = path.read_text()
+    path.unlink()
+    assert "Traceback (most recent call last)" in saved
+    assert "ghp_abcdefghijklmnop0123" not in saved  # redacted by value, like every report
+
+
+def test_a_target_whose_prepare_raises_is_a_usage_error(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    (tmp_path / "badtarget.py").write_text(
+        "class Bad:\n    name = 'bad'\n    def prepare(self, scenario, workdir):\n        raise KeyError('nope')\n"
+    )
+    r = run_cli(
+        ["run", "--target", "badtarget:Bad", "--report-dir", str(tmp_path / "r")], cwd=tmp_path, timeout=60
+    )
+    assert r.returncode == 2
+    assert r.stderr.startswith("gvlstress: error: target 'badtarget:Bad' failed to prepare: KeyError")
+
+
+@pytest.fixture
+def full_fs(tmp_path: Path) -> Iterator[Path]:
+    """A 256 KiB tmpfs (root only), filled but for a little."""
+    import subprocess
+
+    mnt = tmp_path / "full"
+    mnt.mkdir()
+    if (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], check=False, capture_output=True
+        ).returncode
+        != 0
+    ):
+        pytest.skip("cannot mount a tmpfs here (needs root and mount rights)")
+    try:
+        with contextlib.suppress(OSError), (mnt / "filler").open("wb") as fh:
+            fh.write(b"x" * (256 * 1024 - 24 * 1024))
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False, capture_output=True)
+
+
+def test_a_report_dir_that_fills_up_is_one_line_exit_4_without_partial_files(full_fs: Path) -> None:
+    from conftest import run_cli
+
+    reports = full_fs / "reports"
+    r = run_cli(
+        [
+            "run",
+            "--fault",
+            "lock_across_par_iter",
+            "--workers",
+            "2",
+            "--rayon",
+            "16",
+            "--waves",
+            "1",
+            "--report-dir",
+            str(reports),
+        ],
+        timeout=240,
+    )
+    assert r.returncode == 4, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("gvlstress: error: cannot write or read")
+    assert "No space left on device" in line
+    leftovers = [p for p in reports.rglob(".*") if p.is_file()]
+    assert leftovers == []  # atomic writes: no half-written temporary file stays behind

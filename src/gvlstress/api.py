@@ -28,7 +28,7 @@ from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
 from gvlstress.compare import compare as compare_runs
 from gvlstress.diagnose import INSPECT_VERDICT, activity, decide, explain, judge, link_tree
-from gvlstress.errors import EnvironmentProblem, UsageError
+from gvlstress.errors import EnvironmentProblem, GvlstressError, UsageError
 from gvlstress.heartbeat import Board
 from gvlstress.knobs import redact_text
 from gvlstress.model import Inspected, InspectResult, ProbeKind, ProcSample, RunResult, Verdict, WaveResult
@@ -121,7 +121,15 @@ def run(
     report_dir = check_report_dir(Path(scenario.report_dir))
     if not Path("/proc/self/task").is_dir():
         raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
-    plan = target.prepare(scenario, report_dir)
+    try:
+        plan = target.prepare(scenario, report_dir)
+    except (GvlstressError, OSError):
+        raise
+    except Exception as exc:  # a third-party target's own bug: name it, it is not ours
+        raise UsageError(
+            f"target {scenario.target!r} failed to prepare: {type(exc).__name__}: {str(exc)[:300]}",
+            hint="run its prepare() by hand to see the traceback",
+        ) from None
     if scenario.python and plan.python is None:  # the harness, not the target, owns --python
         info = interpreter.probe(scenario.python)
         plan = dataclasses.replace(plan, python=scenario.python, sys_path=interpreter.sys_path(info))

@@ -17,6 +17,7 @@ from rich.console import Console
 
 from gvlstress import __version__, api
 from gvlstress.errors import ExitCode, GvlstressError, UsageError
+from gvlstress.knobs import redact_text
 from gvlstress.model import RunResult, Verdict
 from gvlstress.reporters.console import (
     ConsoleObserver,
@@ -62,7 +63,8 @@ Exit codes:
   1    a hang was found (deadlock, livelock or stalled worker)
   2    usage error (bad option, bad scenario file, unknown target or fault)
   3    a worker crashed or raised
-  4    environment problem (native loader not built, report dir not writable, no /proc)
+  4    environment problem (native loader not built, report dir not writable or full, no /proc)
+  70   internal error: a bug in gvlstress (one line; the traceback is saved to a file)
   130  interrupted by Ctrl-C (143: SIGTERM); run.json is still written
 """
 
@@ -388,6 +390,20 @@ def _short(path: Path) -> str:
         return str(path)
 
 
+def _save_traceback() -> str:
+    """The current exception's traceback in a file of its own (the run directory may not exist)."""
+    import tempfile
+    import traceback
+
+    try:
+        fd, path = tempfile.mkstemp(prefix="gvlstress-internal-error-", suffix=".txt")
+        with open(fd, "w", encoding="utf-8") as fh:
+            fh.write(redact_text(traceback.format_exc()))
+        return path
+    except OSError:
+        return "(could not be written)"
+
+
 def main(argv: list[str] | None = None) -> None:
     """The error funnel: every expected failure becomes one line on stderr and its exit code."""
     err = make_console(stderr=True)
@@ -409,4 +425,20 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(int(ExitCode.USAGE)) from None
     except click.exceptions.Abort:
         raise SystemExit(int(ExitCode.INTERRUPTED)) from None
+    except OSError as exc:  # a full or read-only filesystem, a vanished directory: the host's problem
+        where = f" ({exc.filename})" if exc.filename else ""
+        err.print(
+            f"gvlstress: error: cannot write or read{where}: {exc.strerror or exc} "
+            "(hint: free space or pass --report-dir with a writable directory)",
+            markup=False,
+        )
+        raise SystemExit(int(ExitCode.ENVIRONMENT)) from None
+    except Exception as exc:  # a bug: say so in one line, keep the traceback for the report
+        path = _save_traceback()
+        err.print(
+            f"gvlstress: internal error: {type(exc).__name__}: {redact_text(str(exc)[:300])} "
+            f"(a bug in gvlstress; traceback in {path}; please report it)",
+            markup=False,
+        )
+        raise SystemExit(int(ExitCode.INTERNAL)) from None
     raise SystemExit(int(code or 0))

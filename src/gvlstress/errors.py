@@ -16,6 +16,8 @@ class ExitCode(IntEnum):
     USAGE = 2
     WORKER_FAILED = 3
     ENVIRONMENT = 4
+    INTERNAL = 70
+    """A bug in gvlstress (EX_SOFTWARE): one line, the traceback in a file; never 1 ("hang found")."""
     INTERRUPTED = 130
     TERMINATED = 143
 
