@@ -30,7 +30,7 @@ from gvlstress.compare import compare as compare_runs
 from gvlstress.diagnose import INSPECT_VERDICT, activity, decide, explain, judge, link_tree
 from gvlstress.errors import EnvironmentProblem, GvlstressError, UsageError
 from gvlstress.heartbeat import Board
-from gvlstress.knobs import redact_text
+from gvlstress.knobs import redact_argv
 from gvlstress.model import Inspected, InspectResult, ProbeKind, ProcSample, RunResult, Verdict, WaveResult
 from gvlstress.probes import procfs
 from gvlstress.reporters import json_report, junit, markdown, raw
@@ -166,7 +166,7 @@ def run(
                 waves=tuple(waves),
                 started_at=started.isoformat(timespec="seconds"),
                 finished_at=_utc_now().isoformat(timespec="seconds"),
-                command=tuple(command if command is not None else sys.argv),
+                command=redact_argv(command if command is not None else sys.argv),
                 run_dir=str(run_dir),
                 interrupted_by=stop.signum,
                 warnings=tuple(warnings),
@@ -309,7 +309,7 @@ def inspect(
             continue
         f, named = linked[proc.pid]
         try:
-            cmdline = redact_text(" ".join(proc.cmdline()) or proc.name())
+            cmdline = " ".join(redact_argv(proc.cmdline())) or proc.name()
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             cmdline = "?"
         cap = captures.get(proc.pid)
@@ -324,7 +324,7 @@ def inspect(
         tuple(inspected),
         hostenv.snapshot(),
         started.isoformat(timespec="seconds"),
-        tuple(command if command is not None else sys.argv),
+        redact_argv(command if command is not None else sys.argv),
         str(run_dir),
     )
     for p in result.processes:

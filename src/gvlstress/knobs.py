@@ -20,7 +20,6 @@ KNOB_PREFIXES = ("GVL_", "OMP_", "MKL_", "OPENBLAS_")
 
 REDACTED = "<redacted>"
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH|PRIVATE|SESSION|COOKIE", re.I)
-_URL_CREDENTIALS = re.compile(r"[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@", re.I)
 # Long unbroken runs of token alphabet (API keys, JWTs, hex digests) do not belong in a thread knob.
 _TOKEN_LIKE = re.compile(r"[A-Za-z0-9_\-+/=.]{24,}")
 
@@ -30,15 +29,20 @@ def is_knob(name: str) -> bool:
 
 
 def redact(name: str, value: str) -> str:
-    """The value, or REDACTED when the name or the value looks like a secret."""
-    if _SECRET_NAME.search(name) or _URL_CREDENTIALS.search(value) or _TOKEN_LIKE.search(value):
+    """A thread knob's value, or REDACTED when the name or the value looks like a secret.
+
+    A boolean or a number under a knob's name stays (``TOKENIZERS_PARALLELISM=false`` is a thread
+    knob, not a token); anything that reads like a credential goes whole."""
+    if is_knob(name) and _PLAIN_VALUE.fullmatch(value.strip()):
+        return value
+    if _SECRET_NAME.search(name) or _TOKEN_LIKE.search(value) or redact_text(value) != value:
         return REDACTED
     return value
 
 
 _TEXT_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     # scheme://user:password@host: the password may hold any character but white space and @
-    (re.compile(r"([a-z][a-z0-9+.-]*://[^\s:/@]+:)[^\s@]+@", re.I), r"\1" + REDACTED + "@"),
+    (re.compile(r"([a-z][a-z0-9+.-]*://[^\s:/@\"']+:)[^\s@\"']+@", re.I), r"\1" + REDACTED + "@"),
     (re.compile(r"\b(Bearer|Basic|Token)\s+[^\s\"']+", re.I), r"\1 " + REDACTED),
     (re.compile(r"\b(?:gh[pousr]_|github_pat_|hf_|sk-|xox[abprs]-)[A-Za-z0-9_\-]{8,}"), REDACTED),
     (re.compile(r"\bA(?:KIA|SIA)[0-9A-Z]{16}\b"), REDACTED),
@@ -91,3 +95,18 @@ def redact_setting(name: str, value: str) -> str:
 def thread_knobs(environ: Mapping[str, str]) -> dict[str, str]:
     """The thread knobs present in `environ`, redacted, sorted by name."""
     return {k: redact(k, environ[k]) for k in sorted(environ) if is_knob(k)}
+
+
+_SECRET_FLAG = re.compile(r"^--?[\w-]*(token|secret|passw(or)?d|api[_-]?key|access[_-]?key|auth|credential)[\w-]*$", re.I)
+
+
+def redact_argv(argv: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """A command line with secrets redacted: by value in every argument, and the value after a
+    secret-named flag (``--token X``, ``--password X``) whatever it looks like."""
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if i and _SECRET_FLAG.match(argv[i - 1]) and "=" not in argv[i - 1]:
+            out.append(REDACTED)
+        else:
+            out.append(redact_text(arg))
+    return tuple(out)

@@ -414,7 +414,7 @@ class Wave:
             cause = exc.__cause__
             if cause is not None:  # concurrent.futures keeps the worker's traceback here
                 text = str(cause) + "\n" + f"{type(exc).__name__}: {exc}"
-            s.outcome = self._partial(s, Verdict.ERROR, detail=text.strip())
+            s.outcome = self._partial(s, Verdict.ERROR, detail=redact_text(text.strip()))
 
     def _dead_workers(self) -> dict[int, int]:
         """Exit codes of workers that died on their own, read before we kill anything.

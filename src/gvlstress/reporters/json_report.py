@@ -12,6 +12,7 @@ from typing import Any
 
 from gvlstress import __version__
 from gvlstress.errors import UsageError
+from gvlstress.knobs import redact_text
 from gvlstress.model import InspectResult, RunResult
 from gvlstress.reporters.files import write_atomic
 
@@ -39,6 +40,8 @@ def _plain(obj: Any) -> Any:
         return out
     if isinstance(obj, Enum):
         return obj.value
+    if isinstance(obj, str):  # every string leaves the process redacted by value
+        return redact_text(obj)
     if isinstance(obj, dict):
         return {str(k): _plain(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):

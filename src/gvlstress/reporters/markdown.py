@@ -15,6 +15,7 @@ from gvlstress import stats
 from gvlstress.audit import audit
 from gvlstress.compare import Comparison
 from gvlstress.diagnose import stack_groups
+from gvlstress.knobs import redact_text
 from gvlstress.model import (
     Capture,
     Diagnosis,
@@ -306,7 +307,12 @@ def render(result: RunResult) -> str:
 
 
 def render_files(result: RunResult) -> dict[str, str]:
-    """report.md, plus stacks.md when the stacks would push report.md past REPORT_LIMIT."""
+    """report.md, plus stacks.md when the stacks would push report.md past REPORT_LIMIT
+    (redacted by value: whatever a string says, a secret in it does not leave)."""
+    return {name: redact_text(text) for name, text in _render_files(result).items()}
+
+
+def _render_files(result: RunResult) -> dict[str, str]:
     head, stacks, tail = _report_parts(result)
     text = "\n".join([*head, *stacks, *tail]) + "\n"
     if len(text) <= REPORT_LIMIT:
@@ -419,7 +425,7 @@ def render_inspect(result: InspectResult) -> str:
         if p.capture:
             out += stacks_section(p.capture, f"pid {p.pid}")
     out += ["## Command", "", "```sh", shlex.join(result.command), "```", ""]
-    return "\n".join(out) + "\n"
+    return redact_text("\n".join(out) + "\n")
 
 
 def render_selftest(result: SelftestResult) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gvlstress.knobs import redact_text
 from gvlstress.model import Capture, WaveResult
 from gvlstress.reporters.files import write_atomic
 
@@ -12,7 +13,7 @@ def write_capture(capture: Capture, directory: Path) -> list[Path]:
     """One file per raw view of one captured process."""
     paths = []
     for name, text in capture.raw.items():
-        write_atomic(directory / name, text)
+        write_atomic(directory / name, redact_text(text))  # no rule spans a quote: JSON stays JSON
         paths.append(directory / name)
     return paths
 
