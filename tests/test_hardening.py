@@ -340,3 +340,134 @@ def test_no_planted_secret_leaves_the_process(tmp_path: Path) -> None:
 
     run = json.loads(next(reports.glob("*/run.json")).read_text())
     assert run["environment"]["thread_knobs"]["TOKENIZERS_PARALLELISM"] == "false"  # a knob, kept
+
+
+# -- nothing survives the harness, whatever kills it --------------------------------------------
+
+
+GRAND = """
+import os, subprocess, threading
+
+def batches(out="", slot=0):
+    child = subprocess.Popen(["sleep", "300"], start_new_session=True)  # leaves every group
+    with open(os.path.join(out, f"grand-{slot}"), "w") as fh:
+        fh.write(f"{os.getpid()} {child.pid}")
+    yield b"x"
+    threading.Event().wait()  # then wait forever, quietly
+"""
+
+
+def _gone(pids: list[int]) -> bool:
+    def dead(pid: int) -> bool:
+        try:
+            return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return True
+
+    return all(dead(p) for p in pids)
+
+
+def test_workers_and_their_children_die_with_a_sigkilled_harness(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from conftest import cli_env
+
+    (tmp_path / "grand.py").write_text(GRAND)
+    harness = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gvlstress",
+            "run",
+            "--target",
+            "grand:batches",
+            "-o",
+            f"out={tmp_path}",
+            "--workers",
+            "2",
+            "--waves",
+            "1",
+            "--iterations",
+            "5",
+            "--stall",
+            "100",
+            "--timeout",
+            "200",
+            "--report-dir",
+            str(tmp_path / "r"),
+        ],
+        cwd=tmp_path,
+        env=cli_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        files = wait_for(
+            lambda: len(list(tmp_path.glob("grand-*"))) == 2 and list(tmp_path.glob("grand-*")),
+            60,
+            "both workers to start a grandchild",
+        )
+        pids = [int(x) for f in files for x in f.read_text().split()]
+        assert not _gone(pids)
+        os.kill(harness.pid, signal.SIGKILL)
+        harness.wait(10)
+        wait_for(lambda: _gone(pids), 5, "workers and their session-leaving children to be killed")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(harness.pid, signal.SIGKILL)
+
+
+def test_a_hung_capture_tool_dies_with_a_sigkilled_harness(tmp_path: Path, stubborn_tool: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from conftest import cli_env
+
+    harness = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gvlstress",
+            "run",
+            "--fault",
+            "lock_across_par_iter",
+            "--workers",
+            "1",
+            "--rayon",
+            "2",
+            "--waves",
+            "1",
+            "--report-dir",
+            str(tmp_path / "r"),
+        ],
+        env=cli_env(GVLSTRESS_PYSPY=str(stubborn_tool)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    pidfile = stubborn_tool.with_name("grandchild.pid")
+    try:
+        grandchild = int(
+            wait_for(
+                lambda: pidfile.exists() and pidfile.read_text().strip(),
+                60,
+                "the capture to start the hung tool",
+            )
+        )
+        tool = [
+            p.pid
+            for p in psutil.process_iter(["cmdline"])
+            if str(stubborn_tool) in " ".join(p.info["cmdline"] or [])
+        ]
+        os.kill(harness.pid, signal.SIGKILL)
+        harness.wait(10)
+        wait_for(lambda: _gone([grandchild, *tool]), 5, "the hung tool and its grandchild to be killed")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(harness.pid, signal.SIGKILL)

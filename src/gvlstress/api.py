@@ -22,7 +22,7 @@ from pathlib import Path
 
 import psutil
 
-from gvlstress import hostenv, interpreter
+from gvlstress import hostenv, interpreter, watchdog
 from gvlstress import selftest as selftest_mod
 from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
@@ -134,6 +134,7 @@ def run(
         info = interpreter.probe(scenario.python)
         plan = dataclasses.replace(plan, python=scenario.python, sys_path=interpreter.sys_path(info))
     with contextlib.ExitStack() as cleanup:
+        cleanup.enter_context(watchdog.guarding())  # nothing we start outlives a SIGKILLed harness
         for path in plan.scratch:
             cleanup.callback(shutil.rmtree, path, ignore_errors=True)
         warmed = warm_up(scenario, plan) if plan.warm_up and scenario.warm_up else None
@@ -282,6 +283,18 @@ def inspect(
         raise EnvironmentProblem(f"cannot read /proc/{pid}/task", hint="run as the process owner or root")
     started = _utc_now()
     run_dir = new_run_dir(report_dir, f"inspect-{pid}", started)
+    with watchdog.guarding():
+        return _inspect(procs, tree, run_dir, started, command, watch)
+
+
+def _inspect(
+    procs: list[psutil.Process],
+    tree: bool,
+    run_dir: Path,
+    started: dt.datetime,
+    command: tuple[str, ...] | None,
+    watch: float | None,
+) -> InspectResult:
     pids = [p.pid for p in procs]
     watched: dict[int, list[ProcSample]] = {}
     if watch:

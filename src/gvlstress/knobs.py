@@ -97,7 +97,9 @@ def thread_knobs(environ: Mapping[str, str]) -> dict[str, str]:
     return {k: redact(k, environ[k]) for k in sorted(environ) if is_knob(k)}
 
 
-_SECRET_FLAG = re.compile(r"^--?[\w-]*(token|secret|passw(or)?d|api[_-]?key|access[_-]?key|auth|credential)[\w-]*$", re.I)
+_SECRET_FLAG = re.compile(
+    r"^--?[\w-]*(token|secret|passw(or)?d|api[_-]?key|access[_-]?key|auth|credential)[\w-]*$", re.I
+)
 
 
 def redact_argv(argv: list[str] | tuple[str, ...]) -> tuple[str, ...]:

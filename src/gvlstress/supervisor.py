@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 import psutil
 
-from gvlstress import patterns, worker
+from gvlstress import patterns, watchdog, worker
 from gvlstress.capture import capture_many
 from gvlstress.diagnose import decide, explain, judge
 from gvlstress.heartbeat import Board, Phase, SlotState
@@ -308,6 +308,9 @@ class Wave:
                         ctx.Barrier(sc.workers),
                         list(self.plan.sys_path) or None,
                         self.stderr_dir,
+                        # frozen, not killed, if the harness dies: the watchdog then sees (and
+                        # kills) each worker with its children still attached
+                        signal.SIGSTOP if watchdog.active() else signal.SIGKILL,
                     ),
                 )
                 self._executor = executor
@@ -315,6 +318,8 @@ class Wave:
                     futures[executor.submit(worker.main, slot, self.spec(slot))] = slot
                 # Private but stable since 3.2: the only way to learn worker pids before they beat.
                 self.processes = dict(getattr(executor, "_processes", {}) or {})
+                for pid in self.processes:
+                    watchdog.watch(pid)
             self.end_reason = self._watch(futures, started)
             self.ended_at = time.monotonic()
             if self.end_reason in ("stall", "timeout"):
@@ -440,6 +445,8 @@ class Wave:
     def _read_board(self, now: float) -> None:
         for s in self.slots:
             st = self.board.read(s.slot)
+            if st.pid and (s.state is None or s.state.pid != st.pid):
+                watchdog.watch(st.pid)  # a worker the executor started after submit
             if s.suspected_at is not None and st.last_beat and st.last_beat > s.suspected_at:
                 s.suspected_at = None  # it progressed: `stalls` keeps the fact, the verdict becomes slow
                 s.next_probe_at = 0.0

@@ -66,15 +66,17 @@ class WorkerReport:
     target_info: dict[str, Any] = field(default_factory=dict)
 
 
-def _die_with_parent(parent_pid: int) -> None:
-    """Ask Linux to SIGKILL this worker when its parent dies (PR_SET_PDEATHSIG).
+def _die_with_parent(parent_pid: int, sig: int = signal.SIGKILL) -> None:
+    """Ask Linux to signal this worker when its parent dies (PR_SET_PDEATHSIG).
 
     The supervisor reaps workers itself; this covers the one case it cannot: the harness being
-    SIGKILLed. Checked against a parent that died before the request was made.
+    SIGKILLed. With a watchdog running the signal is SIGSTOP: the worker freezes with its own
+    children still attached, so the watchdog sees the whole tree before it kills it (SIGKILL
+    would orphan them first). Checked against a parent that died before the request was made.
     """
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        libc.prctl(1, sig, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
     except (OSError, AttributeError):
         return
     if os.getppid() != parent_pid:
@@ -100,6 +102,7 @@ def init(
     barrier: Any = None,
     sys_path: list[str] | None = None,
     stderr_dir: str | None = None,
+    death_signal: int = signal.SIGKILL,
 ) -> None:
     """Pool initializer: attach the board; leave Ctrl-C to the supervisor, which tears down.
 
@@ -113,7 +116,7 @@ def init(
         sys.path[:] = sys_path
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent_pid is not None:
-        _die_with_parent(parent_pid)
+        _die_with_parent(parent_pid, death_signal)
     _board = Board.attach(raw_board)
     _barrier = barrier
 

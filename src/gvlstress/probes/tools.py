@@ -21,6 +21,8 @@ from pathlib import Path
 
 import psutil
 
+from gvlstress import watchdog
+
 
 @dataclass(frozen=True)
 class Output:
@@ -97,6 +99,7 @@ def run(argv: list[str], timeout: float, stdin: str | None = None) -> Output:
         return Output(
             False, "", "", None, time.monotonic() - started, f"cannot run {argv[0]}: {exc.strerror}"
         )
+    watchdog.watch(proc.pid)
     deadline = started + timeout
     feed = stdin
     while True:
