@@ -471,3 +471,83 @@ def test_a_hung_capture_tool_dies_with_a_sigkilled_harness(tmp_path: Path, stubb
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(harness.pid, signal.SIGKILL)
+
+
+def test_report_and_compare_refuse_a_run_json_with_a_null_scenario(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    from conftest import ROOT, run_cli
+
+    run_dir = tmp_path / "run"
+    shutil.copytree(ROOT / "reports" / "examples" / "lock-across-par-iter", run_dir)
+    data = json.loads((run_dir / "run.json").read_text())
+    data["scenario"] = None
+    (run_dir / "run.json").write_text(json.dumps(data))
+    for args in (["report", str(run_dir), "--force"], ["compare", str(run_dir), str(run_dir)]):
+        r = run_cli(args, timeout=60)
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert r.stderr.startswith("gvlstress: error:")
+        assert "malformed run.json" in r.stderr
+
+
+def test_odd_scenario_files_and_names_are_usage_errors_or_fine(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    deep = tmp_path / "deep.toml"
+    deep.write_text("[scenario]\nx = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    r = run_cli(["run", "--scenario", str(deep)], timeout=60)
+    assert r.returncode == 2
+    assert "not valid TOML" in r.stderr
+    long = tmp_path / "long.toml"
+    long.write_text(f'[scenario]\nname = "{"n" * 300}"\nworkers = 1\nwaves = 1\niterations = 1\n')
+    r = run_cli(["run", "--scenario", str(long), "--report-dir", str(tmp_path / "r")], timeout=120)
+    assert r.returncode == 0, r.stderr
+    (run_dir,) = (tmp_path / "r").iterdir()
+    assert len(run_dir.name) < 120
+
+
+def test_ctrl_c_during_a_capture_of_a_hung_tool_exits_at_once(tmp_path: Path, stubborn_tool: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from conftest import cli_env
+
+    harness = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gvlstress",
+            "run",
+            "--fault",
+            "lock_across_par_iter",
+            "--workers",
+            "1",
+            "--rayon",
+            "2",
+            "--waves",
+            "1",
+            "--report-dir",
+            str(tmp_path / "r"),
+        ],
+        env=cli_env(GVLSTRESS_PYSPY=str(stubborn_tool)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    pidfile = stubborn_tool.with_name("grandchild.pid")
+    try:
+        wait_for(lambda: pidfile.exists(), 60, "the capture to start the hung tool")
+        started = time.monotonic()
+        os.kill(harness.pid, signal.SIGINT)
+        code = harness.wait(15)
+        took = time.monotonic() - started
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(harness.pid, signal.SIGKILL)
+    assert code == 130
+    assert took < 2 + tools.DRAIN_S, took
+    assert list((tmp_path / "r").glob("*/run.json"))  # the report is still written

@@ -87,7 +87,7 @@ def check_report_dir(report_dir: Path) -> Path:
 
 def new_run_dir(report_dir: Path, scenario_name: str, now: dt.datetime) -> Path:
     """reports/<UTC time>-<scenario>/, never an existing directory."""
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", scenario_name).strip("-") or "run"
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", scenario_name).strip("-")[:80] or "run"  # NAME_MAX is 255
     stem = f"{now:%Y%m%dT%H%M%SZ}-{safe}"
     for n in range(1, 1000):
         path = report_dir / (stem if n == 1 else f"{stem}-{n}")

@@ -23,11 +23,15 @@ def locate() -> str | None:
     return tools.find("py-spy", ENV_VAR)
 
 
+VERSION_TIMEOUT_S = 3.0
+
+
 def version(path: str | None = None) -> str | None:
+    """py-spy's version, or None (not found, or it did not answer within VERSION_TIMEOUT_S)."""
     path = path or locate()
     if not path:
         return None
-    out = tools.run([path, "--version"], 10)
+    out = tools.run([path, "--version"], VERSION_TIMEOUT_S)
     return out.stdout.strip().removeprefix("py-spy ").strip() if out.ok else None
 
 

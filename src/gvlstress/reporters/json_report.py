@@ -78,7 +78,9 @@ def _load(tp: Any, value: Any) -> Any:
     """Rebuild a value of type `tp` from its JSON form (dataclasses, enums, tuples, unions)."""
     origin = typing.get_origin(tp)
     if value is None:
-        return None
+        if tp is Any or (origin in (typing.Union, types.UnionType) and type(None) in typing.get_args(tp)):
+            return None
+        raise TypeError(f"null where {getattr(tp, '__name__', tp)} is required")
     if origin in (typing.Union, types.UnionType):
         for arg in typing.get_args(tp):
             if arg is type(None):

@@ -139,7 +139,7 @@ def _environment_rows(env: dict[str, Any], versions: dict[str, str], result: Run
             f"cgroup quota {f'{quota:g}' if quota else 'none'} -> budget {env.get('cpu_budget')}",
         ],
         ["target", ", ".join(f"{k} {v}" for k, v in versions.items()) or "-"],
-        ["py-spy", f"{spy.get('version') or 'not found'}"],
+        ["py-spy", spy.get("version") or ("found, version unreadable" if spy.get("path") else "not found")],
         ["native stacks", f"{nat.get('name') or 'none'}"],
         [
             "ptrace",
