@@ -28,7 +28,9 @@ class Check:
 
 def _subject() -> subprocess.Popen[bytes]:
     """A live Python process that waits on its stdin: something to attach to."""
-    return subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE, start_new_session=True
+    )
 
 
 def run_checks() -> tuple[Check, ...]:
