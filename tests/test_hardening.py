@@ -6,6 +6,7 @@ Real processes throughout: fake tools are shell scripts on disk, killed for real
 from __future__ import annotations
 
 import contextlib
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -413,9 +414,16 @@ def test_workers_and_their_children_die_with_a_sigkilled_harness(tmp_path: Path)
         )
         pids = [int(x) for f in files for x in f.read_text().split()]
         assert not _gone(pids)
+        stderr_dirs = [
+            p
+            for p in Path(tempfile.gettempdir()).glob("gvlstress-stderr-*")
+            if any((p / f"{pid}.stderr").exists() for pid in pids)
+        ]
+        assert stderr_dirs  # the run's scratch directory, which a SIGKILL skips cleaning
         os.kill(harness.pid, signal.SIGKILL)
         harness.wait(10)
         wait_for(lambda: _gone(pids), 5, "workers and their session-leaving children to be killed")
+        wait_for(lambda: not any(p.exists() for p in stderr_dirs), 5, "the scratch directory to be removed")
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(harness.pid, signal.SIGKILL)

@@ -139,6 +139,8 @@ def run(
             cleanup.callback(shutil.rmtree, path, ignore_errors=True)
         warmed = warm_up(scenario, plan) if plan.warm_up and scenario.warm_up else None
         stderr_dir = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="gvlstress-stderr-"))
+        for path in (stderr_dir, *plan.scratch):
+            watchdog.remove_on_death(path)
         started = _utc_now()
         run_dir = new_run_dir(report_dir, scenario.name, started)
         board = Board.create(scenario.workers)

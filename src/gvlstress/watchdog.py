@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -51,6 +52,11 @@ class Watchdog:
         with self._lock, contextlib.suppress(OSError):
             os.write(self._write, f"{pid}\n".encode())
 
+    def remove_on_death(self, path: str) -> None:
+        """A scratch directory the watchdog deletes if the harness dies before it does."""
+        with self._lock, contextlib.suppress(OSError):
+            os.write(self._write, f"rm {path}\n".encode())
+
     def close(self) -> None:
         """A normal end: the watchdog exits without killing anything."""
         with self._lock:
@@ -63,6 +69,12 @@ class Watchdog:
 
 
 _current: Watchdog | None = None
+
+
+def remove_on_death(path: str) -> None:
+    """Register a scratch directory for deletion should the harness die (no-op when unwatched)."""
+    if _current is not None:
+        _current.remove_on_death(path)
 
 
 def active() -> bool:
@@ -123,6 +135,7 @@ def main(argv: list[str]) -> int:
     harness = int(argv[0]) if argv else os.getppid()
     seen: dict[int, float] = {}
     roots: set[int] = set()
+    scratch: list[str] = []
     buf = b""
     fd = sys.stdin.fileno()
     while True:
@@ -138,6 +151,8 @@ def main(argv: list[str]) -> int:
             for line in lines:
                 if line.strip().isdigit():
                     roots.add(int(line))
+                elif line.startswith(b"rm /"):
+                    scratch.append(os.fsdecode(line[3:]))
         for pid in roots:
             _record(seen, pid)
         if not psutil.pid_exists(harness):
@@ -145,6 +160,8 @@ def main(argv: list[str]) -> int:
     for pid in roots:  # workers froze on the harness's death: their trees are intact now
         _record(seen, pid)
     _kill(seen)
+    for path in scratch:
+        shutil.rmtree(path, ignore_errors=True)
     return 0
 
 
