@@ -30,7 +30,7 @@ from gvlstress.compare import compare as compare_runs
 from gvlstress.diagnose import INSPECT_VERDICT, activity, decide, explain, judge, link_tree
 from gvlstress.errors import EnvironmentProblem, GvlstressError, UsageError
 from gvlstress.heartbeat import Board
-from gvlstress.knobs import redact_argv
+from gvlstress.knobs import redact_argv, redact_text
 from gvlstress.model import Inspected, InspectResult, ProbeKind, ProcSample, RunResult, Verdict, WaveResult
 from gvlstress.probes import procfs
 from gvlstress.reporters import json_report, junit, markdown, raw
@@ -240,7 +240,7 @@ def _write_human(result: RunResult, run_dir: Path) -> dict[str, Path]:
         written[name] = run_dir / name
     if "stacks.md" not in files:  # a re-render that fits again: no stale overflow beside it
         (run_dir / "stacks.md").unlink(missing_ok=True)
-    write_atomic(junit_xml, junit.render(result, str(report_md)))
+    write_atomic(junit_xml, redact_text(junit.render(result, str(report_md))))
     return {**written, "junit.xml": junit_xml}
 
 
