@@ -559,3 +559,23 @@ def test_ctrl_c_during_a_capture_of_a_hung_tool_exits_at_once(tmp_path: Path, st
     assert code == 130
     assert took < 2 + tools.DRAIN_S, took
     assert list((tmp_path / "r").glob("*/run.json"))  # the report is still written
+
+
+def test_a_tool_printing_junk_costs_its_view_not_the_run(tmp_path: Path) -> None:
+    from conftest import cli_run
+
+    fake = tmp_path / "py-spy"
+    fake.write_text(
+        "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'py-spy 0.0.0'; exit 0; }\n"
+        "python3 -c \"print('[' * 200000)\"\n"
+    )
+    fake.chmod(0o755)
+    run = cli_run(
+        ["run", "--fault", "lock_across_par_iter", "--workers", "1", "--rayon", "2", "--waves", "1"],
+        1,
+        tmp_path / "r",
+        GVLSTRESS_PYSPY=str(fake),
+    )
+    (w,) = run["waves"][0]["workers"]
+    assert w["verdict"] == "deadlock"
+    assert any(m.startswith("py-spy: py-spy output is not JSON") for m in w["diagnosis"]["missing"])

@@ -121,6 +121,10 @@ def run(
     report_dir = check_report_dir(Path(scenario.report_dir))
     if not Path("/proc/self/task").is_dir():
         raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
+    # The host snapshot (tool versions, each with a 3 s deadline) is taken beside the start-up work.
+    starting = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gvlstress-snapshot")
+    snapshot = starting.submit(hostenv.snapshot)
+    starting.shutdown(wait=False)
     try:
         plan = target.prepare(scenario, report_dir)
     except (GvlstressError, OSError):
@@ -144,7 +148,7 @@ def run(
         started = _utc_now()
         run_dir = new_run_dir(report_dir, scenario.name, started)
         board = Board.create(scenario.workers)
-        environment = hostenv.snapshot()
+        environment = snapshot.result(timeout=60)
         target_facts = {
             "name": scenario.target,
             "entry": plan.entry,
