@@ -6,6 +6,10 @@ Real processes throughout: fake tools are shell scripts on disk, killed for real
 from __future__ import annotations
 
 import contextlib
+import os
+import signal
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -17,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import wait_for
+from conftest import cli_env, wait_for
 from gvlstress.probes import native, procfs, pyspy, tools
 
 
@@ -26,7 +30,10 @@ def stubborn_tool(tmp_path: Path) -> Path:
     """A tool whose grandchild leaves its session and keeps the output pipe open."""
     script = tmp_path / "stubborn"
     pidfile = tmp_path / "grandchild.pid"
-    script.write_text(f"#!/bin/sh\nsetsid sh -c 'echo $$ > {pidfile}; exec sleep 150' &\nexec sleep 150\n")
+    script.write_text(
+        '#!/bin/sh\n[ "$1" = --version ] && { echo "py-spy 0.0.0"; exit 0; }\n'  # answers that at once
+        f"setsid sh -c 'echo $$ > {pidfile}; exec sleep 150' &\nexec sleep 150\n"
+    )
     script.chmod(0o755)
     return script
 
@@ -429,14 +436,10 @@ def test_workers_and_their_children_die_with_a_sigkilled_harness(tmp_path: Path)
             os.killpg(harness.pid, signal.SIGKILL)
 
 
-def test_a_hung_capture_tool_dies_with_a_sigkilled_harness(tmp_path: Path, stubborn_tool: Path) -> None:
-    import os
-    import signal
-    import subprocess
-    import sys
-
-    from conftest import cli_env
-
+@contextlib.contextmanager
+def hung_capture(tmp_path: Path, tool: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """A harness capturing a deadlocked worker with a py-spy that hangs (and whose grandchild
+    leaves its session); yields (harness, grandchild pid) once the hung tool runs."""
     harness = subprocess.Popen(
         [
             sys.executable,
@@ -454,20 +457,23 @@ def test_a_hung_capture_tool_dies_with_a_sigkilled_harness(tmp_path: Path, stubb
             "--report-dir",
             str(tmp_path / "r"),
         ],
-        env=cli_env(GVLSTRESS_PYSPY=str(stubborn_tool)),
+        env=cli_env(GVLSTRESS_PYSPY=str(tool)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        text=True,
         start_new_session=True,
     )
-    pidfile = stubborn_tool.with_name("grandchild.pid")
+    pidfile = tool.with_name("grandchild.pid")
     try:
-        grandchild = int(
-            wait_for(
-                lambda: pidfile.exists() and pidfile.read_text().strip(),
-                60,
-                "the capture to start the hung tool",
-            )
-        )
+        text = wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), 60, "the hung tool to run")
+        yield harness, int(text)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(harness.pid, signal.SIGKILL)
+
+
+def test_a_hung_capture_tool_dies_with_a_sigkilled_harness(tmp_path: Path, stubborn_tool: Path) -> None:
+    with hung_capture(tmp_path, stubborn_tool) as (harness, grandchild):
         tool = [
             p.pid
             for p in psutil.process_iter(["cmdline"])
@@ -476,9 +482,6 @@ def test_a_hung_capture_tool_dies_with_a_sigkilled_harness(tmp_path: Path, stubb
         os.kill(harness.pid, signal.SIGKILL)
         harness.wait(10)
         wait_for(lambda: _gone([grandchild, *tool]), 5, "the hung tool and its grandchild to be killed")
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(harness.pid, signal.SIGKILL)
 
 
 def test_report_and_compare_refuse_a_run_json_with_a_null_scenario(tmp_path: Path) -> None:
@@ -516,46 +519,11 @@ def test_odd_scenario_files_and_names_are_usage_errors_or_fine(tmp_path: Path) -
 
 
 def test_ctrl_c_during_a_capture_of_a_hung_tool_exits_at_once(tmp_path: Path, stubborn_tool: Path) -> None:
-    import os
-    import signal
-    import subprocess
-    import sys
-
-    from conftest import cli_env
-
-    harness = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gvlstress",
-            "run",
-            "--fault",
-            "lock_across_par_iter",
-            "--workers",
-            "1",
-            "--rayon",
-            "2",
-            "--waves",
-            "1",
-            "--report-dir",
-            str(tmp_path / "r"),
-        ],
-        env=cli_env(GVLSTRESS_PYSPY=str(stubborn_tool)),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    pidfile = stubborn_tool.with_name("grandchild.pid")
-    try:
-        wait_for(lambda: pidfile.exists(), 60, "the capture to start the hung tool")
+    with hung_capture(tmp_path, stubborn_tool) as (harness, _):
         started = time.monotonic()
         os.kill(harness.pid, signal.SIGINT)
         code = harness.wait(15)
         took = time.monotonic() - started
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(harness.pid, signal.SIGKILL)
     assert code == 130
     assert took < 2 + tools.DRAIN_S, took
     assert list((tmp_path / "r").glob("*/run.json"))  # the report is still written

@@ -37,6 +37,7 @@ from gvlstress.reporters import json_report, junit, markdown, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus
+from gvlstress.targets.base import Target
 from gvlstress.targets.registry import get_target
 from gvlstress.warmup import warm_parent, warm_up
 
@@ -121,6 +122,19 @@ def run(
     report_dir = check_report_dir(Path(scenario.report_dir))
     if not Path("/proc/self/task").is_dir():
         raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
+    with watchdog.guarding():  # nothing started from here on outlives a SIGKILLed harness
+        return _run(scenario, target, report_dir, observer, stop, command, deadline)
+
+
+def _run(
+    scenario: Scenario,
+    target: Target,
+    report_dir: Path,
+    observer: Observer,
+    stop: StopFlag,
+    command: tuple[str, ...] | None,
+    deadline: float | None,
+) -> RunResult:
     # The host snapshot (tool versions, each with a 3 s deadline) is taken beside the start-up work.
     starting = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gvlstress-snapshot")
     snapshot = starting.submit(hostenv.snapshot)
@@ -138,7 +152,6 @@ def run(
         info = interpreter.probe(scenario.python)
         plan = dataclasses.replace(plan, python=scenario.python, sys_path=interpreter.sys_path(info))
     with contextlib.ExitStack() as cleanup:
-        cleanup.enter_context(watchdog.guarding())  # nothing we start outlives a SIGKILLed harness
         for path in plan.scratch:
             cleanup.callback(shutil.rmtree, path, ignore_errors=True)
         warmed = warm_up(scenario, plan) if plan.warm_up and scenario.warm_up else None
