@@ -16,13 +16,14 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
 import psutil
 
-from gvlstress import hostenv, interpreter, watchdog
+from gvlstress import hostenv, interpreter, stats, watchdog
 from gvlstress import selftest as selftest_mod
 from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
@@ -31,7 +32,17 @@ from gvlstress.diagnose import INSPECT_VERDICT, activity, decide, explain, judge
 from gvlstress.errors import EnvironmentProblem, GvlstressError, UsageError
 from gvlstress.heartbeat import Board
 from gvlstress.knobs import redact_argv, redact_text
-from gvlstress.model import Inspected, InspectResult, ProbeKind, ProcSample, RunResult, Verdict, WaveResult
+from gvlstress.model import (
+    HuntResult,
+    Inspected,
+    InspectResult,
+    ProbeKind,
+    ProcSample,
+    RunResult,
+    Verdict,
+    WaveResult,
+    plural,
+)
 from gvlstress.probes import procfs
 from gvlstress.reporters import json_report, junit, markdown, raw
 from gvlstress.reporters.files import write_atomic
@@ -63,6 +74,9 @@ class NullObserver:
     def wave_finished(self, wave: WaveResult) -> None:
         pass
 
+
+Until = Callable[[list[WaveResult]], str | None]
+"""Asked after every wave: a reason to stop now, or None to go on."""
 
 MIN_WAVE_S = 5.0
 """A wave shorter than this cannot spawn, import and iterate meaningfully."""
@@ -110,11 +124,13 @@ def run(
     stop: StopFlag | None = None,
     command: tuple[str, ...] | None = None,
     deadline: float | None = None,
+    until: Until | None = None,
 ) -> RunResult:
     """Run every wave of `scenario`; write run.json after each wave and at the end.
 
     With a `deadline` (time.monotonic()), each wave's launch timeout is capped at its share of
-    the time left, and waves that no longer fit are not started (a warning says so).
+    the time left, and waves that no longer fit are not started (a warning says so). `until`
+    is asked after every wave whether to stop early (``hunt``); its reason becomes a warning.
     """
     observer = observer if observer is not None else NullObserver()
     stop = stop if stop is not None else StopFlag()  # an unset StopFlag is falsy: no `or` here
@@ -123,7 +139,7 @@ def run(
     if not Path("/proc/self/task").is_dir():
         raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
     with watchdog.guarding():  # nothing started from here on outlives a SIGKILLed harness
-        return _run(scenario, target, report_dir, observer, stop, command, deadline)
+        return _run(scenario, target, report_dir, observer, stop, command, deadline, until)
 
 
 def _run(
@@ -134,6 +150,7 @@ def _run(
     stop: StopFlag,
     command: tuple[str, ...] | None,
     deadline: float | None,
+    until: Until | None = None,
 ) -> RunResult:
     # The host snapshot (tool versions, each with a 3 s deadline) is taken beside the start-up work.
     starting = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gvlstress-snapshot")
@@ -221,6 +238,9 @@ def _run(
                     observer.warn(line)
             raw.write(wave, run_dir)
             json_report.write(result(), run_dir)  # after every wave: a killed harness still leaves data
+            if until is not None and (why := until(waves)):
+                warnings.append(f"stopped early: {why}")
+                break
             if misuse := _shape_error(wave):
                 write_reports(result(), run_dir)
                 raise UsageError(misuse, hint=f"see {run_dir}/report.md")
@@ -421,3 +441,51 @@ def compare(
     except OSError as exc:
         raise EnvironmentProblem(f"cannot write {output} ({exc.strerror})") from None
     return result, output
+
+
+def hunt(
+    scenario: Scenario,
+    hangs: int = 1,
+    budget_s: float | None = None,
+    observer: Observer | None = None,
+    stop: StopFlag | None = None,
+    command: tuple[str, ...] | None = None,
+) -> HuntResult:
+    """Launch waves until `hangs` hung waves, the time budget, or `scenario.waves` waves."""
+    started = time.monotonic()
+
+    def enough(waves: list[WaveResult]) -> str | None:
+        found = sum(1 for w in waves if w.verdict.is_hang)
+        if found >= hangs:
+            return f"{plural(found, 'hung wave')} found"
+        if budget_s is not None and time.monotonic() - started >= budget_s:
+            return f"time budget of {budget_s:g}s used"
+        return None
+
+    result = run(scenario, observer=observer, stop=stop, command=command, until=enough)
+    waves = result.waves
+    batches = sum(w.iterations for wave in waves for w in wave.workers)
+    cpu_min = sum(w.cpu_s or 0.0 for wave in waves for w in wave.workers) / 60
+    found = [i for i, w in enumerate(waves) if w.verdict.is_hang]
+    to_hang = None
+    seconds = None
+    if found:
+        first = found[0]
+        to_hang = sum(w.iterations for wave in waves[: first + 1] for w in wave.workers)
+        seconds = sum(w.wall_s for w in waves[:first]) + (waves[first].detect_s or waves[first].wall_s)
+    stopped = next(
+        (w.removeprefix("stopped early: ") for w in result.warnings if w.startswith("stopped early")),
+        "interrupted" if result.interrupted_by else f"wave cap of {scenario.waves} reached",
+    )
+    return HuntResult(
+        run=result,
+        stopped=stopped,
+        hangs=len(found),
+        waves=len(waves),
+        batches=batches,
+        cpu_minutes=cpu_min,
+        hazard=stats.rate(len(found), max(batches, 1)),
+        per_cpu_minute=stats.poisson_rate(len(found), cpu_min),
+        batches_to_hang=to_hang,
+        seconds_to_hang=seconds,
+    )

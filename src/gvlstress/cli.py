@@ -23,6 +23,7 @@ from gvlstress.reporters.console import (
     ConsoleObserver,
     print_checks,
     print_compare,
+    print_hunt,
     print_inspect,
     print_selftest,
     print_summary,
@@ -176,6 +177,24 @@ def _options(f: F) -> F:
             "workers inherit started pools (the fork-after-init class; needs --start-method fork).",
         ),
         click.option(
+            "--squeeze",
+            type=int,
+            metavar="CPUS",
+            help="Amplifier: once a worker's pool exists, pin all its threads to this many CPUs.",
+        ),
+        click.option(
+            "--cpu-quota",
+            type=float,
+            metavar="CORES",
+            help="Amplifier: run the workers in a child cgroup with this CPU quota (root or a delegated cgroup).",
+        ),
+        click.option(
+            "--burners",
+            type=int,
+            metavar="N",
+            help="Amplifier: N CPU-burning neighbour processes during each wave.",
+        ),
+        click.option(
             "--warm-up/--no-warm-up",
             "warm_up",
             default=None,
@@ -256,6 +275,64 @@ def run(**opts: Any) -> None:
         result = api.run(scenario, observer=observer, stop=stop, command=tuple(["gvlstress", *sys.argv[1:]]))
     print_summary(console, result, result.run_dir)
     raise SystemExit(int(exit_code_for(result)))
+
+
+def _duration(text: str) -> float:
+    """'90', '90s', '30m', '2h' -> seconds."""
+    units = {"s": 1.0, "m": 60.0, "h": 3600.0}
+    value = text.strip().lower()
+    scale = units.get(value[-1:])
+    number = value[:-1] if scale else value
+    try:
+        seconds = float(number) * (scale or 1.0)
+    except ValueError:
+        raise UsageError(
+            f"--budget {text!r}: expected seconds, or a number with s, m or h (e.g. 30m)"
+        ) from None
+    if not 1 <= seconds <= 30 * 86400:
+        raise UsageError(f"--budget {text!r}: must be between 1 s and 30 days")
+    return seconds
+
+
+HUNT_EPILOG = """\b
+Examples:
+  gvlstress hunt --fault lock_order -o window_us=0 --workers 1 --rayon 4 --budget 10m
+  gvlstress hunt --target mymodule:batches --rayon 16 --squeeze 1 --until 3 --budget 1h
+Exit codes: 1 a hang was found; 0 none within the budget; 2, 3, 4, 130 as for run.
+"""
+
+
+@cli.command(epilog=HUNT_EPILOG)
+@_options
+@click.option(
+    "--until",
+    "until_hangs",
+    type=click.IntRange(1, 10_000),
+    default=1,
+    show_default=True,
+    help="Stop after this many hung waves.",
+)
+@click.option("--budget", metavar="TIME", help="Stop starting waves after this long (90, 90s, 30m, 2h).")
+@click.option(
+    "--max-waves",
+    type=click.IntRange(1, 1_000_000),
+    default=10_000,
+    show_default=True,
+    help="Stop after this many waves.",
+)
+def hunt(until_hangs: int, budget: str | None, max_waves: int, **opts: Any) -> None:
+    """Launch waves until a hang (or --until N), a time budget or a wave cap; report the hazard."""
+    budget_s = _duration(budget) if budget else None
+    opts["waves"] = max_waves
+    scenario = scenario_from_options(**opts)
+    console = make_console()
+    with stop_on_signals() as stop:
+        observer = ConsoleObserver(console, live=console.is_terminal)
+        result = api.hunt(
+            scenario, until_hangs, budget_s, observer, stop, tuple(["gvlstress", *sys.argv[1:]])
+        )
+    print_hunt(console, result)
+    raise SystemExit(int(exit_code_for(result.run)))
 
 
 INSPECT_EPILOG = """\b

@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from gvlstress.scenario import Scenario
+from gvlstress.stats import Rate
 
 
 class Verdict(StrEnum):
@@ -385,6 +386,8 @@ class WaveResult:
     interrupted: bool = False
     env: dict[str, str] = field(default_factory=dict)
     """What the harness set in every worker of this wave before the target was imported."""
+    amplifiers: dict[str, Any] = field(default_factory=dict)
+    """The amplifiers applied to this wave and what they did (cgroup, throttling, pinning)."""
 
 
 @dataclass(frozen=True)
@@ -472,3 +475,21 @@ class InspectResult:
     @property
     def looks_deadlocked(self) -> bool:
         return any(p.diagnosis.verdict is Verdict.DEADLOCK for p in self.processes)
+
+
+@dataclass(frozen=True)
+class HuntResult:
+    """What `hunt` found: the run, why it stopped, and the hazard with its intervals."""
+
+    run: RunResult
+    stopped: str
+    hangs: int
+    waves: int
+    batches: int
+    cpu_minutes: float
+    hazard: Rate
+    """Hung waves per batch run (shown per 1000 batches)."""
+    per_cpu_minute: tuple[float, float, float]
+    """Hangs per CPU-minute of the workers: (rate, low, high), exact Poisson 95%."""
+    batches_to_hang: int | None
+    seconds_to_hang: float | None

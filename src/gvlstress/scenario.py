@@ -53,6 +53,12 @@ class Scenario:
     workers fork. Only for the fork-after-init class (with start_method = "fork")."""
     thread_env: tuple[str, ...] = ()
     """More variables `rayon` sets in each worker, beyond those the target declares."""
+    squeeze: int | None = None
+    """Amplifier: pin every thread of each worker to this many CPUs once its pool exists."""
+    cpu_quota: float | None = None
+    """Amplifier: run each wave's workers in a child cgroup with this many cores of CFS quota."""
+    burners: int = 0
+    """Amplifier: this many CPU-burning neighbour processes during each wave."""
     warm_up: bool = True
     """Run the target's warm-up (one process, one batch) before the first wave when the target
     asks for one; off reproduces races on a cold JIT cache."""
@@ -86,6 +92,9 @@ _NUMERIC: dict[str, tuple[type, float, float]] = {
     "startup_grace": (float, 0.1, DAY),
     "fault_rate": (float, 0.0, 1.0),
     "seed": (int, 0, 2**63 - 1),
+    "squeeze": (int, 1, 4096),
+    "cpu_quota": (float, 0.01, 4096),
+    "burners": (int, 0, 256),
 }
 
 

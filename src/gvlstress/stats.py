@@ -76,3 +76,15 @@ def fisher_exact(a: int, b: int, c: int, d: int) -> float:
     lo, hi = max(0, col1 - (n - row1)), min(row1, col1)
     p = sum(q for x in range(lo, hi + 1) if (q := prob(x)) <= observed * (1 + 1e-7))
     return min(1.0, p)
+
+
+def poisson_rate(k: int, exposure: float, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Events per unit of exposure with its exact (Garwood) interval: (rate, low, high)."""
+    from scipy.stats import chi2  # exact statistics from a well-kept library
+
+    if exposure <= 0:
+        return 0.0, 0.0, math.inf
+    a = 1 - confidence
+    low = chi2.ppf(a / 2, 2 * k) / 2 if k > 0 else 0.0
+    high = chi2.ppf(1 - a / 2, 2 * k + 2) / 2
+    return k / exposure, float(low) / exposure, float(high) / exposure

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 import psutil
 
-from gvlstress import patterns, watchdog, worker
+from gvlstress import amplify, patterns, watchdog, worker
 from gvlstress.capture import capture_many
 from gvlstress.diagnose import decide, explain, judge
 from gvlstress.heartbeat import Board, Phase, SlotState
@@ -261,6 +261,9 @@ class Wave:
         self._broken = False
         self._crashed_at_break: dict[int, int] = {}
         self._executor: ProcessPoolExecutor | None = None
+        self.quota: amplify.CpuQuota | None = None
+        self.amplified: dict[str, Any] = {}
+        self.pinned = 0
 
     # -- thresholds -------------------------------------------------------------------------
     def threshold(self, s: _Slot) -> float:
@@ -289,6 +292,9 @@ class Wave:
         futures: dict[Future[worker.WorkerReport], int] = {}
         detected_by: str | None = None
         detect_s: float | None = None
+        quota = amplify.CpuQuota.create(sc.cpu_quota) if sc.cpu_quota else None
+        burners = amplify.Burners.start(sc.burners) if sc.burners else None
+        self.quota = quota
         try:
             with (
                 inherited_env("RAYON_NUM_THREADS", sc.inherit_rayon),
@@ -320,6 +326,8 @@ class Wave:
                 self.processes = dict(getattr(executor, "_processes", {}) or {})
                 for pid in self.processes:
                     watchdog.watch(pid)
+                    if quota is not None:
+                        quota.join(pid)
             self.end_reason = self._watch(futures, started)
             self.ended_at = time.monotonic()
             if self.end_reason in ("stall", "timeout"):
@@ -328,6 +336,21 @@ class Wave:
                 self._capture_hung()  # evidence first; the teardown kills
         finally:
             self._teardown(executor)
+            if burners is not None:
+                burners.stop()
+            if quota is not None:
+                self.amplified["cpu_quota"] = {
+                    "cores": quota.cores,
+                    "cgroup": str(quota.path),
+                    "cgroup_version": quota.version,
+                    "workers_joined": len(quota.joined),
+                    "nr_throttled": quota.throttled(),
+                }
+                quota.close()
+        if sc.burners:
+            self.amplified["burners"] = sc.burners
+        if sc.squeeze:
+            self.amplified["squeeze"] = {"cpus": sc.squeeze, "threads_pinned": self.pinned}
         self._settle(futures)
         wall = time.monotonic() - started
         outcomes = failure_diagnoses(
@@ -345,6 +368,7 @@ class Wave:
             detect_s=detect_s,
             interrupted=bool(self.stop),
             env={k: redact_setting(k, v) for k, v in self.spec(0).env.items()},
+            amplifiers=dict(self.amplified),
         )
         self.observer.wave_finished(result)
         return result
@@ -447,6 +471,8 @@ class Wave:
             st = self.board.read(s.slot)
             if st.pid and (s.state is None or s.state.pid != st.pid):
                 watchdog.watch(st.pid)  # a worker the executor started after submit
+                if self.quota is not None:
+                    self.quota.join(st.pid)
             if s.suspected_at is not None and st.last_beat and st.last_beat > s.suspected_at:
                 s.suspected_at = None  # it progressed: `stalls` keeps the fact, the verdict becomes slow
                 s.next_probe_at = 0.0
@@ -456,6 +482,11 @@ class Wave:
             s.state = st
 
     def _sample_stats(self, now: float) -> None:
+        squeeze = self.scenario.squeeze
+        if squeeze:  # again each time: threads a pool starts later get pinned too
+            for s in self.slots:
+                if s.outcome is None and s.state and s.state.pid and s.state.phase >= Phase.ITERATING:
+                    self.pinned = max(self.pinned, amplify.squeeze(s.state.pid, squeeze))
         rows = []
         for s in self.slots:
             st = s.state

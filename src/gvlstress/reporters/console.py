@@ -12,7 +12,7 @@ from rich.table import Table
 
 from gvlstress.compare import Comparison
 from gvlstress.doctor import Check
-from gvlstress.model import InspectResult, ProbeFinding, RunResult, Verdict, WaveResult, plural
+from gvlstress.model import HuntResult, InspectResult, ProbeFinding, RunResult, Verdict, WaveResult, plural
 from gvlstress.scenario import Scenario
 from gvlstress.selftest import HEADER as SELFTEST_HEADER
 from gvlstress.selftest import SelftestResult
@@ -181,3 +181,25 @@ def print_compare(console: Console, c: Comparison, path: str) -> None:
     for line in pair_lines(c):
         console.print(line, highlight=False)
     console.print(f"markdown: {path}", highlight=False)
+
+
+def print_hunt(console: Console, h: HuntResult) -> None:
+    """The hunt's summary: why it stopped, the hazard with its 95% intervals, time to the hang."""
+    r = h.hazard
+    rate, low, high = h.per_cpu_minute
+    console.print(
+        f"[bold]hunt stopped[/]: {h.stopped}; {plural(h.waves, 'wave')}, {plural(h.batches, 'batch')}, "
+        f"{h.cpu_minutes:.1f} CPU-minutes of workers",
+        highlight=False,
+    )
+    console.print(
+        f"hazard: {1000 * r.p:.2f} hangs per 1000 batches [95% CI {1000 * r.low:.2f}-{1000 * r.high:.2f}]; "
+        f"{rate:.3f} per CPU-minute [{low:.3f}-{high:.3f}]",
+        highlight=False,
+    )
+    if h.batches_to_hang is not None and h.seconds_to_hang is not None:
+        console.print(
+            f"first hang after {plural(h.batches_to_hang, 'batch')} and {h.seconds_to_hang:.1f}s",
+            highlight=False,
+        )
+    print_summary(console, h.run, h.run.run_dir)

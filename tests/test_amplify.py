@@ -1,0 +1,155 @@
+"""Amplifiers (squeeze, CPU quota, burners) and `hunt`, on real workers, cgroups and processes."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import psutil
+
+from conftest import cli_env, cli_run, run_cli, wait_for
+
+
+def burners_alive() -> list[int]:
+    return [
+        p.pid
+        for p in psutil.process_iter(["cmdline"])
+        if "while True:" in " ".join(p.info["cmdline"] or []) and p.status() != psutil.STATUS_ZOMBIE
+    ]
+
+
+def test_every_amplifier_on_a_healthy_run_is_recorded_and_undone(report_dir: Path) -> None:
+    run = cli_run(
+        [
+            "run",
+            "--workers",
+            "2",
+            "--rayon",
+            "4",
+            "--waves",
+            "2",
+            "--iterations",
+            "20",
+            "--squeeze",
+            "1",
+            "--cpu-quota",
+            "0.5",
+            "--burners",
+            "1",
+        ],
+        0,
+        report_dir,
+    )
+    assert run["scenario"]["squeeze"] == 1
+    for wave in run["waves"]:
+        amp = wave["amplifiers"]
+        assert amp["burners"] == 1
+        assert amp["squeeze"]["threads_pinned"] >= 5  # main + 4 pool threads at least
+        quota = amp["cpu_quota"]
+        assert quota["cores"] == 0.5
+        assert quota["workers_joined"] == 2
+        assert quota["nr_throttled"] is None or quota["nr_throttled"] >= 0
+        assert not Path(quota["cgroup"]).exists()  # removed after the wave
+        assert wave["verdict"] == "ok"  # slowed, never a false hang
+    assert burners_alive() == []
+    md = next(report_dir.glob("*/report.md")).read_text()
+    assert "--cpu-quota 0.5" in md  # the reproduce line carries them
+
+
+def test_cpu_quota_where_cgroups_are_not_writable_is_one_line_and_exit_4(tmp_path: Path) -> None:
+    r = run_cli(
+        ["run", "--cpu-quota", "1", "--report-dir", str(tmp_path / "r")],
+        timeout=60,
+        GVLSTRESS_CGROUP_ROOT=str(tmp_path / "no-cgroups"),
+    )
+    assert r.returncode == 4
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("gvlstress: error: --cpu-quota: cannot create a cgroup under")
+
+
+def test_hunt_finds_the_lock_order_race_and_stops(report_dir: Path) -> None:
+    r = run_cli(
+        [
+            "hunt",
+            "--fault",
+            "lock_order",
+            "-o",
+            "window_us=0",
+            "--workers",
+            "1",
+            "--rayon",
+            "8",
+            "--iterations",
+            "300",
+            "--budget",
+            "120",
+            "--report-dir",
+            str(report_dir),
+        ],
+        timeout=300,
+    )
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "hunt stopped: 1 hung wave found" in r.stdout
+    assert "hangs per 1000 batches [95% CI" in r.stdout
+    assert "first hang after" in r.stdout
+
+
+def test_hunt_on_a_healthy_run_stops_at_its_budget(report_dir: Path) -> None:
+    r = run_cli(
+        [
+            "hunt",
+            "--workers",
+            "1",
+            "--rayon",
+            "2",
+            "--iterations",
+            "5",
+            "--budget",
+            "3s",
+            "--report-dir",
+            str(report_dir),
+        ],
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "hunt stopped: time budget of 3s used" in r.stdout
+    assert "0.00 hangs per 1000 batches" in r.stdout
+
+
+def test_burners_die_with_a_sigkilled_harness(tmp_path: Path) -> None:
+    harness = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gvlstress",
+            "run",
+            "--workers",
+            "1",
+            "--rayon",
+            "2",
+            "--duration",
+            "60",
+            "--timeout",
+            "120",
+            "--burners",
+            "2",
+            "--report-dir",
+            str(tmp_path / "r"),
+        ],
+        env=cli_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        pids = wait_for(lambda: len(burners_alive()) == 2 and burners_alive(), 60, "two burners")
+        os.kill(harness.pid, signal.SIGKILL)
+        harness.wait(10)
+        wait_for(lambda: not set(pids) & set(burners_alive()), 5, "the burners to be killed")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(harness.pid, signal.SIGKILL)
