@@ -40,6 +40,8 @@ def test_every_amplifier_on_a_healthy_run_is_recorded_and_undone(report_dir: Pat
             "0.5",
             "--burners",
             "1",
+            "--chaos",
+            "3",
         ],
         0,
         report_dir,
@@ -48,6 +50,8 @@ def test_every_amplifier_on_a_healthy_run_is_recorded_and_undone(report_dir: Pat
     for wave in run["waves"]:
         amp = wave["amplifiers"]
         assert amp["burners"] == 1
+        assert amp["chaos"]["seed"] == 3
+        assert amp["chaos"]["starvations"] > 0
         assert amp["squeeze"]["threads_pinned"] >= 5  # main + 4 pool threads at least
         quota = amp["cpu_quota"]
         assert quota["cores"] == 0.5
@@ -120,7 +124,7 @@ def test_hunt_on_a_healthy_run_stops_at_its_budget(report_dir: Path) -> None:
     assert "0.00 hangs per 1000 batches" in r.stdout
 
 
-def test_burners_die_with_a_sigkilled_harness(tmp_path: Path) -> None:
+def test_burners_and_chaos_leave_nothing_behind_a_sigkilled_harness(tmp_path: Path) -> None:
     harness = subprocess.Popen(
         [
             sys.executable,
@@ -137,6 +141,8 @@ def test_burners_die_with_a_sigkilled_harness(tmp_path: Path) -> None:
             "120",
             "--burners",
             "2",
+            "--chaos",
+            "5",
             "--report-dir",
             str(tmp_path / "r"),
         ],
@@ -147,9 +153,29 @@ def test_burners_die_with_a_sigkilled_harness(tmp_path: Path) -> None:
     )
     try:
         pids = wait_for(lambda: len(burners_alive()) == 2 and burners_alive(), 60, "two burners")
+        workers = wait_for(
+            lambda: [
+                c.pid
+                for c in psutil.Process(harness.pid).children()
+                if "multiprocessing" in " ".join(c.cmdline()) and "spawn_main" in " ".join(c.cmdline())
+            ],
+            60,
+            "the worker",
+        )
         os.kill(harness.pid, signal.SIGKILL)
         harness.wait(10)
+        # burners killed; the chaos-perturbed worker (maybe starved, pinned or stopped) is gone too
         wait_for(lambda: not set(pids) & set(burners_alive()), 5, "the burners to be killed")
+        wait_for(
+            lambda: (
+                not any(
+                    psutil.pid_exists(p) and psutil.Process(p).status() != psutil.STATUS_ZOMBIE
+                    for p in workers
+                )
+            ),
+            5,
+            "the worker to be killed",
+        )
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(harness.pid, signal.SIGKILL)

@@ -189,6 +189,12 @@ def _options(f: F) -> F:
             help="Amplifier: run the workers in a child cgroup with this CPU quota (root or a delegated cgroup).",
         ),
         click.option(
+            "--chaos",
+            type=int,
+            metavar="SEED",
+            help="Amplifier: starve worker threads at random in the manner of rr's chaos mode (seeded).",
+        ),
+        click.option(
             "--burners",
             type=int,
             metavar="N",

@@ -59,6 +59,8 @@ class Scenario:
     """Amplifier: run each wave's workers in a child cgroup with this many cores of CFS quota."""
     burners: int = 0
     """Amplifier: this many CPU-burning neighbour processes during each wave."""
+    chaos: int | None = None
+    """Amplifier: rr-style scheduling chaos applied from outside, seeded with this number."""
     warm_up: bool = True
     """Run the target's warm-up (one process, one batch) before the first wave when the target
     asks for one; off reproduces races on a cold JIT cache."""
@@ -95,6 +97,7 @@ _NUMERIC: dict[str, tuple[type, float, float]] = {
     "squeeze": (int, 1, 4096),
     "cpu_quota": (float, 0.01, 4096),
     "burners": (int, 0, 256),
+    "chaos": (int, 0, 2**63 - 1),
 }
 
 

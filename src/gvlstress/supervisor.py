@@ -11,6 +11,7 @@ on a hung worker waits forever), and every process is joined with a deadline.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import os
 import signal
@@ -262,6 +263,7 @@ class Wave:
         self._crashed_at_break: dict[int, int] = {}
         self._executor: ProcessPoolExecutor | None = None
         self.quota: amplify.CpuQuota | None = None
+        self.chaos: amplify.Chaos | None = None
         self.amplified: dict[str, Any] = {}
         self.pinned = 0
 
@@ -328,13 +330,21 @@ class Wave:
                     watchdog.watch(pid)
                     if quota is not None:
                         quota.join(pid)
+            if sc.chaos is not None:
+                self.chaos = amplify.Chaos(sc.chaos * 1_000_003 + self.index, self._iterating).start()
             self.end_reason = self._watch(futures, started)
             self.ended_at = time.monotonic()
+            if self.chaos is not None:  # every thread restored before it is captured or killed
+                self.amplified["chaos"] = {"seed": sc.chaos, **self.chaos.stop()}
+                self.chaos = None
             if self.end_reason in ("stall", "timeout"):
                 detected_by = self.end_reason
                 detect_s = self.ended_at - started
                 self._capture_hung()  # evidence first; the teardown kills
         finally:
+            if self.chaos is not None:
+                self.amplified["chaos"] = {"seed": sc.chaos, **self.chaos.stop()}
+                self.chaos = None
             self._teardown(executor)
             if burners is not None:
                 burners.stop()
@@ -552,9 +562,22 @@ class Wave:
         self._probe([s for s in live if s not in due])  # the rest, now, before anything is killed
         return True
 
+    def _iterating(self) -> list[int]:
+        """Workers in their batches now (chaos perturbs only these)."""
+        return [
+            s.state.pid
+            for s in self.slots
+            if s.outcome is None and s.state is not None and s.state.pid and s.state.phase == Phase.ITERATING
+        ]
+
     def _judged(self, by_pid: dict[int, _Slot]) -> dict[int, ProbeFinding]:
         """/proc findings, refined with stacks where /proc alone cannot decide; the capture is
-        kept as the evidence (a process is captured at most once per probe)."""
+        kept as the evidence (a process is captured at most once per probe). Chaos holds still
+        meanwhile, so no probe sees a worker it stopped."""
+        with self.chaos.quiet if self.chaos is not None else contextlib.nullcontext():
+            return self._judged_now(by_pid)
+
+    def _judged_now(self, by_pid: dict[int, _Slot]) -> dict[int, ProbeFinding]:
         findings = probe_workers(list(by_pid))
         unsure = {pid: f for pid, f in findings.items() if _needs_stacks(f)}
         for pid, cap in capture_many(unsure).items():

@@ -1,0 +1,125 @@
+"""Which amplifier makes the lock_order race happen most: hangs per CPU-minute against the baseline.
+
+The race (`lock_order`, `window_us = 0`) hangs only when a thread is preempted inside a tiny
+two-lock window. At a low-hazard configuration each lever runs the same waves; levers alternate
+within each repetition (baseline, squeeze, quota, burners, chaos, ...) so all see the same
+machine. Printed per lever: hung waves, batches, hangs per 1000 batches and per CPU-minute of the
+workers with 95% intervals, and the ratio to the baseline measured in the same run (rr's own bar
+for a chaos feature: 3x). `--false-alarms N` also runs the healthy and slow fixtures N waves under
+every lever and counts hangs (the goal: none).
+
+    python bench/amplify.py --workers 1 --rayon 2 --reps 3 --waves 3 --iterations 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from typing import Any
+
+from gvlstress import api, stats
+from gvlstress.scenario import Scenario
+
+LEVERS: dict[str, dict[str, Any]] = {
+    "baseline": {},
+    "squeeze 1": {"squeeze": 1},
+    "cpu-quota 0.5": {"cpu_quota": 0.5},
+    "burners 2": {"burners": 2},
+    "chaos": {"chaos": 1},
+    "squeeze 1 + chaos": {"squeeze": 1, "chaos": 2},
+    "squeeze 1 + burners 2": {"squeeze": 1, "burners": 2},
+}
+
+
+def cell(
+    lever: dict[str, Any], rep: int, args: argparse.Namespace, report_dir: str, **extra: Any
+) -> tuple[int, int, float]:
+    settings: dict[str, Any] = {
+        "name": "amplify",
+        "workers": args.workers,
+        "rayon": args.rayon,
+        "waves": args.waves,
+        "iterations": args.iterations,
+        "fault": "lock_order",
+        "fault_rate": 1.0,
+        "timeout": 60.0,
+        "seed": rep,
+        "report_dir": report_dir,
+        "options": {"window_us": 0},
+    }
+    settings.update(extra)
+    settings.update({k: (v + rep if k == "chaos" else v) for k, v in lever.items()})
+    result = api.run(Scenario(**settings))
+    hung = sum(1 for w in result.waves if w.verdict.is_hang)
+    batches = sum(w.iterations for wave in result.waves for w in wave.workers)
+    cpu_min = sum(w.cpu_s or 0.0 for wave in result.waves for w in wave.workers) / 60
+    return hung, batches, cpu_min
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--rayon", type=int, default=2)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--waves", type=int, default=3)
+    ap.add_argument("--iterations", type=int, default=300)
+    ap.add_argument("--false-alarms", type=int, default=0, help="waves of healthy and slow per lever")
+    args = ap.parse_args()
+    report_dir = tempfile.mkdtemp(prefix="bench-amplify-")
+    totals = {name: [0, 0, 0.0] for name in LEVERS}
+    for rep in range(args.reps):
+        for name, lever in LEVERS.items():
+            hung, batches, cpu = cell(lever, rep, args, report_dir)
+            t = totals[name]
+            t[0], t[1], t[2] = t[0] + hung, t[1] + batches, t[2] + cpu
+            print(f"rep {rep + 1} {name}: {hung} hung, {batches} batches, {cpu:.2f} CPU-min", flush=True)
+    base = totals["baseline"]
+    base_rate = stats.poisson_rate(int(base[0]), float(base[2]))[0]
+    print(
+        f"\nlock_order, {args.workers} x {args.rayon}, {args.reps} x {args.waves} waves of {args.iterations} batches per lever"
+    )
+    print(
+        "| lever | hung waves | batches | hangs / 1000 batches (95% CI) | hangs / CPU-minute (95% CI) | vs baseline |"
+    )
+    print("|---|---|---|---|---|---|")
+    for name, (hung, batches, cpu) in totals.items():
+        r = stats.rate(int(hung), max(int(batches), 1))
+        per, lo, hi = stats.poisson_rate(int(hung), float(cpu))
+        ratio = f"{per / base_rate:.1f}x" if base_rate > 0 else ("-" if per == 0 else "inf (baseline 0)")
+        print(
+            f"| {name} | {hung}/{args.reps * args.waves} | {batches} | {1000 * r.p:.2f} ({1000 * r.low:.2f}-{1000 * r.high:.2f}) "
+            f"| {per:.2f} ({lo:.2f}-{hi:.2f}) | {ratio} |"
+        )
+    if args.false_alarms:
+        print("\nfalse alarms (hung waves) under each lever, healthy / slow:")
+        for name, lever in LEVERS.items():
+            counts = []
+            for fault, extra in (
+                ("none", {}),
+                ("slow", {"options": {"slow_ms": 1200}, "stall_floor": 0.5, "iterations": 2}),
+            ):
+                settings = {"fault": fault, "fault_rate": 1.0, "waves": args.false_alarms, **extra}
+                result = api.run(
+                    Scenario(
+                        **{
+                            "name": "amplify-negative",
+                            "workers": 2,
+                            "rayon": 4,
+                            "iterations": 20,
+                            "timeout": 60.0,
+                            "report_dir": report_dir,
+                            **settings,
+                            **{k: v for k, v in lever.items()},
+                        }
+                    )
+                )
+                counts.append(sum(1 for w in result.waves if w.verdict.is_hang))
+            print(
+                f"- {name}: {counts[0]}/{args.false_alarms} healthy, {counts[1]}/{args.false_alarms} slow",
+                flush=True,
+            )
+    print(f"reports under {report_dir}")
+
+
+if __name__ == "__main__":
+    main()
