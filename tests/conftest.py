@@ -81,6 +81,19 @@ def wait_for(predicate: Callable[[], Any], timeout: float, what: str, every: flo
     pytest.fail(f"timed out after {timeout}s waiting for {what}")
 
 
+def spawned_workers(parent: psutil.Process, min_threads: int) -> list[int]:
+    """The harness's spawned workers that have at least `min_threads` threads (their pool is up).
+    Short-lived helpers (a tool-version check, the watchdog) come and go and are skipped."""
+    out = []
+    for c in parent.children():
+        try:
+            if "spawn_main" in " ".join(c.cmdline()) and c.num_threads() >= min_threads:
+                out.append(c.pid)
+        except psutil.Error:
+            continue
+    return out
+
+
 def alive(pid: int) -> bool:
     try:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE

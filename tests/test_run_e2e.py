@@ -10,7 +10,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import ROOT, alive, cli_env, load_run, run_cli, wait_for, workers_of
+from conftest import ROOT, alive, cli_env, load_run, run_cli, spawned_workers, wait_for, workers_of
 
 
 def test_healthy_5x16_run_is_ok_and_shows_16_rayon_threads_per_worker(report_dir: Path) -> None:
@@ -241,8 +241,7 @@ def test_signal_mid_wave_writes_run_json_and_leaves_no_process(
         parent = psutil.Process(proc.pid)
 
         def iterating_workers() -> list[int]:
-            kids = [c for c in parent.children() if "gvlstress" not in " ".join(c.cmdline()[-2:])]
-            busy = [c.pid for c in kids if c.num_threads() >= 5]  # pool built: batches are flowing
+            busy = spawned_workers(parent, 5)  # pool built: batches are flowing
             return busy if len(busy) == 3 else []
 
         pids = wait_for(iterating_workers, 60, "three workers with their rayon pools")
@@ -292,7 +291,7 @@ def test_workers_die_with_a_sigkilled_harness(report_dir: Path) -> None:
         parent = psutil.Process(proc.pid)
 
         def iterating() -> list[int]:
-            busy = [c.pid for c in parent.children() if c.num_threads() >= 3]  # pool built
+            busy = spawned_workers(parent, 3)  # pool built
             return busy if len(busy) == 2 else []
 
         pids = wait_for(iterating, 60, "two iterating workers")
