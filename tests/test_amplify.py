@@ -11,15 +11,15 @@ from pathlib import Path
 
 import psutil
 
-from conftest import cli_env, cli_run, run_cli, wait_for
+from conftest import cli_env, cli_run, run_cli, spawned_workers, wait_for
 
 
 def burners_alive() -> list[int]:
-    return [
-        p.pid
-        for p in psutil.process_iter(["cmdline"])
-        if "while True:" in " ".join(p.info["cmdline"] or []) and p.status() != psutil.STATUS_ZOMBIE
-    ]
+    out = []
+    for p in psutil.process_iter(["cmdline", "status"]):
+        if "while True:" in " ".join(p.info["cmdline"] or []) and p.info["status"] != psutil.STATUS_ZOMBIE:
+            out.append(p.pid)
+    return out
 
 
 def test_every_amplifier_on_a_healthy_run_is_recorded_and_undone(report_dir: Path) -> None:
@@ -153,15 +153,7 @@ def test_burners_and_chaos_leave_nothing_behind_a_sigkilled_harness(tmp_path: Pa
     )
     try:
         pids = wait_for(lambda: len(burners_alive()) == 2 and burners_alive(), 60, "two burners")
-        workers = wait_for(
-            lambda: [
-                c.pid
-                for c in psutil.Process(harness.pid).children()
-                if "multiprocessing" in " ".join(c.cmdline()) and "spawn_main" in " ".join(c.cmdline())
-            ],
-            60,
-            "the worker",
-        )
+        workers = wait_for(lambda: spawned_workers(psutil.Process(harness.pid), 1), 60, "the worker")
         os.kill(harness.pid, signal.SIGKILL)
         harness.wait(10)
         # burners killed; the chaos-perturbed worker (maybe starved, pinned or stopped) is gone too
