@@ -547,3 +547,35 @@ def test_a_tool_printing_junk_costs_its_view_not_the_run(tmp_path: Path) -> None
     (w,) = run["waves"][0]["workers"]
     assert w["verdict"] == "deadlock"
     assert any(m.startswith("py-spy: py-spy output is not JSON") for m in w["diagnosis"]["missing"])
+
+
+def test_a_closed_stdout_pipe_does_not_change_the_exit_code(tmp_path: Path) -> None:
+    # GIVEN `gvlstress inspect PID | head -1`: the reader goes away before the harness is done
+    idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
+    try:
+        r, w = os.pipe()
+        os.close(r)  # nobody will ever read
+        proc = subprocess.run(
+            [sys.executable, "-m", "gvlstress", "inspect", str(idle.pid), "--report-dir", str(tmp_path)],
+            stdout=w,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=cli_env(),
+            timeout=120,
+            check=False,
+        )
+        os.close(w)
+    finally:
+        idle.kill()
+        idle.wait(10)
+    # THEN it still exits with its verdict's code (idle: 0), saying nothing about the pipe
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+
+
+def test_watch_nan_is_a_usage_error() -> None:
+    from conftest import run_cli
+
+    r = run_cli(["inspect", str(os.getpid()), "--watch", "nan"], timeout=60)
+    assert r.returncode == 2
+    assert "--watch: must be a finite number" in r.stderr

@@ -5,12 +5,14 @@ This is the only module that prints errors and picks exit codes (see `main`).
 
 from __future__ import annotations
 
+import math
+import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar, cast
 
 import click
 from rich.console import Console
@@ -35,11 +37,44 @@ from gvlstress.supervisor import StopFlag
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class _PipeSafe:
+    """stdout that a closed pipe cannot break (``gvlstress inspect PID | head -1``): once the
+    reader is gone the rest goes to /dev/null, and the command still exits with its own code."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self.stream.write(text))
+        except BrokenPipeError:
+            self._detach()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self._detach()
+
+    def _detach(self) -> None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, self.stream.fileno())  # the interpreter's final flush must not fail
+        os.close(devnull)
+
+    def isatty(self) -> bool:
+        return bool(self.stream.isatty())
+
+    def fileno(self) -> int:
+        return int(self.stream.fileno())
+
+
 def make_console(stderr: bool = False) -> Console:
     """The one way this CLI builds a console: log lines stay whole and tables wide when piped."""
     probe = Console(stderr=stderr)
     width = None if probe.is_terminal else 160
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width, emoji=False)
+    file = None if stderr else cast("IO[str]", _PipeSafe(sys.stdout))
+    return Console(stderr=stderr, file=file, highlight=False, soft_wrap=True, width=width, emoji=False)
 
 
 @contextmanager
@@ -365,6 +400,8 @@ Exit codes: 0 captured (idle, busy, stopped, stalled); 1 deadlock; 2 bad pid;
 )
 def inspect(pid: int, tree: bool, report_dir: str, watch: float | None) -> None:
     """Capture and explain a live process, such as a hung training job; it is never killed."""
+    if watch is not None and not math.isfinite(watch):  # click's range lets NaN through
+        raise UsageError(f"--watch: must be a finite number of seconds, got {watch!r}")
     console = make_console()
     result = api.inspect(
         pid, tree=tree, report_dir=Path(report_dir), command=tuple(["gvlstress", *sys.argv[1:]]), watch=watch

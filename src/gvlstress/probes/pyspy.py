@@ -45,8 +45,9 @@ def explain_error(stderr: str) -> str:
         return "process exited before py-spy attached"
     if "failed to find python version" in low or "failed to get python version" in low:
         return "not a Python process py-spy understands"
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines[-1] if lines else "py-spy failed without a message"
+    if "failed to suspend process" in low:
+        return "could not pause the process (stopped by a signal or traced by another tool?)"
+    return tools.error_line(text, None) if text else "py-spy failed without a message"
 
 
 def _frame(f: dict[str, Any]) -> Frame:

@@ -125,14 +125,14 @@ def run(argv: list[str], timeout: float, stdin: str | None = None) -> Output:
                     out, err = "", ""
                 return Output(False, out or "", err or "", None, time.monotonic() - started, why)
     ok = proc.returncode == 0
-    error = None if ok else _error_line(err, proc.returncode)
+    error = None if ok else error_line(err, proc.returncode)
     return Output(ok, out, err, proc.returncode, time.monotonic() - started, error)
 
 
 _BACKTRACE = re.compile(r"^\s*(\d+:|at |stack backtrace:|note: )")
 
 
-def _error_line(err: str, code: int | None) -> str:
+def error_line(err: str, code: int | None) -> str:
     """The tool's error message: its last line that is not part of a Rust backtrace
     (RUST_BACKTRACE=1 in the environment makes py-spy end with frames, not the error)."""
     lines = [line for line in err.strip().splitlines() if line.strip()]

@@ -39,6 +39,7 @@ class ConsoleObserver:
     """Live display of a run. `live=False` prints a line per event instead of a table."""
 
     def __init__(self, console: Console, live: bool) -> None:
+        self._said: dict[tuple[int, int], tuple[object, ...]] = {}
         self.console = console
         self.live = live
         self._live: Live | None = None
@@ -86,6 +87,10 @@ class ConsoleObserver:
             self.console.print(f"  wave {index + 1}: {done} batches so far; states: {states}")
 
     def suspected(self, index: int, slot: int, finding: ProbeFinding) -> None:
+        said = (index, slot, finding.kind, finding.reason.split(" for ")[0])
+        if self._said.get((index, slot)) == said:
+            return  # re-probed, same finding: said once
+        self._said[(index, slot)] = said
         self.console.print(
             f"  wave {index + 1} slot {slot} (pid {finding.pid}) went quiet: "
             f"/proc says {finding.kind.value}: {finding.reason}",

@@ -138,7 +138,11 @@ def _environment_rows(env: dict[str, Any], versions: dict[str, str], result: Run
             f"{env.get('cpu_count')} online, affinity {env.get('affinity')}, "
             f"cgroup quota {f'{quota:g}' if quota else 'none'} -> budget {env.get('cpu_budget')}",
         ],
-        ["target", ", ".join(f"{k} {v}" for k, v in versions.items()) or "-"],
+        [
+            "target",
+            ", ".join(f"{k} {v}" for k, v in versions.items())
+            or (f"`{result.scenario.target}`" if result is not None else "-"),
+        ],
         ["py-spy", spy.get("version") or ("found, version unreadable" if spy.get("path") else "not found")],
         ["native stacks", f"{nat.get('name') or 'none'}"],
         [
