@@ -165,12 +165,12 @@ def _run(
             f"target {scenario.target!r} failed to prepare: {type(exc).__name__}: {str(exc)[:300]}",
             hint="run its prepare() by hand to see the traceback",
         ) from None
-    if scenario.python and plan.python is None:  # the harness, not the target, owns --python
-        info = interpreter.probe(scenario.python)
-        plan = dataclasses.replace(plan, python=scenario.python, sys_path=interpreter.sys_path(info))
     with contextlib.ExitStack() as cleanup:
-        for path in plan.scratch:
+        for path in plan.scratch:  # removed however the run ends, a bad --python included
             cleanup.callback(shutil.rmtree, path, ignore_errors=True)
+        if scenario.python and plan.python is None:  # the harness, not the target, owns --python
+            info = interpreter.probe(scenario.python)
+            plan = dataclasses.replace(plan, python=scenario.python, sys_path=interpreter.sys_path(info))
         warmed = warm_up(scenario, plan) if plan.warm_up and scenario.warm_up else None
         stderr_dir = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="gvlstress-stderr-"))
         for path in (stderr_dir, *plan.scratch):
