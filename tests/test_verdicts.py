@@ -439,3 +439,68 @@ def test_a_parent_joining_a_child_blocked_on_a_full_pipe_is_a_cycle() -> None:
     assert linked[PID][0].kind is ProbeKind.IDLE
     assert linked[PID][1] is None
     assert any("child 2000" in line for line in linked[PID][0].chain)
+
+
+def test_a_gil_waiter_caught_awake_at_the_second_sample_still_waits_where_it_was() -> None:
+    # the second sample caught the pool thread in its 5 ms wake-up (state R, no syscall)
+    first = ProcSample(
+        PID,
+        0.0,
+        (
+            ThreadSample(
+                PID,
+                "python3",
+                "S",
+                None,
+                *parse_syscall_args(RUST_LOCK.format(addr=0xA0))[:1],
+                0xA0,
+                0,
+                0,
+                0,
+                0,
+                run_ns=0,
+                args=parse_syscall_args(RUST_LOCK.format(addr=0xA0))[1],
+            ),
+            ThreadSample(
+                PID + 1,
+                "python3",
+                "S",
+                None,
+                202,
+                0xC0,
+                0,
+                0,
+                0,
+                0,
+                run_ns=0,
+                args=parse_syscall_args(TIMED.format(addr=0xC0))[1],
+            ),
+        ),
+    )
+    second = ProcSample(
+        PID,
+        0.5,
+        (
+            ThreadSample(
+                PID,
+                "python3",
+                "S",
+                None,
+                *parse_syscall_args(RUST_LOCK.format(addr=0xA0))[:1],
+                0xA0,
+                0,
+                0,
+                0,
+                0,
+                run_ns=0,
+                args=parse_syscall_args(RUST_LOCK.format(addr=0xA0))[1],
+            ),
+            ThreadSample(PID + 1, "python3", "R", None, None, None, 0, 0, 90, 0, run_ns=2_000_000),
+        ),
+    )
+    f = judge(first, second, progress_tid=PID, progress=True)
+    waiter = f.threads[1]
+    assert waiter.parked
+    assert waiter.wait is not None
+    assert waiter.wait.kind is WaitKind.LOCK  # re-waiting 180x/s: the GIL, blocked
+    assert f.kind is ProbeKind.DEADLOCK

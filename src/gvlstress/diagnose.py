@@ -90,20 +90,24 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
         if b is None:
             continue
         cpu, precise = cpu_between(b, t)
+        parked = is_parked(b.state, t.state, cpu, precise, window)
+        # A parked thread caught awake at the second sample (a GIL waiter's 5 ms tick) is
+        # still waiting where the first sample saw it.
+        w = b if parked and t.syscall is None and b.syscall is not None else t
         delta = ThreadDelta(
             tid=t.tid,
             comm=t.comm,
             state=t.state,
             state_first=b.state,
-            wchan=t.wchan,
-            syscall=t.syscall,
-            futex_addr=t.futex_addr,
+            wchan=w.wchan,
+            syscall=w.syscall,
+            futex_addr=w.futex_addr,
             cpu_s=cpu,
             voluntary_ctxt=_diff(b.voluntary_ctxt, t.voluntary_ctxt),
             nonvoluntary_ctxt=_diff(b.nonvoluntary_ctxt, t.nonvoluntary_ctxt),
-            parked=is_parked(b.state, t.state, cpu, precise, window),
-            args=t.args,
-            fd_target=t.fd_target,
+            parked=parked,
+            args=w.args,
+            fd_target=w.fd_target,
         )
         out.append(replace(delta, wait=classify(delta, window)))
     return tuple(out)
