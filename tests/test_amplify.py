@@ -168,6 +168,8 @@ def test_burners_and_chaos_leave_nothing_behind_a_sigkilled_harness(tmp_path: Pa
             5,
             "the worker to be killed",
         )
+        assert workers
+        assert not set(pids) & set(burners_alive())
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(harness.pid, signal.SIGKILL)

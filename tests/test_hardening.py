@@ -474,14 +474,13 @@ def hung_capture(tmp_path: Path, tool: Path) -> Iterator[tuple[subprocess.Popen[
 
 def test_a_hung_capture_tool_dies_with_a_sigkilled_harness(tmp_path: Path, stubborn_tool: Path) -> None:
     with hung_capture(tmp_path, stubborn_tool) as (harness, grandchild):
-        tool = [
-            p.pid
-            for p in psutil.process_iter(["cmdline"])
-            if str(stubborn_tool) in " ".join(p.info["cmdline"] or [])
-        ]
+        tool = [psutil.Process(grandchild).ppid()]  # the tool itself (it exec'd into sleep)
+        assert tool != [1]
         os.kill(harness.pid, signal.SIGKILL)
         harness.wait(10)
         wait_for(lambda: _gone([grandchild, *tool]), 5, "the hung tool and its grandchild to be killed")
+        assert tool  # the hung tool was running when the harness died
+        assert _gone([grandchild, *tool])
 
 
 def test_report_and_compare_refuse_a_run_json_with_a_null_scenario(tmp_path: Path) -> None:
