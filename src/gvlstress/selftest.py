@@ -116,7 +116,8 @@ class Row:
         times = [a.detect_s for a in self.attempts if a.detect_s is not None]
         if not times:
             return "-"
-        return f"{min(times):.1f}s" if len(times) == 1 else f"{min(times):.1f}-{max(times):.1f}s"
+        lo, hi = f"{min(times):.1f}", f"{max(times):.1f}"
+        return f"{lo}s" if lo == hi else f"{lo}-{hi}s"
 
     def cells(self) -> list[str]:
         """The table row both reporters show (without the pass/fail mark, which they style)."""
