@@ -334,17 +334,13 @@ class Wave:
                 self.chaos = amplify.Chaos(sc.chaos * 1_000_003 + self.index, self._iterating).start()
             self.end_reason = self._watch(futures, started)
             self.ended_at = time.monotonic()
-            if self.chaos is not None:  # every thread restored before it is captured or killed
-                self.amplified["chaos"] = {"seed": sc.chaos, **self.chaos.stop()}
-                self.chaos = None
+            self._stop_chaos()  # every thread restored before it is captured or killed
             if self.end_reason in ("stall", "timeout"):
                 detected_by = self.end_reason
                 detect_s = self.ended_at - started
                 self._capture_hung()  # evidence first; the teardown kills
         finally:
-            if self.chaos is not None:
-                self.amplified["chaos"] = {"seed": sc.chaos, **self.chaos.stop()}
-                self.chaos = None
+            self._stop_chaos()
             self._teardown(executor)
             if burners is not None:
                 burners.stop()
@@ -561,6 +557,12 @@ class Wave:
             return False
         self._probe([s for s in live if s not in due])  # the rest, now, before anything is killed
         return True
+
+    def _stop_chaos(self) -> None:
+        """Halt chaos (once) and record what it did."""
+        if self.chaos is not None:
+            self.amplified["chaos"] = {"seed": self.scenario.chaos, **self.chaos.stop()}
+            self.chaos = None
 
     def _iterating(self) -> list[int]:
         """Workers in their batches now (chaos perturbs only these)."""

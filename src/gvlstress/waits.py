@@ -39,7 +39,6 @@ _BY_WCHAN: tuple[tuple[str, WaitKind], ...] = (
     ("sigsuspend", WaitKind.SIGNAL),
     ("do_sigtimedwait", WaitKind.SIGNAL),
 )
-FUTEX_PRIVATE = 128
 GIL_LIKE_SWITCHES_PER_S = 50.0
 """A timed futex waiter that wakes this often with ~no CPU re-waits on a condition in a loop
 (CPython's GIL waiter wakes every 5 ms): it is blocked, not about to time out and go on."""
