@@ -12,13 +12,24 @@ from pathlib import Path
 import psutil
 
 from conftest import cli_env, cli_run, run_cli, spawned_workers, wait_for
+from gvlstress.amplify import BURN_TAG
+
+TOKEN = f"amplify-{os.getpid()}"
+"""Set in the environment of harnesses this module starts: their burners inherit it, so
+burners of other runs on a shared machine are never counted."""
 
 
 def burners_alive() -> list[int]:
+    """Live burners of this module's harnesses (tagged argv, our token in their environment)."""
     out = []
     for p in psutil.process_iter(["cmdline", "status"]):
-        if "while True:" in " ".join(p.info["cmdline"] or []) and p.info["status"] != psutil.STATUS_ZOMBIE:
-            out.append(p.pid)
+        with contextlib.suppress(psutil.Error):
+            if (
+                BURN_TAG in (p.info["cmdline"] or [])
+                and p.info["status"] != psutil.STATUS_ZOMBIE
+                and p.environ().get("GVLSTRESS_TEST_TOKEN") == TOKEN
+            ):
+                out.append(p.pid)
     return out
 
 
@@ -45,6 +56,7 @@ def test_every_amplifier_on_a_healthy_run_is_recorded_and_undone(report_dir: Pat
         ],
         0,
         report_dir,
+        GVLSTRESS_TEST_TOKEN=TOKEN,
     )
     assert run["scenario"]["squeeze"] == 1
     for wave in run["waves"]:
@@ -146,7 +158,7 @@ def test_burners_and_chaos_leave_nothing_behind_a_sigkilled_harness(tmp_path: Pa
             "--report-dir",
             str(tmp_path / "r"),
         ],
-        env=cli_env(),
+        env=cli_env(GVLSTRESS_TEST_TOKEN=TOKEN),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
@@ -173,3 +185,36 @@ def test_burners_and_chaos_leave_nothing_behind_a_sigkilled_harness(tmp_path: Pa
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(harness.pid, signal.SIGKILL)
+
+
+def test_an_orphaned_burner_stops_by_itself() -> None:
+    """Belt and braces: a burner whose harness vanished (watchdog and all) stops on its own."""
+    parent = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, subprocess, sys\n"
+            "from gvlstress.amplify import BURN, BURN_TAG\n"
+            "p = subprocess.Popen([sys.executable, '-c', BURN, BURN_TAG, str(os.getpid())],"
+            " start_new_session=True)\n"
+            "print(p.pid, flush=True)\n"
+            "os._exit(0)  # no kill, no wait: the burner is orphaned\n",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=cli_env(),
+        check=True,
+    )
+    pid = int(parent.stdout)
+    try:
+        wait_for(
+            lambda: not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE,
+            30,
+            "the orphaned burner to exit",
+        )
+    finally:
+        with contextlib.suppress(psutil.Error):
+            proc = psutil.Process(pid)
+            if BURN_TAG in proc.cmdline():  # still ours (never a reused pid)
+                proc.kill()

@@ -125,7 +125,16 @@ def squeeze(pid: int, cpus: int) -> int:
     return done
 
 
-BURN = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass\n"
+BURN_TAG = "gvlstress-burner"
+BURN = """import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+parent = int(sys.argv[2])
+while os.getppid() == parent:  # orphaned (the harness gone): stop burning
+    for _ in range(200_000):
+        pass
+"""
+"""Spins; argv is `-c BURN gvlstress-burner HARNESS_PID` so a burner is always identifiable
+and never outlives its harness by more than a few milliseconds, whatever else fails."""
 
 
 @dataclass
@@ -139,7 +148,7 @@ class Burners:
         out = cls()
         for _ in range(n):
             p = subprocess.Popen(
-                [sys.executable, "-c", BURN],
+                [sys.executable, "-c", BURN, BURN_TAG, str(os.getpid())],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
