@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import selectors
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import psutil
+import pytest
 
-from conftest import cli_env, cli_run, run_cli, spawned_workers, wait_for
+from conftest import alive, cli_env, cli_run, load_run, run_cli, spawned_workers, wait_for
 from gvlstress.amplify import BURN_TAG
 
 TOKEN = f"amplify-{os.getpid()}"
@@ -218,3 +222,94 @@ def test_an_orphaned_burner_stops_by_itself() -> None:
             proc = psutil.Process(pid)
             if BURN_TAG in proc.cmdline():  # still ours (never a reused pid)
                 proc.kill()
+
+
+def _kept_pid(harness: subprocess.Popen[bytes], timeout: float) -> tuple[int, str]:
+    """Read the harness's stdout until it names the worker it keeps alive; (pid, text so far)."""
+    assert harness.stdout is not None
+    fd = harness.stdout.fileno()
+    sel = selectors.DefaultSelector()
+    sel.register(fd, selectors.EVENT_READ)
+    text = ""
+    end = time.monotonic() + timeout
+    while (m := re.search(r"worker (\d+) \(wave \d+\) is kept alive", text)) is None:
+        left = end - time.monotonic()
+        if left <= 0 or not sel.select(timeout=left):
+            pytest.fail(f"no kept-alive worker within {timeout:g}s:\n{text}")
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            pytest.fail(f"the harness exited (code {harness.wait(10)}) without keeping a worker:\n{text}")
+        text += chunk.decode(errors="replace")
+    return int(m.group(1)), text
+
+
+def _keep_alive_hunt(report_dir: Path, keep: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gvlstress",
+            "hunt",
+            "--fault",
+            "lock_across_par_iter",
+            "--workers",
+            "2",
+            "--rayon",
+            "2",
+            "--keep-alive",
+            keep,
+            "--report-dir",
+            str(report_dir),
+        ],
+        env=cli_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def test_keep_alive_leaves_the_hung_worker_for_a_debugger_until_ctrl_c(report_dir: Path) -> None:
+    harness = _keep_alive_hunt(report_dir, "10m")
+    try:
+        pid, text = _kept_pid(harness, 120)
+        assert f"gvlstress inspect {pid}" in text
+        # the report is already written, and names the kept worker
+        run = load_run(report_dir)
+        assert run["waves"][0]["kept_alive"] == pid
+        assert f"gvlstress inspect {pid}" in next(report_dir.glob("*/report.md")).read_text()
+        # the worker is the harness's child and still hung: a second tool sees the same deadlock
+        assert pid in [c.pid for c in psutil.Process(harness.pid).children()]
+        seen = run_cli(["inspect", str(pid), "--report-dir", str(report_dir / "inspect")], timeout=180)
+        assert seen.returncode == 1, seen.stdout + seen.stderr
+        assert "deadlock" in seen.stdout
+        harness.send_signal(signal.SIGINT)
+        assert harness.wait(60) == 1  # a hang was found
+        assert not alive(pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(harness.pid, signal.SIGKILL)
+        harness.wait(30)
+
+
+def test_keep_alive_ends_by_itself_and_never_outlives_a_sigkilled_harness(tmp_path: Path) -> None:
+    # the hold has a deadline: the harness ends on its own and takes the worker with it
+    short = _keep_alive_hunt(tmp_path / "a", "2s")
+    try:
+        pid, _ = _kept_pid(short, 120)
+        assert short.wait(60) == 1
+        assert not alive(pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(short.pid, signal.SIGKILL)
+        short.wait(30)
+    # SIGKILL during the hold: the watchdog kills the kept worker
+    killed = _keep_alive_hunt(tmp_path / "b", "10m")
+    try:
+        pid, _ = _kept_pid(killed, 120)
+        os.kill(killed.pid, signal.SIGKILL)
+        killed.wait(10)
+        wait_for(lambda: not alive(pid), 30, "the kept worker to be killed by the watchdog")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(killed.pid, signal.SIGKILL)
+        killed.wait(30)

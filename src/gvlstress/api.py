@@ -74,9 +74,14 @@ class NullObserver:
     def wave_finished(self, wave: WaveResult) -> None:
         pass
 
+    def kept_alive(self, wave: WaveResult, seconds: float, report: str) -> None:
+        pass
+
 
 Until = Callable[[list[WaveResult]], str | None]
 """Asked after every wave: a reason to stop now, or None to go on."""
+
+HOLD_POLL_S = 0.2
 
 MIN_WAVE_S = 5.0
 """A wave shorter than this cannot spawn, import and iterate meaningfully."""
@@ -125,12 +130,15 @@ def run(
     command: tuple[str, ...] | None = None,
     deadline: float | None = None,
     until: Until | None = None,
+    keep_alive: float | None = None,
 ) -> RunResult:
     """Run every wave of `scenario`; write run.json after each wave and at the end.
 
     With a `deadline` (time.monotonic()), each wave's launch timeout is capped at its share of
     the time left, and waves that no longer fit are not started (a warning says so). `until`
     is asked after every wave whether to stop early (``hunt``); its reason becomes a warning.
+    With `keep_alive` seconds, the first hung worker outlives its wave and, once the reports
+    are written, is held for that long (or until a stop signal, or until it exits), then killed.
     """
     observer = observer if observer is not None else NullObserver()
     stop = stop if stop is not None else StopFlag()  # an unset StopFlag is falsy: no `or` here
@@ -139,7 +147,7 @@ def run(
     if not Path("/proc/self/task").is_dir():
         raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
     with watchdog.guarding():  # nothing started from here on outlives a SIGKILLed harness
-        return _run(scenario, target, report_dir, observer, stop, command, deadline, until)
+        return _run(scenario, target, report_dir, observer, stop, command, deadline, until, keep_alive)
 
 
 def _run(
@@ -151,6 +159,7 @@ def _run(
     command: tuple[str, ...] | None,
     deadline: float | None,
     until: Until | None = None,
+    keep_alive: float | None = None,
 ) -> RunResult:
     # The host snapshot (tool versions, each with a 3 s deadline) is taken beside the start-up work.
     starting = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gvlstress-snapshot")
@@ -194,6 +203,7 @@ def _run(
         waves: list[WaveResult] = []
         warnings: list[str] = list(plan.warnings)
         batch_seen = 0.0
+        kept: Wave | None = None
 
         def result() -> RunResult:
             return RunResult(
@@ -229,8 +239,23 @@ def _run(
                     note = f"time budget: launch timeout capped at {share:.0f}s (scenario: {scenario.timeout:g}s)"
                     if not any(w.startswith("time budget: launch timeout") for w in warnings):
                         warnings.append(note)
-            wave = Wave(index, wave_scenario, plan, board, observer, stop, batch_seen, stderr_dir).run()
+            launch = Wave(
+                index,
+                wave_scenario,
+                plan,
+                board,
+                observer,
+                stop,
+                batch_seen,
+                stderr_dir,
+                keep_hung=keep_alive is not None and kept is None,
+            )
+            cleanup.callback(launch.release)  # a kept worker never outlives the run, however it ends
+            wave = launch.run()
             waves.append(wave)
+            if wave.kept_alive is not None:
+                kept = launch
+                board = Board.create(scenario.workers)  # the kept worker keeps its old slot to itself
             batch_seen = max(batch_seen, _batch_s(wave))
             for line in version_warnings(wave, plan.expect):
                 if line not in warnings:
@@ -246,7 +271,23 @@ def _run(
                 raise UsageError(misuse, hint=f"see {run_dir}/report.md")
         final = result()
         write_reports(final, run_dir)
+        if kept is not None and keep_alive is not None and not stop:
+            _hold(kept, final, keep_alive, observer, stop, run_dir)
         return final
+
+
+def _hold(
+    kept: Wave, final: RunResult, seconds: float, observer: Observer, stop: StopFlag, run_dir: Path
+) -> None:
+    """Leave the kept worker running for a debugger until the time is up, a stop signal, or it exits."""
+    wave = next(w for w in final.waves if w.kept_alive is not None)
+    pid = wave.kept_alive
+    assert pid is not None
+    observer.kept_alive(wave, seconds, str(run_dir / "report.md"))
+    end = time.monotonic() + seconds
+    while not stop and time.monotonic() < end and kept.kept_running():
+        time.sleep(HOLD_POLL_S)  # a poll of the stop flag and /proc, with a deadline
+    kept.release()
 
 
 def _shape_error(wave: WaveResult) -> str | None:
@@ -450,6 +491,7 @@ def hunt(
     observer: Observer | None = None,
     stop: StopFlag | None = None,
     command: tuple[str, ...] | None = None,
+    keep_alive: float | None = None,
 ) -> HuntResult:
     """Launch waves until `hangs` hung waves, the time budget, or `scenario.waves` waves."""
     started = time.monotonic()
@@ -462,7 +504,7 @@ def hunt(
             return f"time budget of {budget_s:g}s used"
         return None
 
-    result = run(scenario, observer=observer, stop=stop, command=command, until=enough)
+    result = run(scenario, observer=observer, stop=stop, command=command, until=enough, keep_alive=keep_alive)
     waves = result.waves
     batches = sum(w.iterations for wave in waves for w in wave.workers)
     cpu_min = sum(w.cpu_s or 0.0 for wave in waves for w in wave.workers) / 60

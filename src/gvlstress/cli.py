@@ -318,7 +318,7 @@ def run(**opts: Any) -> None:
     raise SystemExit(int(exit_code_for(result)))
 
 
-def _duration(text: str) -> float:
+def _duration(text: str, option: str = "--budget") -> float:
     """'90', '90s', '30m', '2h' -> seconds."""
     units = {"s": 1.0, "m": 60.0, "h": 3600.0}
     value = text.strip().lower()
@@ -328,10 +328,10 @@ def _duration(text: str) -> float:
         seconds = float(number) * (scale or 1.0)
     except ValueError:
         raise UsageError(
-            f"--budget {text!r}: expected seconds, or a number with s, m or h (e.g. 30m)"
+            f"{option} {text!r}: expected seconds, or a number with s, m or h (e.g. 30m)"
         ) from None
     if not 1 <= seconds <= 30 * 86400:
-        raise UsageError(f"--budget {text!r}: must be between 1 s and 30 days")
+        raise UsageError(f"{option} {text!r}: must be between 1 s and 30 days")
     return seconds
 
 
@@ -361,16 +361,22 @@ Exit codes: 1 a hang was found; 0 none within the budget; 2, 3, 4, 130 as for ru
     show_default=True,
     help="Stop after this many waves.",
 )
-def hunt(until_hangs: int, budget: str | None, max_waves: int, **opts: Any) -> None:
+@click.option(
+    "--keep-alive",
+    metavar="TIME",
+    help="Leave the first hung worker running for a debugger this long (e.g. 10m); Ctrl-C ends it.",
+)
+def hunt(until_hangs: int, budget: str | None, max_waves: int, keep_alive: str | None, **opts: Any) -> None:
     """Launch waves until a hang (or --until N), a time budget or a wave cap; report the hazard."""
     budget_s = _duration(budget) if budget else None
+    keep_s = _duration(keep_alive, "--keep-alive") if keep_alive else None
     opts["waves"] = max_waves
     scenario = scenario_from_options(**opts)
     console = make_console()
     with stop_on_signals() as stop:
         observer = ConsoleObserver(console, live=console.is_terminal)
         result = api.hunt(
-            scenario, until_hangs, budget_s, observer, stop, tuple(["gvlstress", *sys.argv[1:]])
+            scenario, until_hangs, budget_s, observer, stop, tuple(["gvlstress", *sys.argv[1:]]), keep_s
         )
     print_hunt(console, result)
     raise SystemExit(int(exit_code_for(result.run)))

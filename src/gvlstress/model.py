@@ -388,6 +388,8 @@ class WaveResult:
     """What the harness set in every worker of this wave before the target was imported."""
     amplifiers: dict[str, Any] = field(default_factory=dict)
     """The amplifiers applied to this wave and what they did (cgroup, throttling, pinning)."""
+    kept_alive: int | None = None
+    """Pid of the hung worker left running after the wave (``hunt --keep-alive``)."""
 
 
 @dataclass(frozen=True)

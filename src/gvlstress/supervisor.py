@@ -86,6 +86,8 @@ class Observer(Protocol):
 
     def wave_finished(self, wave: WaveResult) -> None: ...
 
+    def kept_alive(self, wave: WaveResult, seconds: float, report: str) -> None: ...
+
 
 class StopFlag:
     """Set from a signal handler; the loop checks it every poll."""
@@ -245,8 +247,12 @@ class Wave:
         stop: StopFlag,
         batch_s_seen: float = 0.0,
         stderr_dir: str | None = None,
+        keep_hung: bool = False,
     ) -> None:
         self.index = index
+        self.keep_hung = keep_hung
+        """Spare the first hung worker at teardown (``hunt --keep-alive``); `release()` ends it."""
+        self.kept: dict[int, Any] = {}
         self.scenario = scenario
         self.plan = plan
         self.board = board
@@ -339,6 +345,8 @@ class Wave:
                 detected_by = self.end_reason
                 detect_s = self.ended_at - started
                 self._capture_hung()  # evidence first; the teardown kills
+                if self.keep_hung:
+                    self._keep_first_hung()
         finally:
             self._stop_chaos()
             self._teardown(executor)
@@ -375,6 +383,7 @@ class Wave:
             interrupted=bool(self.stop),
             env={k: redact_setting(k, v) for k, v in self.spec(0).env.items()},
             amplifiers=dict(self.amplified),
+            kept_alive=next(iter(self.kept), None),
         )
         self.observer.wave_finished(result)
         return result
@@ -627,26 +636,55 @@ class Wave:
             s.confirmed = s.confirmed and s.finding.kind is ProbeKind.DEADLOCK
 
     # -- teardown ---------------------------------------------------------------------------
+    def _keep_first_hung(self) -> None:
+        """Mark the lowest-slot hung worker to outlive the teardown (it stays watched)."""
+        for s in self.slots:
+            pid = s.state.pid if s.state else None
+            if pid is not None and self._hung(s) and pid in self.processes:
+                self.kept = {pid: self.processes[pid]}
+                return
+
+    def kept_running(self) -> bool:
+        """The kept worker has not exited (exitcode polls waitpid, so a zombie counts as gone)."""
+        return any(p.exitcode is None for p in self.kept.values())
+
+    def release(self) -> None:
+        """Kill the kept worker (and its children) and reap it, with deadlines."""
+        kept, self.kept = self.kept, {}
+        if kept:
+            kill_trees(list(kept), timeout=REAP_S)
+            for p in kept.values():
+                p.join(timeout=REAP_S)
+        thread = getattr(self._executor, "_executor_manager_thread", None)
+        if thread is not None:
+            thread.join(timeout=REAP_S)
+
     def _teardown(self, executor: ProcessPoolExecutor | None) -> None:
-        """Kill what is still running (hung or cancelled), shut down, reap; all with deadlines."""
+        """Kill what is still running (hung or cancelled) but a kept worker, shut down, reap;
+        all with deadlines."""
         if executor is None:
             return
         procs = dict(self.processes)
         procs.update(getattr(executor, "_processes", {}) or {})
+        others = {pid: p for pid, p in procs.items() if pid not in self.kept}
+        live = getattr(executor, "_processes", None)
+        for pid in self.kept:  # hidden from the pool, whose break handling would terminate it
+            if isinstance(live, dict):
+                live.pop(pid, None)
         busy = [s for s in self.slots if s.outcome is None]
         if busy:
-            kill_trees([pid for pid, p in procs.items() if p.exitcode is None], timeout=REAP_S)
+            kill_trees([pid for pid, p in others.items() if p.exitcode is None], timeout=REAP_S)
         executor.shutdown(wait=False, cancel_futures=True)
         end = time.monotonic() + REAP_S
-        for p in procs.values():
+        for p in others.values():
             p.join(timeout=max(0.0, end - time.monotonic()))
-        stragglers = [pid for pid, p in procs.items() if p.exitcode is None]
+        stragglers = [pid for pid, p in others.items() if p.exitcode is None]
         if stragglers:
             kill_trees(stragglers, timeout=REAP_S)
             for pid in stragglers:
                 procs[pid].join(timeout=REAP_S)
         thread = getattr(executor, "_executor_manager_thread", None)
-        if thread is not None:
+        if thread is not None and not self.kept:  # with a kept worker it ends in release()
             thread.join(timeout=REAP_S)
         self.processes = procs
 

@@ -106,6 +106,18 @@ class ConsoleObserver:
                 f"  wave {index + 1}: capturing stacks of {plural(len(pids), 'hung worker')} before killing them"
             )
 
+    def kept_alive(self, wave: WaveResult, seconds: float, report: str) -> None:
+        pid = wave.kept_alive
+        self.console.print(
+            f"\nworker {pid} (wave {wave.index + 1}) is kept alive, hung as it was found, for up to "
+            f"{_span(seconds)}; Ctrl-C ends it (the harness kills it on the way out).\n"
+            f"  gvlstress inspect {pid}\n"
+            f"  py-spy dump --native --pid {pid}\n"
+            f"  gdb -p {pid}   (then: thread apply all bt)\n"
+            f"report: {report}",
+            highlight=False,
+        )
+
     def wave_finished(self, wave: WaveResult) -> None:
         if self._live is not None:
             self._live.stop()
@@ -208,3 +220,11 @@ def print_hunt(console: Console, h: HuntResult) -> None:
             highlight=False,
         )
     print_summary(console, h.run, h.run.run_dir)
+
+
+def _span(seconds: float) -> str:
+    """90 -> '90s', 600 -> '10m', 7200 -> '2h'."""
+    for unit, size in (("h", 3600), ("m", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{seconds / size:g}{unit}"
+    return f"{seconds:g}s"

@@ -229,6 +229,12 @@ def _diagnosis(result: RunResult) -> list[str]:
             out += ["```text", detail[-4000:] or "(no detail)", "```", ""]
         else:
             out += _diagnosis_block(d)
+        if wave.kept_alive is not None and wave.kept_alive == w.pid:
+            out += [
+                f"Kept alive after the wave for a debugger (`hunt --keep-alive`): "
+                f"`gvlstress inspect {w.pid}`, `gdb -p {w.pid}`.",
+                "",
+            ]
         if w.stderr_tail and w.verdict.is_failure:
             out += [
                 f"<details><summary>stderr of the worker (last {len(w.stderr_tail)} lines, redacted)"
