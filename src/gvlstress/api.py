@@ -11,6 +11,7 @@ import dataclasses
 import datetime as dt
 import json
 import os
+import random
 import re
 import shutil
 import sys
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import psutil
 
-from gvlstress import hostenv, interpreter, stats, watchdog
+from gvlstress import amplify, explore, hostenv, interpreter, stats, watchdog
 from gvlstress import selftest as selftest_mod
 from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
@@ -131,6 +132,7 @@ def run(
     deadline: float | None = None,
     until: Until | None = None,
     keep_alive: float | None = None,
+    settings: tuple[explore.Arm, ...] = (),
 ) -> RunResult:
     """Run every wave of `scenario`; write run.json after each wave and at the end.
 
@@ -139,6 +141,7 @@ def run(
     is asked after every wave whether to stop early (``hunt``); its reason becomes a warning.
     With `keep_alive` seconds, the first hung worker outlives its wave and, once the reports
     are written, is held for that long (or until a stop signal, or until it exits), then killed.
+    With `settings`, each wave runs on the setting Thompson sampling picks (``hunt --explore``).
     """
     observer = observer if observer is not None else NullObserver()
     stop = stop if stop is not None else StopFlag()  # an unset StopFlag is falsy: no `or` here
@@ -147,7 +150,9 @@ def run(
     if not Path("/proc/self/task").is_dir():
         raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
     with watchdog.guarding():  # nothing started from here on outlives a SIGKILLed harness
-        return _run(scenario, target, report_dir, observer, stop, command, deadline, until, keep_alive)
+        return _run(
+            scenario, target, report_dir, observer, stop, command, deadline, until, keep_alive, settings
+        )
 
 
 def _run(
@@ -160,6 +165,7 @@ def _run(
     deadline: float | None,
     until: Until | None = None,
     keep_alive: float | None = None,
+    settings: tuple[explore.Arm, ...] = (),
 ) -> RunResult:
     # The host snapshot (tool versions, each with a 3 s deadline) is taken beside the start-up work.
     starting = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gvlstress-snapshot")
@@ -186,7 +192,8 @@ def _run(
             watchdog.remove_on_death(path)
         started = _utc_now()
         run_dir = new_run_dir(report_dir, scenario.name, started)
-        board = Board.create(scenario.workers)
+        slots = max([scenario.workers, *(a.apply(scenario).workers for a in settings)])
+        board = Board.create(slots)
         environment = snapshot.result(timeout=60)
         target_facts = {
             "name": scenario.target,
@@ -204,6 +211,8 @@ def _run(
         warnings: list[str] = list(plan.warnings)
         batch_seen = 0.0
         kept: Wave | None = None
+        picker = random.Random(scenario.seed)
+        labels = [a.label for a in settings]
 
         def result() -> RunResult:
             return RunResult(
@@ -217,12 +226,16 @@ def _run(
                 run_dir=str(run_dir),
                 interrupted_by=stop.signum,
                 warnings=tuple(warnings),
+                exploration=explore.rank(waves, settings) if settings else (),
             )
 
         for index in range(scenario.waves):
             if stop:
                 break
-            wave_scenario = scenario
+            wave_scenario, setting = scenario, None
+            if settings:
+                arm = settings[explore.pick(picker, explore.tally(waves, labels))]
+                wave_scenario, setting = arm.apply(scenario), arm.label
             if deadline is not None:
                 share = (deadline - time.monotonic()) / (scenario.waves - index)
                 if share < MIN_WAVE_S:
@@ -232,7 +245,7 @@ def _run(
                     break
                 if share < scenario.timeout:
                     wave_scenario = dataclasses.replace(
-                        scenario,
+                        wave_scenario,
                         timeout=share,
                         stall=min(scenario.stall, share / 2) if scenario.stall else None,
                     )
@@ -249,13 +262,14 @@ def _run(
                 batch_seen,
                 stderr_dir,
                 keep_hung=keep_alive is not None and kept is None,
+                setting=setting,
             )
             cleanup.callback(launch.release)  # a kept worker never outlives the run, however it ends
             wave = launch.run()
             waves.append(wave)
             if wave.kept_alive is not None:
                 kept = launch
-                board = Board.create(scenario.workers)  # the kept worker keeps its old slot to itself
+                board = Board.create(slots)  # the kept worker keeps its old slot to itself
             batch_seen = max(batch_seen, _batch_s(wave))
             for line in version_warnings(wave, plan.expect):
                 if line not in warnings:
@@ -288,6 +302,15 @@ def _hold(
     while not stop and time.monotonic() < end and kept.kept_running():
         time.sleep(HOLD_POLL_S)  # a poll of the stop flag and /proc, with a deadline
     kept.release()
+
+
+def _quota_ok() -> bool:
+    """Can this process create a CPU-quota cgroup (so `hunt --explore` may try one)?"""
+    try:
+        amplify.CpuQuota.create(1.0).close()
+    except EnvironmentProblem:
+        return False
+    return True
 
 
 def _shape_error(wave: WaveResult) -> str | None:
@@ -486,25 +509,37 @@ def compare(
 
 def hunt(
     scenario: Scenario,
-    hangs: int = 1,
+    hangs: int | None = 1,
     budget_s: float | None = None,
     observer: Observer | None = None,
     stop: StopFlag | None = None,
     command: tuple[str, ...] | None = None,
     keep_alive: float | None = None,
+    explore_settings: bool = False,
 ) -> HuntResult:
-    """Launch waves until `hangs` hung waves, the time budget, or `scenario.waves` waves."""
+    """Launch waves until `hangs` hung waves (None: never stop for hangs), the time budget, or
+    `scenario.waves` waves. With `explore_settings`, spread the waves over settings around the
+    scenario (threads, workers, amplifiers) by Thompson sampling, and rank them."""
     started = time.monotonic()
 
     def enough(waves: list[WaveResult]) -> str | None:
         found = sum(1 for w in waves if w.verdict.is_hang)
-        if found >= hangs:
+        if hangs is not None and found >= hangs:
             return f"{plural(found, 'hung wave')} found"
         if budget_s is not None and time.monotonic() - started >= budget_s:
             return f"time budget of {budget_s:g}s used"
         return None
 
-    result = run(scenario, observer=observer, stop=stop, command=command, until=enough, keep_alive=keep_alive)
+    settings = explore.arms(scenario, len(os.sched_getaffinity(0)), _quota_ok()) if explore_settings else ()
+    result = run(
+        scenario,
+        observer=observer,
+        stop=stop,
+        command=command,
+        until=enough,
+        keep_alive=keep_alive,
+        settings=settings,
+    )
     waves = result.waves
     batches = sum(w.iterations for wave in waves for w in wave.workers)
     cpu_min = sum(w.cpu_s or 0.0 for wave in waves for w in wave.workers) / 60

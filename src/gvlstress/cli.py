@@ -335,10 +335,13 @@ def _duration(text: str, option: str = "--budget") -> float:
     return seconds
 
 
+MAX_WAVES = 10_000
+
 HUNT_EPILOG = """\b
 Examples:
   gvlstress hunt --fault lock_order -o window_us=0 --workers 1 --rayon 4 --budget 10m
   gvlstress hunt --target mymodule:batches --rayon 16 --squeeze 1 --until 3 --budget 1h
+  gvlstress hunt --fault lock_order -o window_us=0 --workers 1 --rayon 2 --explore --budget 20m
 Exit codes: 1 a hang was found; 0 none within the budget; 2, 3, 4, 130 as for run.
 """
 
@@ -349,15 +352,14 @@ Exit codes: 1 a hang was found; 0 none within the budget; 2, 3, 4, 130 as for ru
     "--until",
     "until_hangs",
     type=click.IntRange(1, 10_000),
-    default=1,
-    show_default=True,
-    help="Stop after this many hung waves.",
+    default=None,
+    help="Stop after this many hung waves [default: 1; with --explore, only the budget stops it].",
 )
 @click.option("--budget", metavar="TIME", help="Stop starting waves after this long (90, 90s, 30m, 2h).")
 @click.option(
     "--max-waves",
     type=click.IntRange(1, 1_000_000),
-    default=10_000,
+    default=MAX_WAVES,
     show_default=True,
     help="Stop after this many waves.",
 )
@@ -366,9 +368,26 @@ Exit codes: 1 a hang was found; 0 none within the budget; 2, 3, 4, 130 as for ru
     metavar="TIME",
     help="Leave the first hung worker running for a debugger this long (e.g. 10m); Ctrl-C ends it.",
 )
-def hunt(until_hangs: int, budget: str | None, max_waves: int, keep_alive: str | None, **opts: Any) -> None:
+@click.option(
+    "--explore",
+    "explore_settings",
+    is_flag=True,
+    help="Spread waves over settings (threads, workers, amplifiers), favouring the one with the most "
+    "hangs per CPU-minute (Thompson sampling); rank them.",
+)
+def hunt(
+    until_hangs: int | None,
+    budget: str | None,
+    max_waves: int,
+    keep_alive: str | None,
+    explore_settings: bool,
+    **opts: Any,
+) -> None:
     """Launch waves until a hang (or --until N), a time budget or a wave cap; report the hazard."""
+    if explore_settings and budget is None and max_waves == MAX_WAVES:
+        raise UsageError("--explore needs --budget or --max-waves", hint="e.g. --explore --budget 20m")
     budget_s = _duration(budget) if budget else None
+    hangs = until_hangs if until_hangs is not None else (None if explore_settings else 1)
     keep_s = _duration(keep_alive, "--keep-alive") if keep_alive else None
     opts["waves"] = max_waves
     scenario = scenario_from_options(**opts)
@@ -376,7 +395,14 @@ def hunt(until_hangs: int, budget: str | None, max_waves: int, keep_alive: str |
     with stop_on_signals() as stop:
         observer = ConsoleObserver(console, live=console.is_terminal)
         result = api.hunt(
-            scenario, until_hangs, budget_s, observer, stop, tuple(["gvlstress", *sys.argv[1:]]), keep_s
+            scenario,
+            hangs,
+            budget_s,
+            observer,
+            stop,
+            tuple(["gvlstress", *sys.argv[1:]]),
+            keep_s,
+            explore_settings,
         )
     print_hunt(console, result)
     raise SystemExit(int(exit_code_for(result.run)))

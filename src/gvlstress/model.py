@@ -390,6 +390,27 @@ class WaveResult:
     """The amplifiers applied to this wave and what they did (cgroup, throttling, pinning)."""
     kept_alive: int | None = None
     """Pid of the hung worker left running after the wave (``hunt --keep-alive``)."""
+    setting: str | None = None
+    """The explored setting this wave ran on (``hunt --explore``), e.g. 'rayon=8' or 'chaos'."""
+
+
+@dataclass(frozen=True)
+class ArmStats:
+    """What the waves of one explored setting showed (``hunt --explore``)."""
+
+    label: str
+    flags: str
+    """The flags that select this setting, to append to the command (e.g. '--rayon 8 --chaos 1')."""
+    waves: int
+    hangs: int
+    batches: int
+    cpu_minutes: float
+    per_cpu_minute: tuple[float, float, float] | None
+    """Hangs per CPU-minute of workers (rate, low, high), exact Poisson 95%; None if never run."""
+    hazard: Rate
+    """Hung waves per batch."""
+    p_best: float
+    """Posterior probability that this setting has the most hangs per CPU-minute."""
 
 
 @dataclass(frozen=True)
@@ -418,6 +439,8 @@ class RunResult:
     """Signal number that stopped the run, if one did."""
     warnings: tuple[str, ...] = ()
     """Things a reader must know (e.g. workers imported another version than expected)."""
+    exploration: tuple[ArmStats, ...] = ()
+    """``hunt --explore``: every setting tried, best first."""
 
     @property
     def summary(self) -> Summary:

@@ -248,8 +248,10 @@ class Wave:
         batch_s_seen: float = 0.0,
         stderr_dir: str | None = None,
         keep_hung: bool = False,
+        setting: str | None = None,
     ) -> None:
         self.index = index
+        self.setting = setting
         self.keep_hung = keep_hung
         """Spare the first hung worker at teardown (``hunt --keep-alive``); `release()` ends it."""
         self.kept: dict[int, Any] = {}
@@ -384,6 +386,7 @@ class Wave:
             env={k: redact_setting(k, v) for k, v in self.spec(0).env.items()},
             amplifiers=dict(self.amplified),
             kept_alive=next(iter(self.kept), None),
+            setting=self.setting,
         )
         self.observer.wave_finished(result)
         return result

@@ -219,6 +219,22 @@ def print_hunt(console: Console, h: HuntResult) -> None:
             f"first hang after {plural(h.batches_to_hang, 'batch')} and {h.seconds_to_hang:.1f}s",
             highlight=False,
         )
+    if h.run.exploration:
+        table = Table(title="settings explored, best first (hangs per CPU-minute of workers)", box=None)
+        for col in ("setting", "waves", "hangs", "CPU-min", "hangs/CPU-min [95%]", "P(best)", "flags"):
+            table.add_column(col)
+        for a in h.run.exploration:
+            per = a.per_cpu_minute
+            table.add_row(
+                a.label,
+                str(a.waves),
+                str(a.hangs),
+                f"{a.cpu_minutes:.2f}",
+                f"{per[0]:.2f} [{per[1]:.2f}-{per[2]:.2f}]" if per else "-",
+                f"{a.p_best:.2f}",
+                a.flags or "-",
+            )
+        console.print(table)
     print_summary(console, h.run, h.run.run_dir)
 
 

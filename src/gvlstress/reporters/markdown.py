@@ -207,9 +207,52 @@ def _waves(result: RunResult) -> list[str]:
                 wave.detected_by or "-",
                 f"{wave.detect_s:.1f}" if wave.detect_s is not None else "-",
                 ", ".join(f"{n} {k}" for k, n in counts.most_common()),
+                *([wave.setting or "-"] if result.exploration else []),
             ]
         )
-    return _table(["wave", "verdict", "wall s", "batches", "detected by", "detect s", "workers"], rows)
+    header = ["wave", "verdict", "wall s", "batches", "detected by", "detect s", "workers"]
+    return _table(header + (["setting"] if result.exploration else []), rows)
+
+
+def _exploration(result: RunResult) -> list[str]:
+    """`hunt --explore`: each setting's evidence, best first, and how to run the best alone."""
+    rows = []
+    for a in result.exploration:
+        per = a.per_cpu_minute
+        rows.append(
+            [
+                a.label,
+                str(a.waves),
+                str(a.hangs),
+                f"{a.cpu_minutes:.2f}",
+                f"{per[0]:.2f} [{per[1]:.2f}-{per[2]:.2f}]" if per else "-",
+                f"{1000 * a.hazard.p:.2f} [{1000 * a.hazard.low:.2f}-{1000 * a.hazard.high:.2f}]",
+                f"{a.p_best:.2f}",
+                _code(a.flags) if a.flags else "-",
+            ]
+        )
+    best = result.exploration[0]
+    head = [
+        "Waves went by Thompson sampling on each setting's hangs per CPU-minute of workers; "
+        f"best first. Most race-prone so far: **{best.label}** (P(best) {best.p_best:.2f}).",
+        "",
+    ]
+    return [
+        *head,
+        *_table(
+            [
+                "setting",
+                "waves",
+                "hangs",
+                "CPU-min",
+                "hangs/CPU-min [95%]",
+                "per 1000 batches [95%]",
+                "P(best)",
+                "flags",
+            ],
+            rows,
+        ),
+    ]
 
 
 def _diagnosis(result: RunResult) -> list[str]:
@@ -355,6 +398,8 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
     out += [f"> **Warning:** {w}" for w in result.warnings] + ([""] if result.warnings else [])
     out += ["## Environment", "", *_environment(result), ""]
     out += ["## Configuration", "", *_configuration(result), ""]
+    if result.exploration:
+        out += ["## Settings explored", "", *_exploration(result), ""]
     out += ["## Waves", ""] + (_waves(result) if result.waves else ["(no wave finished)"]) + [""]
     out += ["## Diagnosis", "", *_diagnosis(result)]
     out += ["## Thread-cap audit", ""]
