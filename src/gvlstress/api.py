@@ -24,7 +24,7 @@ from pathlib import Path
 
 import psutil
 
-from gvlstress import amplify, explore, hostenv, interpreter, stats, watchdog
+from gvlstress import amplify, explore, forkserver, hostenv, interpreter, stats, watchdog
 from gvlstress import selftest as selftest_mod
 from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
@@ -48,7 +48,7 @@ from gvlstress.probes import procfs
 from gvlstress.reporters import json_report, junit, markdown, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
-from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus
+from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus, worker_spec
 from gvlstress.targets.base import Target
 from gvlstress.targets.registry import get_target
 from gvlstress.warmup import warm_parent, warm_up
@@ -187,6 +187,10 @@ def _run(
             info = interpreter.probe(scenario.python)
             plan = dataclasses.replace(plan, python=scenario.python, sys_path=interpreter.sys_path(info))
         warmed = warm_up(scenario, plan) if plan.warm_up and scenario.warm_up else None
+        preloaded = None
+        if scenario.preload:
+            modules = (*plan.preload, plan.entry.partition(":")[0])
+            preloaded = forkserver.preload(modules, worker_spec(scenario, plan, "preload", 0).env)
         stderr_dir = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="gvlstress-stderr-"))
         for path in (stderr_dir, *plan.scratch):
             watchdog.remove_on_death(path)
@@ -205,6 +209,8 @@ def _run(
         }
         if plan.warm_up:
             target_facts["warm_up"] = warmed or {"done": False, "why": "turned off (--no-warm-up)"}
+        if preloaded is not None:
+            target_facts["preloaded"] = preloaded
         if scenario.warm_parent:
             target_facts["parent_warmed"] = warm_parent(scenario, plan)
         waves: list[WaveResult] = []
@@ -530,6 +536,11 @@ def hunt(
             return f"time budget of {budget_s:g}s used"
         return None
 
+    if explore_settings and scenario.preload:
+        raise UsageError(
+            "--explore varies thread settings that --preload fixes at import in the fork server",
+            hint="drop one of them",
+        )
     settings = explore.arms(scenario, len(os.sched_getaffinity(0)), _quota_ok()) if explore_settings else ()
     result = run(
         scenario,

@@ -212,6 +212,13 @@ def _options(f: F) -> F:
             "workers inherit started pools (the fork-after-init class; needs --start-method fork).",
         ),
         click.option(
+            "--preload",
+            is_flag=True,
+            default=None,
+            help="With --start-method forkserver: import the target once in the fork server, so waves "
+            "skip interpreter start and imports (refused if that import starts a thread).",
+        ),
+        click.option(
             "--squeeze",
             type=int,
             metavar="CPUS",

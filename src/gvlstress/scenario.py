@@ -51,6 +51,10 @@ class Scenario:
     warm_parent: bool = False
     """Run one batch in the supervisor before the first wave, so its rayon pool exists when
     workers fork. Only for the fork-after-init class (with start_method = "fork")."""
+    preload: bool = False
+    """Import the target in the fork server once, before it forks any worker (start_method =
+    "forkserver"): each wave skips the interpreter start and the heavy imports. Refused when
+    the import leaves a thread running in the fork server (workers would inherit a dead pool)."""
     thread_env: tuple[str, ...] = ()
     """More variables `rayon` sets in each worker, beyond those the target declares."""
     squeeze: int | None = None
@@ -189,7 +193,7 @@ def _check(name: str, value: Any, origin: str) -> Any:
         if value not in START_METHODS:
             raise UsageError(f"{origin}: must be one of {', '.join(START_METHODS)}, got {value!r}")
         return value
-    if name in ("warm_parent", "warm_up"):
+    if name in ("warm_parent", "warm_up", "preload"):
         if not isinstance(value, bool):
             raise UsageError(f"{origin}: must be true or false, got {value!r}")
         return value
@@ -247,6 +251,11 @@ def resolve(
         raise UsageError(
             f"warm_parent needs start_method = fork (got {scenario.start_method})",
             hint="warming the pool in the parent only matters to forked workers",
+        )
+    if scenario.preload and scenario.start_method != "forkserver":
+        raise UsageError(
+            f"preload needs start_method = forkserver (got {scenario.start_method})",
+            hint="add --start-method forkserver",
         )
     if scenario.stall is not None and scenario.stall >= scenario.timeout:
         raise UsageError(

@@ -41,6 +41,9 @@ class TargetPlan:
     """What the target itself ran in the supervisor for --warm-parent (None: the harness warms)."""
     scratch: tuple[str, ...] = ()
     """Directories the target made for this run only; removed when the run ends."""
+    preload: tuple[str, ...] = ()
+    """Modules worth importing once in the fork server (``--preload``): the heavy ones. The
+    entry's module is always added."""
 
 
 class Target(Protocol):

@@ -119,6 +119,7 @@ class CallableTarget:
             options={"target": self.ref, "kwargs": kwargs},
             rayon_env=tuple(dict.fromkeys(("RAYON_NUM_THREADS", *names))),
             facts={"contract": "callable", "callable": self.ref},
+            preload=(self.ref.partition(":")[0],),
         )
 
 

@@ -147,4 +147,6 @@ def prepare(scenario: Scenario) -> TargetPlan:
         # use; spawned workers filling it at once can poison it (LLVM ERROR ... Symbol not found)
         warm_up=True,
         scratch=scratch,
+        # fixes its pool size at import from GVL_NUM_THREADS: preloaded under the workers' env
+        preload=("genvarloader",),
     )

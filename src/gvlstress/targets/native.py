@@ -116,4 +116,5 @@ class NativeTarget:
             faults=faults,
             hanging_faults=tuple(gvlstress_native.hanging_fault_modes()),
             parent_warmed="one healthy batch of the native loader" if scenario.warm_parent else None,
+            preload=("gvlstress_native",),
         )
