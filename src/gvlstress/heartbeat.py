@@ -10,10 +10,9 @@ Stdlib only: workers import this.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from enum import IntEnum
 from multiprocessing.sharedctypes import RawArray
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Phase(IntEnum):
@@ -29,8 +28,9 @@ _PID, _ITER, _BEAT, _PHASE, _BATCH_MAX, _THREADS, _RAYON, _STARTED = range(8)
 _WIDTH = 8
 
 
-@dataclass(frozen=True)
-class SlotState:
+class SlotState(NamedTuple):
+    """One row as read (a tuple: workers import this module, and dataclasses is costly)."""
+
     pid: int | None
     iterations: int
     last_beat: float | None

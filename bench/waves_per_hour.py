@@ -1,0 +1,104 @@
+"""Waves per hour: the harness's own cost per wave, and what forkserver + preload buys.
+
+Three commands, each timed as a user runs it (interpreter start, imports, reports), run the same W waves of N workers x `--rayon` threads, k batches each, one after
+another within each repetition (so drift on the machine hits all); a first repetition warms
+caches and is not counted:
+
+- bare: a spawn ProcessPoolExecutor per wave whose workers wait for each other, open the native
+  loader and run k batches (no heartbeats, no probes, no reports);
+- gvlstress spawn: `api.run` of the same waves (everything on: heartbeats, /proc, reports);
+- gvlstress forkserver + preload: the same with workers forked from a server that imported the
+  loader once.
+
+Printed: seconds per wave (median over reps), waves per hour, and the ratios harness/bare (goal
+<= 1.10) and spawn/forkserver-preload (goal >= 2). `--target genvarloader` compares spawn against
+forkserver + preload on the real loader (no bare loop for it).
+
+    python bench/waves_per_hour.py --workers 5 --rayon 16 --waves 10 --iterations 1 --reps 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def timed(argv: list[str]) -> float:
+    """Wall seconds of one command, as a user would run it (interpreter start and all)."""
+    started = time.monotonic()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, timeout=1800)
+    return time.monotonic() - started
+
+
+def command(cell: str, args: argparse.Namespace, report_dir: str) -> list[str]:
+    """The command line that runs args.waves waves the `cell` way."""
+    if cell == "bare":
+        return [
+            sys.executable,
+            str(HERE / "_bare_worker.py"),
+            *map(str, (args.waves, args.workers, args.rayon, args.iterations)),
+        ]
+    argv = [
+        sys.executable,
+        "-m",
+        "gvlstress",
+        "run",
+        "--target",
+        args.target,
+        "--workers",
+        str(args.workers),
+        "--rayon",
+        str(args.rayon),
+        "--waves",
+        str(args.waves),
+        "--iterations",
+        str(args.iterations),
+        "--report-dir",
+        report_dir,
+    ]
+    return argv + (["--start-method", "forkserver", "--preload"] if cell != "spawn" else [])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--target", default="native", choices=["native", "genvarloader"])
+    ap.add_argument("--workers", type=int, default=5)
+    ap.add_argument("--rayon", type=int, default=16)
+    ap.add_argument("--waves", type=int, default=10)
+    ap.add_argument("--iterations", type=int, default=1)
+    ap.add_argument("--reps", type=int, default=3)
+    args = ap.parse_args()
+    cells = (["bare"] if args.target == "native" else []) + ["spawn", "forkserver+preload"]
+    per_wave: dict[str, list[float]] = {c: [] for c in cells}
+    with tempfile.TemporaryDirectory() as tmp:
+        for rep in range(args.reps + 1):
+            for c in cells:
+                s = timed(command(c, args, tmp))
+                if rep > 0:  # rep 0 warms the page cache (and numba's) for every cell alike
+                    per_wave[c].append(s / args.waves)
+                print(f"rep {rep + 1} {c:>20}: {s:7.2f}s for {args.waves} waves ({s / args.waves:.3f}s/wave)")
+    print(
+        f"\n{args.target}: {args.waves} waves x {args.workers} workers x rayon {args.rayon}, "
+        f"{args.iterations} batch(es) each, median of {args.reps}"
+    )
+    med = {c: statistics.median(v) for c, v in per_wave.items()}
+    for c in cells:
+        print(f"  {c:>20}: {med[c]:.3f} s/wave  {3600 / med[c]:8.0f} waves/hour")
+    if "bare" in med:
+        print(f"  harness cost: gvlstress spawn / bare = {med['spawn'] / med['bare']:.2f}x (goal <= 1.10x)")
+    print(
+        f"  forkserver+preload speed-up: spawn / forkserver+preload = "
+        f"{med['spawn'] / med['forkserver+preload']:.2f}x (goal >= 2x)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
