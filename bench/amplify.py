@@ -64,35 +64,44 @@ def main() -> None:
     ap.add_argument("--waves", type=int, default=3)
     ap.add_argument("--iterations", type=int, default=300)
     ap.add_argument("--false-alarms", type=int, default=0, help="waves of healthy and slow per lever")
+    ap.add_argument(
+        "--levers", default=",".join(LEVERS), help=f"comma-separated subset of: {', '.join(LEVERS)}"
+    )
     args = ap.parse_args()
+    chosen = [x.strip() for x in args.levers.split(",") if x.strip()]
+    unknown = [x for x in chosen if x not in LEVERS]
+    if unknown or "baseline" not in chosen:
+        ap.error(f"--levers: unknown {unknown} (the baseline is always needed)")
+    levers = {k: LEVERS[k] for k in chosen}
     report_dir = tempfile.mkdtemp(prefix="bench-amplify-")
-    totals = {name: [0, 0, 0.0] for name in LEVERS}
+    totals = {name: [0, 0, 0.0] for name in levers}
     for rep in range(args.reps):
-        for name, lever in LEVERS.items():
+        for name, lever in levers.items():
             hung, batches, cpu = cell(lever, rep, args, report_dir)
             t = totals[name]
             t[0], t[1], t[2] = t[0] + hung, t[1] + batches, t[2] + cpu
             print(f"rep {rep + 1} {name}: {hung} hung, {batches} batches, {cpu:.2f} CPU-min", flush=True)
     base = totals["baseline"]
-    base_rate = stats.poisson_rate(int(base[0]), float(base[2]))[0]
     print(
         f"\nlock_order, {args.workers} x {args.rayon}, {args.reps} x {args.waves} waves of {args.iterations} batches per lever"
     )
     print(
-        "| lever | hung waves | batches | hangs / 1000 batches (95% CI) | hangs / CPU-minute (95% CI) | vs baseline |"
+        "| lever | hung waves | batches | hangs / 1000 batches (95% CI) | hangs / CPU-minute (95% CI) "
+        "| vs baseline per CPU-minute (exact 95% CI) |"
     )
     print("|---|---|---|---|---|---|")
     for name, (hung, batches, cpu) in totals.items():
         r = stats.rate(int(hung), max(int(batches), 1))
         per, lo, hi = stats.poisson_rate(int(hung), float(cpu))
-        ratio = f"{per / base_rate:.1f}x" if base_rate > 0 else ("-" if per == 0 else "inf (baseline 0)")
+        x, xlo, xhi = stats.rate_ratio(int(hung), float(cpu), int(base[0]), float(base[2]))
+        ratio = "-" if x != x else f"{x:.1f}x ({xlo:.1f}-{xhi:.1f})"  # nan: no hang on either side
         print(
             f"| {name} | {hung}/{args.reps * args.waves} | {batches} | {1000 * r.p:.2f} ({1000 * r.low:.2f}-{1000 * r.high:.2f}) "
             f"| {per:.2f} ({lo:.2f}-{hi:.2f}) | {ratio} |"
         )
     if args.false_alarms:
         print("\nfalse alarms (hung waves) under each lever, healthy / slow:")
-        for name, lever in LEVERS.items():
+        for name, lever in levers.items():
             counts = []
             for fault, extra in (
                 ("none", {}),

@@ -37,13 +37,13 @@ def timed(argv: list[str]) -> float:
     return time.monotonic() - started
 
 
-def command(cell: str, args: argparse.Namespace, report_dir: str) -> list[str]:
-    """The command line that runs args.waves waves the `cell` way."""
+def command(cell: str, args: argparse.Namespace, report_dir: str, waves: int) -> list[str]:
+    """The command line that runs `waves` waves the `cell` way."""
     if cell == "bare":
         return [
             sys.executable,
             str(HERE / "_bare_worker.py"),
-            *map(str, (args.waves, args.workers, args.rayon, args.iterations)),
+            *map(str, (waves, args.workers, args.rayon, args.iterations)),
         ]
     argv = [
         sys.executable,
@@ -57,7 +57,7 @@ def command(cell: str, args: argparse.Namespace, report_dir: str) -> list[str]:
         "--rayon",
         str(args.rayon),
         "--waves",
-        str(args.waves),
+        str(waves),
         "--iterations",
         str(args.iterations),
         "--report-dir",
@@ -71,28 +71,51 @@ def main() -> int:
     ap.add_argument("--target", default="native", choices=["native", "genvarloader"])
     ap.add_argument("--workers", type=int, default=5)
     ap.add_argument("--rayon", type=int, default=16)
-    ap.add_argument("--waves", type=int, default=10)
+    ap.add_argument("--waves", type=int, default=10, help="at least 2 (1-wave runs give the fixed cost)")
     ap.add_argument("--iterations", type=int, default=1)
     ap.add_argument("--reps", type=int, default=3)
     args = ap.parse_args()
+    if args.waves < 2:
+        ap.error("--waves must be at least 2")
     cells = (["bare"] if args.target == "native" else []) + ["spawn", "forkserver+preload"]
     per_wave: dict[str, list[float]] = {c: [] for c in cells}
+    marginal: dict[str, list[float]] = {c: [] for c in cells}
+    fixed: dict[str, list[float]] = {c: [] for c in cells}
     with tempfile.TemporaryDirectory() as tmp:
         for rep in range(args.reps + 1):
             for c in cells:
-                s = timed(command(c, args, tmp))
-                if rep > 0:  # rep 0 warms the page cache (and numba's) for every cell alike
-                    per_wave[c].append(s / args.waves)
-                print(f"rep {rep + 1} {c:>20}: {s:7.2f}s for {args.waves} waves ({s / args.waves:.3f}s/wave)")
+                many = timed(command(c, args, tmp, args.waves))
+                one = timed(command(c, args, tmp, 1))
+                if rep == 0:  # warms the page cache (and numba's) for every cell alike
+                    continue
+                per_wave[c].append(many / args.waves)
+                step = (many - one) / (args.waves - 1)
+                marginal[c].append(step)
+                fixed[c].append(one - step)
+                print(
+                    f"rep {rep} {c:>20}: {many:6.2f}s for {args.waves} waves, {one:5.2f}s for 1 "
+                    f"(each further wave {step:.3f}s, fixed {one - step:.2f}s)"
+                )
     print(
         f"\n{args.target}: {args.waves} waves x {args.workers} workers x rayon {args.rayon}, "
         f"{args.iterations} batch(es) each, median of {args.reps}"
     )
     med = {c: statistics.median(v) for c, v in per_wave.items()}
+    step_med = {c: statistics.median(v) for c, v in marginal.items()}
+    fixed_med = {c: statistics.median(v) for c, v in fixed.items()}
     for c in cells:
-        print(f"  {c:>20}: {med[c]:.3f} s/wave  {3600 / med[c]:8.0f} waves/hour")
+        print(
+            f"  {c:>20}: {med[c]:.3f} s/wave over {args.waves} waves ({3600 / med[c]:6.0f} waves/hour); "
+            f"each further wave {step_med[c]:.3f} s, fixed {fixed_med[c]:.2f} s"
+        )
     if "bare" in med:
-        print(f"  harness cost: gvlstress spawn / bare = {med['spawn'] / med['bare']:.2f}x (goal <= 1.10x)")
+        print(
+            f"  harness cost: gvlstress spawn / bare = {med['spawn'] / med['bare']:.2f}x over {args.waves} waves, "
+            f"{step_med['spawn'] / step_med['bare']:.2f}x per further wave (goal <= 1.10x)"
+        )
+        print(
+            f"  forkserver+preload / bare spawn = {med['forkserver+preload'] / med['bare']:.2f}x over {args.waves} waves"
+        )
     print(
         f"  forkserver+preload speed-up: spawn / forkserver+preload = "
         f"{med['spawn'] / med['forkserver+preload']:.2f}x (goal >= 2x)"

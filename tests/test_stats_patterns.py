@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from gvlstress import patterns
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView, ToolRun
-from gvlstress.stats import rate, wilson, zero_upper
+from gvlstress.stats import rate, rate_ratio, wilson, zero_upper
 
 
 def test_wilson_matches_known_values() -> None:
@@ -92,3 +94,33 @@ def test_fisher_exact_known_values(table: tuple[int, int, int, int], p: float) -
     from gvlstress.stats import fisher_exact
 
     assert fisher_exact(*table) == pytest.approx(p, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("k1", "t1", "k2", "t2", "expected"),
+    [
+        # Clopper-Pearson for 20 of 24 is (0.62616, 0.95265) (beta quantiles); R = p / (1 - p) at equal exposure
+        (20, 1.0, 4, 1.0, (5.0, 0.62616 / 0.37384, 0.95265 / 0.04735)),
+        # exposure scales the ratio: the same counts over twice the first exposure halve it
+        (20, 2.0, 4, 1.0, (2.5, 0.62616 / 0.37384 / 2, 0.95265 / 0.04735 / 2)),
+    ],
+)
+def test_rate_ratio_known_values(
+    k1: int, t1: float, k2: int, t2: float, expected: tuple[float, float, float]
+) -> None:
+    assert rate_ratio(k1, t1, k2, t2) == pytest.approx(expected, rel=2e-3)
+
+
+def test_rate_ratio_edges_and_symmetry() -> None:
+    ratio, low, high = rate_ratio(3, 1.0, 0, 1.0)  # nothing on the baseline: only a lower bound
+    assert ratio == math.inf
+    assert high == math.inf
+    assert 0 < low < 3
+    nothing = rate_ratio(0, 1.0, 0, 1.0)
+    assert math.isnan(nothing[0])
+    assert nothing[1:] == (0.0, math.inf)
+    a, lo, hi = rate_ratio(7, 1.5, 11, 2.0)
+    b, lo2, hi2 = rate_ratio(11, 2.0, 7, 1.5)
+    assert a == pytest.approx(1 / b)
+    assert lo == pytest.approx(1 / hi2)
+    assert hi == pytest.approx(1 / lo2)

@@ -88,3 +88,25 @@ def poisson_rate(k: int, exposure: float, confidence: float = 0.95) -> tuple[flo
     low = chi2.ppf(a / 2, 2 * k) / 2 if k > 0 else 0.0
     high = chi2.ppf(1 - a / 2, 2 * k + 2) / 2
     return k / exposure, float(low) / exposure, float(high) / exposure
+
+
+def rate_ratio(
+    k1: int, t1: float, k2: int, t2: float, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """Ratio of two Poisson rates (k1/t1) / (k2/t2) with its exact conditional interval.
+
+    Given n = k1 + k2 events, k1 is Binomial(n, p) with p = t1 R / (t1 R + t2) for the true
+    ratio R; the Clopper-Pearson interval of p (scipy) maps to R = p / (1 - p) * t2 / t1.
+    With k2 = 0 the ratio is infinite and only its lower bound says anything.
+    """
+    from scipy.stats import binomtest
+
+    if t1 <= 0 or t2 <= 0 or k1 + k2 == 0:
+        return math.nan, 0.0, math.inf
+    ci = binomtest(k1, k1 + k2).proportion_ci(confidence_level=confidence, method="exact")
+
+    def to_ratio(p: float) -> float:
+        return math.inf if p >= 1 else p / (1 - p) * t2 / t1
+
+    ratio = math.inf if k2 == 0 else (k1 / t1) / (k2 / t2)
+    return ratio, to_ratio(float(ci.low)), to_ratio(float(ci.high))
