@@ -148,6 +148,8 @@ def test_failure_causes_are_read_from_stderr(
         ("aws AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
         ("jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", "eyJhbGciOiJIUzI1NiJ9"),
         ("key aZ3kQ9pL2mN8vB4cX7tY1wE5rU6iO0pA", "aZ3kQ9pL2mN8vB4cX7tY1wE5rU6iO0pA"),
+        # a secret beside a run directory's stamp is still a secret
+        ("/r/20261122T064720Z-x/aZ3kQ9pL2mN8vB4cX7tY1wE5rU6iO0pA", "aZ3kQ9pL2mN8vB4cX7tY1wE5rU6iO0pA"),
     ],
 )
 def test_secrets_in_free_text_are_redacted_by_value(text: str, secret: str) -> None:
@@ -161,5 +163,6 @@ def test_mangled_symbols_and_plain_lines_are_kept() -> None:
         "LLVM ERROR: Symbol not found: __gufunc__._ZN6seqpro6_numba16gufunc_translate241B104c8tJTAgIEp2E5ArrayIhLi1E",
         "rayon_core::latch::LockLatch::wait_and_reset",
         "TOKENIZERS_PARALLELISM=false",
+        "gvlstress merge /tmp/shards/s0/20261122T064720Z-adhoc /tmp/shards/s1/20261122T064722Z-adhoc",
     ):
         assert redact_text(text) == text

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import psutil
 
-from gvlstress import amplify, explore, forkserver, hostenv, interpreter, stats, watchdog
+from gvlstress import amplify, campaign, explore, forkserver, hostenv, interpreter, stats, watchdog
 from gvlstress import selftest as selftest_mod
 from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
@@ -40,6 +40,7 @@ from gvlstress.model import (
     ProbeKind,
     ProcSample,
     RunResult,
+    Shard,
     Verdict,
     WaveResult,
     plural,
@@ -133,6 +134,7 @@ def run(
     until: Until | None = None,
     keep_alive: float | None = None,
     settings: tuple[explore.Arm, ...] = (),
+    shard: Shard | None = None,
 ) -> RunResult:
     """Run every wave of `scenario`; write run.json after each wave and at the end.
 
@@ -142,6 +144,8 @@ def run(
     With `keep_alive` seconds, the first hung worker outlives its wave and, once the reports
     are written, is held for that long (or until a stop signal, or until it exits), then killed.
     With `settings`, each wave runs on the setting Thompson sampling picks (``hunt --explore``).
+    With `shard` I/N, only the campaign's global waves I, I+N, ... run (`scenario.waves` is the
+    campaign's total), each under its global index and the seed derived from it.
     """
     observer = observer if observer is not None else NullObserver()
     stop = stop if stop is not None else StopFlag()  # an unset StopFlag is falsy: no `or` here
@@ -151,7 +155,17 @@ def run(
         raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
     with watchdog.guarding():  # nothing started from here on outlives a SIGKILLed harness
         return _run(
-            scenario, target, report_dir, observer, stop, command, deadline, until, keep_alive, settings
+            scenario,
+            target,
+            report_dir,
+            observer,
+            stop,
+            command,
+            deadline,
+            until,
+            keep_alive,
+            settings,
+            shard,
         )
 
 
@@ -166,6 +180,7 @@ def _run(
     until: Until | None = None,
     keep_alive: float | None = None,
     settings: tuple[explore.Arm, ...] = (),
+    shard: Shard | None = None,
 ) -> RunResult:
     # The host snapshot (tool versions, each with a 3 s deadline) is taken beside the start-up work.
     starting = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gvlstress-snapshot")
@@ -233,9 +248,11 @@ def _run(
                 interrupted_by=stop.signum,
                 warnings=tuple(warnings),
                 exploration=explore.rank(waves, settings) if settings else (),
+                shard=shard,
             )
 
-        for index in range(scenario.waves):
+        indices = range(shard.index, scenario.waves, shard.count) if shard else range(scenario.waves)
+        for done, index in enumerate(indices):
             if stop:
                 break
             wave_scenario, setting = scenario, None
@@ -243,10 +260,10 @@ def _run(
                 arm = settings[explore.pick(picker, explore.tally(waves, labels))]
                 wave_scenario, setting = arm.apply(scenario), arm.label
             if deadline is not None:
-                share = (deadline - time.monotonic()) / (scenario.waves - index)
+                share = (deadline - time.monotonic()) / (len(indices) - done)
                 if share < MIN_WAVE_S:
                     warnings.append(
-                        f"time budget: started {index} of {scenario.waves} wave(s); the rest did not fit"
+                        f"time budget: started {done} of {len(indices)} wave(s); the rest did not fit"
                     )
                     break
                 if share < scenario.timeout:
@@ -269,6 +286,7 @@ def _run(
                 stderr_dir,
                 keep_hung=keep_alive is not None and kept is None,
                 setting=setting,
+                shard=shard.index if shard else None,
             )
             cleanup.callback(launch.release)  # a kept worker never outlives the run, however it ends
             wave = launch.run()
@@ -511,6 +529,34 @@ def compare(
     except OSError as exc:
         raise EnvironmentProblem(f"cannot write {output} ({exc.strerror})") from None
     return result, output
+
+
+def merge(
+    run_dirs: list[Path], output: Path, mixed: bool = False, command: tuple[str, ...] | None = None
+) -> RunResult:
+    """One run from shards (or any runs of one scenario): run.json, report.md and junit.xml in
+    `output`, plus the inputs' raw captures. Writing the same merge again gives the same files."""
+    if not run_dirs:
+        raise UsageError("merge needs at least one run directory", hint="gvlstress merge DIR... --output DIR")
+    resolved = [d.resolve() for d in run_dirs]
+    if output.resolve() in resolved:
+        raise UsageError(f"--output {output} is one of the inputs", hint="pass a new directory")
+    runs = [replace(json_report.read(d), run_dir=str(d)) for d in run_dirs]
+    argv = (
+        command
+        if command is not None
+        else ("gvlstress", "merge", *map(str, run_dirs), "--output", str(output))
+    )
+    merged = campaign.merge(runs, str(output), redact_argv(argv), mixed)
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+        for d in dict.fromkeys(resolved):
+            if (d / "workers").is_dir():
+                shutil.copytree(d / "workers", output / "workers", dirs_exist_ok=True)
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot write {output} ({exc.strerror or exc})") from None
+    write_reports(merged, output)
+    return merged
 
 
 def hunt(

@@ -17,7 +17,7 @@ from typing import IO, Any, TypeVar, cast
 import click
 from rich.console import Console
 
-from gvlstress import __version__, api
+from gvlstress import __version__, api, campaign
 from gvlstress.errors import ExitCode, GvlstressError, UsageError
 from gvlstress.knobs import redact_text
 from gvlstress.model import RunResult, Verdict
@@ -25,6 +25,7 @@ from gvlstress.reporters.console import (
     ConsoleObserver,
     print_checks,
     print_compare,
+    print_hosts,
     print_hunt,
     print_inspect,
     print_selftest,
@@ -314,13 +315,22 @@ def cli() -> None:
 
 @cli.command(epilog=RUN_EXAMPLES + "\n" + EXIT_CODES)
 @_options
-def run(**opts: Any) -> None:
+@click.option(
+    "--shard",
+    metavar="I/N|auto",
+    help="Run only the campaign's global waves I, I+N, ... of --waves (auto: from a Slurm array or "
+    "JOB_COMPLETION_INDEX with GVLSTRESS_SHARD_COUNT); merge the shards with `gvlstress merge`.",
+)
+def run(shard: str | None, **opts: Any) -> None:
     """Launch waves of spawned workers that iterate a loader; catch, explain and survive hangs."""
+    part = campaign.parse_shard(shard) if shard else None
     scenario = scenario_from_options(**opts)
     console = make_console()
     with stop_on_signals() as stop:
         observer = ConsoleObserver(console, live=console.is_terminal)
-        result = api.run(scenario, observer=observer, stop=stop, command=tuple(["gvlstress", *sys.argv[1:]]))
+        result = api.run(
+            scenario, observer=observer, stop=stop, command=tuple(["gvlstress", *sys.argv[1:]]), shard=part
+        )
     print_summary(console, result, result.run_dir)
     raise SystemExit(int(exit_code_for(result)))
 
@@ -516,6 +526,29 @@ def compare(run_dirs: tuple[Path, ...], output: Path | None, report_dir: str) ->
     """Hang rates of runs side by side (95% intervals, Fisher's exact test), e.g. two versions."""
     result, path = api.compare(list(run_dirs), output, Path(report_dir))
     print_compare(make_console(), result, str(path))
+
+
+@cli.command(
+    epilog="\b\nExample (after a Slurm array or a CI matrix wrote one run directory per shard):\n"
+    "  gvlstress merge shards/*/ --output merged\n"
+    "Exit codes: 1 the merged run has a hang; 0 none; 2 bad or mismatched inputs; 4 cannot write."
+)
+@click.argument("run_dirs", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--output", required=True, type=click.Path(file_okay=False, path_type=Path), help="Directory to write."
+)
+@click.option(
+    "--mixed",
+    is_flag=True,
+    help="Merge runs of different scenarios anyway (a warning lists the differences).",
+)
+def merge(run_dirs: tuple[Path, ...], output: Path, mixed: bool) -> None:
+    """One run from many (shards of a campaign): waves, hosts and an odd-host test; reports."""
+    result = api.merge(list(run_dirs), output, mixed, tuple(["gvlstress", *sys.argv[1:]]))
+    console = make_console()
+    print_hosts(console, result)
+    print_summary(console, result, result.run_dir)
+    raise SystemExit(int(exit_code_for(result)))
 
 
 @cli.command()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import platform
+import socket
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,6 +111,7 @@ def snapshot() -> dict[str, Any]:
     budget = cpu_budget()
     libc, libc_version = platform.libc_ver()
     return {
+        "host": socket.gethostname(),
         "python": sys.version.split()[0],
         "implementation": platform.python_implementation(),
         "executable": sys.executable,

@@ -56,11 +56,15 @@ _SECRET_ASSIGNMENT = re.compile(
 )
 _PLAIN_VALUE = re.compile(r"(?i)true|false|yes|no|on|off|none|null|-?\d+(\.\d+)?")
 _RANDOM_RUN = re.compile(r"[A-Za-z0-9+/=_\-]{32,}")
+_RUN_STAMP = re.compile(r"\d{8}T\d{6}Z")
+"""The UTC stamp that starts a run directory's name (reports/20261122T064720Z-adhoc)."""
 
 
 def _looks_random(word: str) -> bool:
     """A long run that reads like a key (mixed classes, no word-like letter runs), not a
     mangled symbol such as ``_ZN6seqpro6_numba16gufunc_translate`` (which has words in it)."""
+    if _RUN_STAMP.search(word):  # a path to one of our run directories: judge the other parts
+        return any(_looks_random(p) for p in re.split(_RUN_STAMP.pattern + "|/", word) if len(p) >= 32)
     if re.fullmatch(r"[0-9a-fA-F]{32,}", word):
         return True
     classes = sum(bool(re.search(p, word)) for p in ("[a-z]", "[A-Z]", "[0-9]"))

@@ -392,6 +392,37 @@ class WaveResult:
     """Pid of the hung worker left running after the wave (``hunt --keep-alive``)."""
     setting: str | None = None
     """The explored setting this wave ran on (``hunt --explore``), e.g. 'rayon=8' or 'chaos'."""
+    shard: int | None = None
+    """The shard that ran this wave (``--shard I/N``); `index` is then the campaign's global index."""
+    seed: int | None = None
+    """The wave's seed, from the run's seed and the global index (worker `slot` adds `slot`)."""
+    origin: str | None = None
+    """After a merge that had to renumber: the run directory and wave it came from."""
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Shard `index` of `count` runs the campaign's global waves index, index + count, ..."""
+
+    index: int
+    count: int
+
+
+@dataclass(frozen=True)
+class HostShard:
+    """One input of a merge: which shard, on which host, and how its hang rate compares."""
+
+    run_dir: str
+    shard: Shard | None
+    environment: dict[str, Any]
+    command: tuple[str, ...]
+    waves: int
+    hung: int
+    batches: int
+    p_value: float
+    """Fisher's exact test of this input's hung/clean waves against all the others'."""
+    out_of_line: bool
+    """p_value below 0.05 divided by the number of inputs (Bonferroni): one odd node is a finding."""
 
 
 @dataclass(frozen=True)
@@ -441,6 +472,10 @@ class RunResult:
     """Things a reader must know (e.g. workers imported another version than expected)."""
     exploration: tuple[ArmStats, ...] = ()
     """``hunt --explore``: every setting tried, best first."""
+    shard: Shard | None = None
+    """Set when this run is one shard of a campaign (``--shard I/N``)."""
+    hosts: tuple[HostShard, ...] = ()
+    """Set by ``gvlstress merge``: every input run with its host facts and an outlier test."""
 
     @property
     def summary(self) -> Summary:

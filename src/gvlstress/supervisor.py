@@ -161,6 +161,12 @@ def worker_interpreter(ctx: Any, python: str | None) -> Iterator[None]:
         ctx.set_executable(previous)
 
 
+def wave_seed(seed: int, index: int) -> int:
+    """A wave's seed from the run's seed and its global index: shards never repeat each other's
+    waves, and one wave is reproducible alone (``--shard INDEX/WAVES --waves WAVES``)."""
+    return (seed * 1_000_003 + index * 1009) % 2**63
+
+
 def worker_spec(scenario: Scenario, plan: TargetPlan, wave: int | str, slot: int) -> worker.WorkerSpec:
     """What worker `slot` of wave `wave` runs: thread knobs first, then the plan's own env
     (where "{wave}" becomes the wave's index, e.g. a cache directory per wave)."""
@@ -168,7 +174,7 @@ def worker_spec(scenario: Scenario, plan: TargetPlan, wave: int | str, slot: int
     env = {name: str(scenario.rayon) for name in names} if scenario.rayon is not None else {}
     env.update({k: v.replace("{wave}", str(wave)) for k, v in plan.env.items()})
     index = wave if isinstance(wave, int) else 0
-    seed = (scenario.seed * 1_000_003 + index * 1009 + slot) % 2**63
+    seed = (wave_seed(scenario.seed, index) + slot) % 2**63
     return worker.WorkerSpec(
         entry=plan.entry,
         options=dict(plan.options),
@@ -249,9 +255,11 @@ class Wave:
         stderr_dir: str | None = None,
         keep_hung: bool = False,
         setting: str | None = None,
+        shard: int | None = None,
     ) -> None:
         self.index = index
         self.setting = setting
+        self.shard = shard
         self.keep_hung = keep_hung
         """Spare the first hung worker at teardown (``hunt --keep-alive``); `release()` ends it."""
         self.kept: dict[int, Any] = {}
@@ -387,6 +395,8 @@ class Wave:
             amplifiers=dict(self.amplified),
             kept_alive=next(iter(self.kept), None),
             setting=self.setting,
+            shard=self.shard,
+            seed=wave_seed(sc.seed, self.index),
         )
         self.observer.wave_finished(result)
         return result

@@ -137,6 +137,20 @@ class ConsoleObserver:
                 )
 
 
+def print_hosts(console: Console, result: RunResult) -> None:
+    """`gvlstress merge`: one line per input, odd hosts flagged."""
+    for h in result.hosts:
+        shard = f"shard {h.shard.index}/{h.shard.count}" if h.shard else "run"
+        flag = "  [bold red]out of line[/]" if h.out_of_line else ""
+        console.print(
+            f"{shard} on {h.environment.get('host', '?')}: {h.hung}/{h.waves} waves hung "
+            f"(p = {h.p_value:.3g} against the others){flag}",
+            highlight=False,
+        )
+    for w in result.warnings:
+        console.print(f"[yellow]warning[/]: {w}", highlight=False)
+
+
 def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
     s = result.summary
     console.print(

@@ -214,6 +214,48 @@ def _waves(result: RunResult) -> list[str]:
     return _table(header + (["setting"] if result.exploration else []), rows)
 
 
+def _hosts(result: RunResult) -> list[str]:
+    """`gvlstress merge`: each input's host, its hang rate, and whether it is out of line."""
+    rows = []
+    for h in result.hosts:
+        env = h.environment
+        quota = env.get("cpu_quota")
+        budget = f"{env.get('cpu_budget', '?')}" + (
+            f" (quota {quota:g})" if isinstance(quota, (int, float)) else ""
+        )
+        r = stats.rate(h.hung, max(h.waves, 1))
+        rows.append(
+            [
+                f"{h.shard.index}/{h.shard.count}" if h.shard else "-",
+                _code(str(env.get("host", "?"))),
+                str(env.get("kernel", "?")),
+                budget,
+                str(h.waves),
+                str(h.hung),
+                f"{100 * r.p:.1f}% [{100 * r.low:.1f}-{100 * r.high:.1f}]",
+                f"{h.p_value:.3g}",
+                "**out of line**" if h.out_of_line else "-",
+            ]
+        )
+    odd = [h for h in result.hosts if h.out_of_line]
+    head = [
+        f"{plural(len(result.hosts), 'input')} merged. Each input's hung waves are tested against all "
+        "the others' (Fisher's exact test, Bonferroni over inputs): "
+        + (
+            f"**{plural(len(odd), 'input')} out of line** - one odd node is a finding."
+            if odd
+            else "none out of line."
+        ),
+        "",
+    ]
+    return [
+        *head,
+        *_table(
+            ["shard", "host", "kernel", "CPU budget", "waves", "hung", "hang rate [95%]", "p", "flag"], rows
+        ),
+    ]
+
+
 def _exploration(result: RunResult) -> list[str]:
     """`hunt --explore`: each setting's evidence, best first, and how to run the best alone."""
     rows = []
@@ -398,6 +440,8 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
     out += [f"> **Warning:** {w}" for w in result.warnings] + ([""] if result.warnings else [])
     out += ["## Environment", "", *_environment(result), ""]
     out += ["## Configuration", "", *_configuration(result), ""]
+    if result.hosts:
+        out += ["## Hosts", "", *_hosts(result), ""]
     if result.exploration:
         out += ["## Settings explored", "", *_exploration(result), ""]
     out += ["## Waves", ""] + (_waves(result) if result.waves else ["(no wave finished)"]) + [""]
@@ -418,6 +462,21 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
                 w.capture, f"wave {wave.index + 1}, slot {w.slot}, pid {w.pid} ({w.verdict.value})"
             )
     tail = ["## Reproduce", "", "```sh", shlex.join(result.command), "```", ""]
+    if result.hosts:
+        tail += ["Each input was run as:", "", "```sh"]
+        tail += [shlex.join(h.command) for h in result.hosts] + ["```", ""]
+    replay = [wave for wave in result.waves if wave.verdict.is_hang and wave.origin is None]
+    if replay:
+        total = result.scenario.waves
+        tail += [
+            "One hung wave alone (its seed comes from `--seed` and its global index): the run's "
+            "command with "
+            + ", ".join(
+                f"`--shard {w.index}/{total} --waves {total}` (wave {w.index + 1})" for w in replay[:5]
+            )
+            + ".",
+            "",
+        ]
     dumps = "raw py-spy/native/proc dumps under workers/" if hung else "no raw dumps (nothing hung)"
     tail.append(
         f"<sub>run directory `{result.run_dir}`; started {result.started_at}, finished {result.finished_at}; "
