@@ -166,3 +166,23 @@ def test_clean_launches_match_the_zero_failure_formula(rate: float, confidence: 
     assert (1 - rate) ** n <= 1 - confidence + 1e-12
     assert (1 - rate) ** (n - 1) > 1 - confidence
     assert n == math.ceil(math.log(1 - confidence) / math.log(1 - rate) - 1e-9)
+
+
+def test_plan_prints_the_waves_and_what_they_cost_on_a_measured_run(tmp_path: Path) -> None:
+    run = _shard_run(tmp_path, "0/1")
+    per_wave = sum(w["iterations"] for w in run["waves"][0]["workers"])
+    wall = sum(w["wall_s"] for w in run["waves"])
+    r = run_cli(["plan", "--rate", "0.01", "--from", run["run_dir"], "--hosts", "4"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "299 clean waves" in r.stdout
+    assert f"batches: {299 * per_wave:,}" in r.stdout
+    assert f"at {3600 * len(run['waves']) / wall:,.0f} waves/hour" in r.stdout
+    assert "on 4 hosts (--shard I/4)" in r.stdout
+    assert "already has 5 of them" in r.stdout
+    bare = run_cli(["plan", "--rate", "0.001", "--confidence", "0.99"])
+    assert "4603 clean waves" in bare.stdout
+    bad = run_cli(["plan", "--rate", "1.5"])
+    assert bad.returncode == 2
+    assert bad.stderr.strip().splitlines() == [
+        "gvlstress: error: --rate and --confidence must be between 0 and 1 (exclusive)"
+    ]

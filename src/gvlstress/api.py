@@ -37,6 +37,7 @@ from gvlstress.model import (
     HuntResult,
     Inspected,
     InspectResult,
+    Plan,
     ProbeKind,
     ProcSample,
     RunResult,
@@ -557,6 +558,31 @@ def merge(
         raise EnvironmentProblem(f"cannot write {output} ({exc.strerror or exc})") from None
     write_reports(merged, output)
     return merged
+
+
+def plan(rate: float, confidence: float = 0.95, run_dir: Path | None = None, hosts: int = 1) -> Plan:
+    """Clean waves needed to claim 'hang rate < `rate`' at `confidence`; with a run, its batches
+    per wave and waves per hour give the batches and the time on one host and on `hosts`."""
+    n = campaign.clean_launches(rate, confidence)
+    if run_dir is None:
+        return Plan(rate, confidence, n, hosts)
+    run = json_report.read(run_dir)
+    if not run.waves:
+        raise UsageError(f"{run_dir} has no finished wave to measure", hint="pass a run that ran")
+    wall = sum(w.wall_s for w in run.waves)
+    batches = sum(w.iterations for wave in run.waves for w in wave.workers)
+    hung = sum(1 for w in run.waves if w.verdict.is_hang)
+    return Plan(
+        rate,
+        confidence,
+        n,
+        hosts,
+        run_dir=str(run_dir),
+        batches_per_wave=batches / len(run.waves),
+        waves_per_hour=3600 * len(run.waves) / wall if wall > 0 else None,
+        done_clean=sum(1 for w in run.waves if w.verdict is Verdict.OK),
+        hung=hung,
+    )
 
 
 def hunt(

@@ -28,6 +28,7 @@ from gvlstress.reporters.console import (
     print_hosts,
     print_hunt,
     print_inspect,
+    print_plan,
     print_selftest,
     print_summary,
 )
@@ -549,6 +550,30 @@ def merge(run_dirs: tuple[Path, ...], output: Path, mixed: bool) -> None:
     print_hosts(console, result)
     print_summary(console, result, result.run_dir)
     raise SystemExit(int(exit_code_for(result)))
+
+
+@cli.command(
+    epilog="\b\nExamples:\n  gvlstress plan --rate 0.001\n  gvlstress plan --rate 0.01 --from reports/RUN --hosts 20\n"
+    "Exit codes: 0 planned; 2 bad numbers or run directory."
+)
+@click.option("--rate", type=float, required=True, help="The hang rate per wave to bound (0.01 = 1%).")
+@click.option("--confidence", type=float, default=0.95, show_default=True, help="Confidence of the claim.")
+@click.option(
+    "--from",
+    "run_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A run to measure batches per wave and waves per hour on.",
+)
+@click.option(
+    "--hosts",
+    type=click.IntRange(1, 100_000),
+    default=1,
+    show_default=True,
+    help="Hosts (shards) to spread over.",
+)
+def plan(rate: float, confidence: float, run_dir: Path | None, hosts: int) -> None:
+    """Clean waves needed to claim 'hang rate < RATE', and the batches and time that takes."""
+    print_plan(make_console(), api.plan(rate, confidence, run_dir, hosts))
 
 
 @cli.command()

@@ -553,3 +553,23 @@ class HuntResult:
     """Hangs per CPU-minute of the workers: (rate, low, high), exact Poisson 95%."""
     batches_to_hang: int | None
     seconds_to_hang: float | None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """`gvlstress plan`: the clean launches needed to claim a bound, and what they cost here."""
+
+    rate: float
+    confidence: float
+    waves: int
+    """Hang-free waves needed: the least n with (1 - rate)^n <= 1 - confidence."""
+    hosts: int
+    run_dir: str | None = None
+    """The run the costs were measured on (--from)."""
+    batches_per_wave: float | None = None
+    waves_per_hour: float | None = None
+    """Measured on the run: its waves over the wall time they took (one host)."""
+    done_clean: int | None = None
+    """Clean waves the run already has (they count towards the plan if nothing else changed)."""
+    hung: int | None = None
+    """Hung waves in the run: with any, no bound below the observed rate can be claimed."""

@@ -12,7 +12,16 @@ from rich.table import Table
 
 from gvlstress.compare import Comparison
 from gvlstress.doctor import Check
-from gvlstress.model import HuntResult, InspectResult, ProbeFinding, RunResult, Verdict, WaveResult, plural
+from gvlstress.model import (
+    HuntResult,
+    InspectResult,
+    Plan,
+    ProbeFinding,
+    RunResult,
+    Verdict,
+    WaveResult,
+    plural,
+)
 from gvlstress.scenario import Scenario
 from gvlstress.selftest import HEADER as SELFTEST_HEADER
 from gvlstress.selftest import SelftestResult
@@ -135,6 +144,45 @@ class ConsoleObserver:
                     f"batches; {w.verdict_line}",
                     highlight=False,
                 )
+
+
+def print_plan(console: Console, p: Plan) -> None:
+    """`gvlstress plan`: the waves, batches and time to claim the bound."""
+    console.print(
+        f"to claim a hang rate below {100 * p.rate:g}% per wave at {100 * p.confidence:g}% confidence: "
+        f"[bold]{p.waves}[/] clean waves in a row (zero-failure: (1 - {p.rate:g})^{p.waves} <= {1 - p.confidence:.3g})",
+        highlight=False,
+    )
+    if p.run_dir is None:
+        console.print("add --from RUN_DIR for batches and time measured on a run", highlight=False)
+        return
+    if p.batches_per_wave is not None:
+        console.print(
+            f"batches: {p.waves * p.batches_per_wave:,.0f} ({p.batches_per_wave:g} per wave in {p.run_dir})"
+        )
+    if p.waves_per_hour:
+        hours = p.waves / p.waves_per_hour
+        console.print(
+            f"time: {_hours(hours)} on this host at {p.waves_per_hour:,.0f} waves/hour; "
+            f"{_hours(hours / p.hosts)} on {plural(p.hosts, 'host')} (--shard I/{p.hosts})",
+            highlight=False,
+        )
+    if p.hung:
+        console.print(
+            f"[yellow]note[/]: {p.run_dir} has {plural(p.hung, 'hung wave')}: no bound below its observed "
+            "rate can be claimed until the cause is fixed",
+            highlight=False,
+        )
+    elif p.done_clean:
+        console.print(
+            f"{p.run_dir} already has {p.done_clean} of them (if nothing changed since)", highlight=False
+        )
+
+
+def _hours(h: float) -> str:
+    if h < 1 / 60:
+        return f"{h * 3600:.0f} s"
+    return f"{h * 60:.0f} min" if h < 1 else f"{h:.1f} h"
 
 
 def print_hosts(console: Console, result: RunResult) -> None:
