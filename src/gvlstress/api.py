@@ -26,6 +26,7 @@ import psutil
 
 from gvlstress import amplify, campaign, explore, forkserver, hostenv, interpreter, stats, watchdog
 from gvlstress import selftest as selftest_mod
+from gvlstress import slurm as slurm_mod
 from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
 from gvlstress.compare import compare as compare_runs
@@ -558,6 +559,18 @@ def merge(
         raise EnvironmentProblem(f"cannot write {output} ({exc.strerror or exc})") from None
     write_reports(merged, output)
     return merged
+
+
+def slurm(
+    directory: Path,
+    shards: int,
+    run_args: tuple[str, ...],
+    parallel: int | None = None,
+    sbatch: tuple[str, ...] = (),
+    submit: bool = False,
+) -> slurm_mod.SlurmJobs:
+    """A Slurm array of shards and its afterany merge job (the CLI checked the run options)."""
+    return slurm_mod.write(directory, shards, run_args, parallel, sbatch, submit)
 
 
 def plan(rate: float, confidence: float = 0.95, run_dir: Path | None = None, hosts: int = 1) -> Plan:

@@ -30,6 +30,7 @@ from gvlstress.reporters.console import (
     print_inspect,
     print_plan,
     print_selftest,
+    print_slurm,
     print_summary,
 )
 from gvlstress.scenario import START_METHODS, Scenario, describe, list_scenarios, resolve
@@ -550,6 +551,51 @@ def merge(run_dirs: tuple[Path, ...], output: Path, mixed: bool) -> None:
     print_hosts(console, result)
     print_summary(console, result, result.run_dir)
     raise SystemExit(int(exit_code_for(result)))
+
+
+@cli.command(
+    context_settings={"ignore_unknown_options": True},
+    epilog="\b\nExample (run options after --):\n"
+    "  gvlstress slurm --shards 50 --parallel 10 --dir campaign --sbatch=--partition=cpu --submit \\\n"
+    "      -- --target genvarloader --workers 5 --rayon 16 --waves 1000\n"
+    "Exit codes: 0 written (and submitted); 2 bad options; 4 cannot write or submit.",
+)
+@click.option("--shards", type=int, required=True, help="Array tasks; --waves is the total across them.")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="Where scripts, logs, shards and the merge go.",
+)
+@click.option(
+    "--parallel", type=click.IntRange(1, 100_000), help="At most this many shards at once (--array=...%K)."
+)
+@click.option(
+    "--sbatch",
+    "sbatch_args",
+    multiple=True,
+    metavar="ARG",
+    help="Extra #SBATCH line, e.g. --sbatch=--partition=cpu (repeatable).",
+)
+@click.option("--submit", is_flag=True, help="Submit the array and its afterany merge job now.")
+@click.argument("run_args", nargs=-1, type=click.UNPROCESSED)
+def slurm(
+    shards: int,
+    directory: Path,
+    parallel: int | None,
+    sbatch_args: tuple[str, ...],
+    submit: bool,
+    run_args: tuple[str, ...],
+) -> None:
+    """Write (and optionally submit) a Slurm array of `run --shard auto` plus an afterany merge job."""
+    # the run options are parsed and resolved now: a typo fails here, not on fifty nodes
+    with run.make_context("run", ["--shard", "0/1", *run_args]) as ctx:
+        params = dict(ctx.params)
+    params.pop("shard", None)
+    scenario_from_options(**params)
+    jobs = api.slurm(directory, shards, run_args, parallel, sbatch_args, submit)
+    print_slurm(make_console(), jobs)
 
 
 @cli.command(

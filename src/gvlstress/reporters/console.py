@@ -25,6 +25,7 @@ from gvlstress.model import (
 from gvlstress.scenario import Scenario
 from gvlstress.selftest import HEADER as SELFTEST_HEADER
 from gvlstress.selftest import SelftestResult
+from gvlstress.slurm import SlurmJobs
 from gvlstress.supervisor import WorkerStatus
 
 _STYLE = {
@@ -144,6 +145,18 @@ class ConsoleObserver:
                     f"batches; {w.verdict_line}",
                     highlight=False,
                 )
+
+
+def print_slurm(console: Console, jobs: SlurmJobs) -> None:
+    """`gvlstress slurm`: what was written, and what was submitted or how to submit it."""
+    console.print(f"wrote {jobs.array_script}, {jobs.merge_script} and {jobs.submit_script}", highlight=False)
+    if jobs.array_job:
+        console.print(
+            f"submitted array job {jobs.array_job}; merge job {jobs.merge_job} runs after it (afterany)"
+        )
+    else:
+        console.print(f"submit with: bash {jobs.submit_script}", highlight=False)
+    console.print(f"merged report when done: {jobs.directory}/merged/report.md", highlight=False)
 
 
 def print_plan(console: Console, p: Plan) -> None:
