@@ -514,13 +514,29 @@ def selftest(
 
 
 def compare(
-    run_dirs: list[Path], output: Path | None = None, report_dir: Path = Path("reports")
+    run_dirs: list[Path],
+    output: Path | None = None,
+    report_dir: Path = Path("reports"),
+    sequential: tuple[float, float, float] | None = None,
 ) -> tuple[Comparison, Path]:
-    """Hang rates of runs side by side; also written as Markdown (to `output` or the report dir)."""
+    """Hang rates of runs side by side; also written as Markdown (to `output` or the report dir).
+    With `sequential` (odds ratio, alpha, beta) and two runs: the SPRT on their wave pairs."""
     if len(run_dirs) < 2:
         raise UsageError("compare needs at least two run directories")
+    if sequential is not None and len(run_dirs) != 2:
+        raise UsageError("compare --sequential takes exactly two run directories")
     # each run is labelled by the directory it was given as (the path printed as given)
-    result = compare_runs([replace(json_report.read(d), run_dir=str(d)) for d in run_dirs])
+    runs = [replace(json_report.read(d), run_dir=str(d)) for d in run_dirs]
+    result = compare_runs(runs)
+    if sequential is not None:
+        ratio, alpha, beta = sequential
+        a, b = ([w.verdict.is_hang for w in sorted(r.waves, key=lambda w: w.index)] for r in runs)
+        names = (result.runs[0].name, result.runs[1].name)
+        try:
+            seq = campaign.sequential_pairs(a, b, ratio, alpha, beta, names)
+        except ValueError as exc:
+            raise UsageError(f"compare --sequential: {exc}") from None
+        result = replace(result, sequential=seq)
     if output is None:
         check_report_dir(report_dir)
         output = report_dir / f"{_utc_now():%Y%m%dT%H%M%SZ}-compare.md"
@@ -607,6 +623,7 @@ def hunt(
     command: tuple[str, ...] | None = None,
     keep_alive: float | None = None,
     explore_settings: bool = False,
+    sequential: stats.Sprt | None = None,
 ) -> HuntResult:
     """Launch waves until `hangs` hung waves (None: never stop for hangs), the time budget, or
     `scenario.waves` waves. With `explore_settings`, spread the waves over settings around the
@@ -615,6 +632,8 @@ def hunt(
 
     def enough(waves: list[WaveResult]) -> str | None:
         found = sum(1 for w in waves if w.verdict.is_hang)
+        if sequential is not None and (decided := sequential.decide(found, len(waves))):
+            return f"the sequential test decided {decided} after {plural(len(waves), 'wave')}"
         if hangs is not None and found >= hangs:
             return f"{plural(found, 'hung wave')} found"
         if budget_s is not None and time.monotonic() - started >= budget_s:
@@ -661,4 +680,7 @@ def hunt(
         per_cpu_minute=stats.poisson_rate(len(found), cpu_min),
         batches_to_hang=to_hang,
         seconds_to_hang=seconds,
+        sequential=campaign.sequential_rate([w.verdict.is_hang for w in waves], sequential)
+        if sequential
+        else None,
     )

@@ -17,7 +17,7 @@ from typing import Any
 
 from gvlstress import stats
 from gvlstress.errors import UsageError
-from gvlstress.model import HostShard, RunResult, Shard, WaveResult
+from gvlstress.model import HostShard, RunResult, SequentialResult, Shard, WaveResult
 
 IGNORED_IN_MATCH = ("name", "report_dir", "source", "description")
 """Scenario fields that may differ between shards of one campaign."""
@@ -189,3 +189,77 @@ def clean_launches(rate: float, confidence: float = 0.95) -> int:
     if not 0 < rate < 1 or not 0 < confidence < 1:
         raise UsageError("--rate and --confidence must be between 0 and 1 (exclusive)")
     return math.ceil(math.log(1 - confidence) / math.log1p(-rate) - 1e-9)
+
+
+def sequential_rate(outcomes: Sequence[bool], test: stats.Sprt) -> SequentialResult:
+    """The SPRT on a configuration's hang rate per wave: 'at most p0' (H0) or 'at least p1' (H1)."""
+    decision, used = test.first_decision(list(outcomes))
+    events = sum(outcomes[:used])
+    p0, p1 = f"{100 * test.p0:g}%", f"{100 * test.p1:g}%"
+    answer = {
+        "H1": f"hang rate at least {p1} per wave (H1; wrong at most {100 * test.alpha:g}% of the time if it is {p0})",
+        "H0": f"hang rate at most {p0} per wave (H0; wrong at most {100 * test.beta:g}% of the time if it is {p1})",
+        None: f"undecided after {used} waves: run more (or widen p0..p1)",
+    }[decision]
+    return _result(f"hang rate per wave <= {p0} (H0) or >= {p1} (H1)", decision, answer, used, events, test)
+
+
+def sequential_pairs(
+    a: Sequence[bool],
+    b: Sequence[bool],
+    ratio: float,
+    test_alpha: float,
+    test_beta: float,
+    names: tuple[str, str],
+) -> SequentialResult:
+    """The SPRT on two runs' waves paired in order. Only discordant pairs (one hung, the other
+    not) carry information about which hangs more; given one, A is the hung one with probability
+    1/2 if the rates are equal (H0) and ratio/(1 + ratio) if A's odds of hanging are `ratio`
+    times B's (H1). One-sided: it asks whether A hangs more than B."""
+    test = stats.Sprt(0.5, ratio / (1 + ratio), test_alpha, test_beta)
+    discordant = [x for x, y in zip(a, b, strict=False) if x != y]
+    decision, used = test.first_decision(discordant)
+    events = sum(discordant[:used])
+    pairs_used = used
+    if decision is not None:  # the wave pair at which the deciding discordant pair came
+        seen = 0
+        for i, (x, y) in enumerate(zip(a, b, strict=False), start=1):
+            seen += x != y
+            if seen == used:
+                pairs_used = i
+                break
+    an, bn = names
+    answer = {
+        "H1": f"{an} hangs more often than {bn} (odds ratio >= {ratio:g}; wrong at most {100 * test_alpha:g}% of the "
+        f"time if they are equal), decided at wave pair {pairs_used}",
+        "H0": f"{an} does not hang more often than {bn} (wrong at most {100 * test_beta:g}% of the time if its odds are "
+        f"{ratio:g}x), decided at wave pair {pairs_used}",
+        None: f"undecided after {min(len(a), len(b))} wave pairs ({len(discordant)} discordant): run more",
+    }[decision]
+    return _result(
+        f"{an} vs {bn}: equal hang rates (H0) or {an}'s odds {ratio:g}x {bn}'s (H1), on discordant wave pairs",
+        decision,
+        answer,
+        used,
+        events,
+        test,
+    )
+
+
+def _result(
+    question: str, decision: str | None, answer: str, used: int, events: int, test: stats.Sprt
+) -> SequentialResult:
+    return SequentialResult(
+        question=question,
+        decision=decision,
+        answer=answer,
+        trials=used,
+        events=events,
+        llr=test.llr(events, used),
+        lower=test.lower,
+        upper=test.upper,
+        alpha=test.alpha,
+        beta=test.beta,
+        expected=test.expected_trials(),
+        fixed=test.fixed_trials(),
+    )

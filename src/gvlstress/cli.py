@@ -17,7 +17,7 @@ from typing import IO, Any, TypeVar, cast
 import click
 from rich.console import Console
 
-from gvlstress import __version__, api, campaign
+from gvlstress import __version__, api, campaign, stats
 from gvlstress.errors import ExitCode, GvlstressError, UsageError
 from gvlstress.knobs import redact_text
 from gvlstress.model import RunResult, Verdict
@@ -337,6 +337,20 @@ def run(shard: str | None, **opts: Any) -> None:
     raise SystemExit(int(exit_code_for(result)))
 
 
+def _sprt(text: str, alpha: float, beta: float) -> stats.Sprt:
+    """'0.001,0.02' -> the SPRT of those rates (a bad pair is a usage error)."""
+    try:
+        p0, p1 = (float(x) for x in text.split(","))
+        return stats.Sprt(p0, p1, alpha, beta)
+    except ValueError as exc:
+        raise UsageError(
+            f"--sequential {text!r}: {exc}"
+            if "need" in str(exc)
+            else f"--sequential {text!r}: expected P0,P1",
+            hint="e.g. --sequential 0.001,0.02 (rates per wave, P0 < P1)",
+        ) from None
+
+
 def _duration(text: str, option: str = "--budget") -> float:
     """'90', '90s', '30m', '2h' -> seconds."""
     units = {"s": 1.0, "m": 60.0, "h": 3600.0}
@@ -394,19 +408,34 @@ Exit codes: 1 a hang was found; 0 none within the budget; 2, 3, 4, 130 as for ru
     help="Spread waves over settings (threads, workers, amplifiers), favouring the one with the most "
     "hangs per CPU-minute (Thompson sampling); rank them.",
 )
+@click.option(
+    "--sequential",
+    metavar="P0,P1",
+    help="Stop as soon as Wald's SPRT decides the hang rate per wave is <= P0 or >= P1 (e.g. 0.001,0.02).",
+)
+@click.option(
+    "--alpha", type=float, default=0.05, show_default=True, help="SPRT: P(decide >= P1 | rate is P0)."
+)
+@click.option(
+    "--beta", type=float, default=0.05, show_default=True, help="SPRT: P(decide <= P0 | rate is P1)."
+)
 def hunt(
     until_hangs: int | None,
     budget: str | None,
     max_waves: int,
     keep_alive: str | None,
     explore_settings: bool,
+    sequential: str | None,
+    alpha: float,
+    beta: float,
     **opts: Any,
 ) -> None:
     """Launch waves until a hang (or --until N), a time budget or a wave cap; report the hazard."""
+    test = _sprt(sequential, alpha, beta) if sequential else None
     if explore_settings and budget is None and max_waves == MAX_WAVES:
         raise UsageError("--explore needs --budget or --max-waves", hint="e.g. --explore --budget 20m")
     budget_s = _duration(budget) if budget else None
-    hangs = until_hangs if until_hangs is not None else (None if explore_settings else 1)
+    hangs = until_hangs if until_hangs is not None else (None if explore_settings or test else 1)
     keep_s = _duration(keep_alive, "--keep-alive") if keep_alive else None
     opts["waves"] = max_waves
     scenario = scenario_from_options(**opts)
@@ -422,6 +451,7 @@ def hunt(
             tuple(["gvlstress", *sys.argv[1:]]),
             keep_s,
             explore_settings,
+            test,
         )
     print_hunt(console, result)
     raise SystemExit(int(exit_code_for(result.run)))
@@ -514,7 +544,11 @@ def selftest(only: tuple[str, ...], repeat: int, workers: int, rayon: int, repor
     raise SystemExit(int(ExitCode.OK if result.passed else ExitCode.HANG))
 
 
-@cli.command(epilog="\b\nExit codes: 0 compared; 2 fewer than two runs or a bad run directory.")
+@cli.command(
+    epilog="\b\nExamples:\n  gvlstress compare reports/A reports/B\n"
+    "  gvlstress compare --sequential --ratio 4 reports/gvl-0.36 reports/gvl-0.43\n"
+    "Exit codes: 0 compared; 2 fewer than two runs or a bad run directory."
+)
 @click.argument("run_dirs", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), help="Markdown file to write.")
 @click.option(
@@ -524,9 +558,38 @@ def selftest(only: tuple[str, ...], repeat: int, workers: int, rayon: int, repor
     metavar="DIR",
     help="Where the Markdown goes without --output.",
 )
-def compare(run_dirs: tuple[Path, ...], output: Path | None, report_dir: str) -> None:
+@click.option(
+    "--sequential",
+    is_flag=True,
+    help="Two runs: Wald's SPRT on their waves paired in order - does the first hang more often?",
+)
+@click.option(
+    "--ratio",
+    type=float,
+    default=4.0,
+    show_default=True,
+    help="SPRT: the odds ratio H1 claims (first vs second).",
+)
+@click.option(
+    "--alpha", type=float, default=0.05, show_default=True, help="SPRT: P(decide H1 | equal rates)."
+)
+@click.option(
+    "--beta", type=float, default=0.05, show_default=True, help="SPRT: P(decide H0 | odds ratio is --ratio)."
+)
+def compare(
+    run_dirs: tuple[Path, ...],
+    output: Path | None,
+    report_dir: str,
+    sequential: bool,
+    ratio: float,
+    alpha: float,
+    beta: float,
+) -> None:
     """Hang rates of runs side by side (95% intervals, Fisher's exact test), e.g. two versions."""
-    result, path = api.compare(list(run_dirs), output, Path(report_dir))
+    seq = (ratio, alpha, beta) if sequential else None
+    if seq is not None and not ratio > 1:
+        raise UsageError(f"--ratio {ratio:g}: must be above 1", hint="e.g. --ratio 4")
+    result, path = api.compare(list(run_dirs), output, Path(report_dir), seq)
     print_compare(make_console(), result, str(path))
 
 

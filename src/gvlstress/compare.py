@@ -9,7 +9,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from gvlstress.model import RunResult
+from gvlstress.model import RunResult, SequentialResult
 from gvlstress.stats import Rate, fisher_exact, rate
 
 
@@ -42,6 +42,8 @@ class Pair:
 class Comparison:
     runs: tuple[RunStats, ...]
     pairs: tuple[Pair, ...]
+    sequential: SequentialResult | None = None
+    """``compare --sequential``: the SPRT on the two runs' discordant wave pairs."""
 
 
 def _versions(result: RunResult) -> str:

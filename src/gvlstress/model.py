@@ -538,6 +538,30 @@ class InspectResult:
 
 
 @dataclass(frozen=True)
+class SequentialResult:
+    """A Wald SPRT run over trials in order (waves, or discordant wave pairs of two runs)."""
+
+    question: str
+    """What was tested, H0 and H1 spelled out."""
+    decision: str | None
+    """'H0', 'H1', or None when the trials ran out first."""
+    answer: str
+    """The decision in words, with the error rates it carries."""
+    trials: int
+    """Trials the test used (all of them when undecided)."""
+    events: int
+    llr: float
+    lower: float
+    upper: float
+    alpha: float
+    beta: float
+    expected: tuple[float, float]
+    """Wald's average trials to a decision under H0 and under H1."""
+    fixed: int
+    """Trials a fixed-size test with the same error rates needs."""
+
+
+@dataclass(frozen=True)
 class HuntResult:
     """What `hunt` found: the run, why it stopped, and the hazard with its intervals."""
 
@@ -553,6 +577,8 @@ class HuntResult:
     """Hangs per CPU-minute of the workers: (rate, low, high), exact Poisson 95%."""
     batches_to_hang: int | None
     seconds_to_hang: float | None
+    sequential: SequentialResult | None = None
+    """``hunt --sequential P0,P1``: the SPRT on the hang rate per wave."""
 
 
 @dataclass(frozen=True)

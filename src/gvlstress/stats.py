@@ -110,3 +110,82 @@ def rate_ratio(
 
     ratio = math.inf if k2 == 0 else (k1 / t1) / (k2 / t2)
     return ratio, to_ratio(float(ci.low)), to_ratio(float(ci.high))
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """Wald's sequential probability ratio test of a Bernoulli rate: H0 p = p0 against H1 p = p1
+    (p1 > p0) with error rates alpha (accepting H1 when H0 holds) and beta (the reverse).
+
+    After k events in n trials the log-likelihood ratio is k ln(p1/p0) + (n-k) ln((1-p1)/(1-p0));
+    it decides H1 at or above ln((1-beta)/alpha) and H0 at or below ln(beta/(1-alpha)), usually
+    long before a fixed-size test of the same error rates would have its sample (fishtest's way).
+    """
+
+    p0: float
+    p1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not (0 < self.p0 < self.p1 < 1 and 0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
+            raise ValueError("need 0 < p0 < p1 < 1 and 0 < alpha, beta < 0.5")
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, k: int, n: int) -> float:
+        return k * math.log(self.p1 / self.p0) + (n - k) * math.log((1 - self.p1) / (1 - self.p0))
+
+    def decide(self, k: int, n: int) -> str | None:
+        """'H1', 'H0', or None (go on)."""
+        z = self.llr(k, n)
+        if z >= self.upper:
+            return "H1"
+        if z <= self.lower:
+            return "H0"
+        return None
+
+    def first_decision(self, outcomes: list[bool]) -> tuple[str | None, int]:
+        """Run the test over `outcomes` in order: (decision or None, trials used)."""
+        k = 0
+        for n, event in enumerate(outcomes, start=1):
+            k += event
+            if (d := self.decide(k, n)) is not None:
+                return d, n
+        return None, len(outcomes)
+
+    def expected_trials(self) -> tuple[float, float]:
+        """Wald's approximate average sample number under H0 and under H1."""
+        a, b = self.upper, self.lower
+        step1, step0 = math.log(self.p1 / self.p0), math.log((1 - self.p1) / (1 - self.p0))
+        mean0 = self.p0 * step1 + (1 - self.p0) * step0
+        mean1 = self.p1 * step1 + (1 - self.p1) * step0
+        n0 = ((1 - self.alpha) * b + self.alpha * a) / mean0
+        n1 = ((1 - self.beta) * a + self.beta * b) / mean1
+        return n0, n1
+
+    def fixed_trials(self, limit: int = 1_000_000) -> int:
+        """Trials a fixed-size test with the same error rates needs: the least n with a cut c
+        such that P(X >= c | p0) <= alpha and P(X < c | p1) <= beta (exact binomial, scipy)."""
+        from scipy.stats import binom
+
+        def works(n: int) -> bool:
+            c = int(binom.isf(self.alpha, n, self.p0)) + 1
+            while c > 0 and binom.sf(c - 2, n, self.p0) <= self.alpha:
+                c -= 1  # the least cut that keeps P(X >= c | p0) <= alpha
+            return bool(
+                binom.sf(c - 1, n, self.p0) <= self.alpha and binom.cdf(c - 1, n, self.p1) <= self.beta
+            )
+
+        prev, n = 0, 1
+        while n <= limit:  # coarse steps up, then the first n in the last step
+            if works(n):
+                return next(m for m in range(prev + 1, n + 1) if works(m))
+            prev, n = n, (n + 1 if n < 64 else int(n * 1.05) + 1)
+        raise ValueError("no fixed-size test within the limit")

@@ -262,7 +262,7 @@ def print_selftest(console: Console, result: SelftestResult) -> None:
 
 
 def print_compare(console: Console, c: Comparison, path: str) -> None:
-    from gvlstress.reporters.markdown import COMPARE_HEADER, _compare_rows, pair_lines
+    from gvlstress.reporters.markdown import COMPARE_HEADER, _compare_rows, pair_lines, sequential_lines
 
     table = Table(title="gvlstress compare")
     for col in COMPARE_HEADER:
@@ -272,6 +272,9 @@ def print_compare(console: Console, c: Comparison, path: str) -> None:
     console.print(table)
     for line in pair_lines(c):
         console.print(line, highlight=False)
+    if c.sequential is not None:
+        for line in sequential_lines(c.sequential):
+            console.print(line, highlight=False)
     console.print(f"markdown: {path}", highlight=False)
 
 
@@ -310,6 +313,11 @@ def print_hunt(console: Console, h: HuntResult) -> None:
                 a.flags or "-",
             )
         console.print(table)
+    if h.sequential is not None:
+        from gvlstress.reporters.markdown import sequential_lines
+
+        for line in sequential_lines(h.sequential):
+            console.print(line, highlight=False)
     print_summary(console, h.run, h.run.run_dir)
 
 

@@ -22,6 +22,7 @@ from gvlstress.model import (
     Frame,
     InspectResult,
     RunResult,
+    SequentialResult,
     Verdict,
     WaveResult,
     WorkerOutcome,
@@ -583,6 +584,18 @@ COMPARE_HEADER = [
 ]
 
 
+def sequential_lines(r: SequentialResult) -> list[str]:
+    """An SPRT's question, answer and cost against a fixed-size test (computed, rendered here)."""
+    n0, n1 = r.expected
+    return [
+        f"sequential test (Wald SPRT, alpha {r.alpha:g}, beta {r.beta:g}): {r.question}",
+        f"answer: {r.answer}",
+        f"used {r.trials} trials ({r.events} events; log-likelihood ratio {r.llr:.2f}, bounds "
+        f"{r.lower:.2f} and {r.upper:.2f}); on average it needs {n0:.0f} under H0 and {n1:.0f} under H1, "
+        f"a fixed-size test of the same error rates {r.fixed}",
+    ]
+
+
 def pair_lines(c: Comparison) -> list[str]:
     out = []
     for p in c.pairs:
@@ -599,6 +612,8 @@ def render_compare(c: Comparison) -> str:
     out = ["# gvlstress compare", ""]
     out += _table(COMPARE_HEADER, _compare_rows(c))
     out += ["", *[f"- {line}" for line in pair_lines(c)]]
+    if c.sequential is not None:
+        out += [*[f"- {line}" for line in sequential_lines(c.sequential)]]
     out += [
         "",
         "Hang rates are per wave (launch), with 95% Wilson intervals; with no hang, the bound is the "
