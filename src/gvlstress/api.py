@@ -27,6 +27,7 @@ import psutil
 from gvlstress import amplify, campaign, explore, forkserver, hostenv, interpreter, stats, watchdog
 from gvlstress import selftest as selftest_mod
 from gvlstress import slurm as slurm_mod
+from gvlstress import sweep as sweep_mod
 from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
 from gvlstress.compare import compare as compare_runs
@@ -48,7 +49,7 @@ from gvlstress.model import (
     plural,
 )
 from gvlstress.probes import procfs
-from gvlstress.reporters import json_report, junit, markdown, raw
+from gvlstress.reporters import json_report, junit, markdown, plot, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus, worker_spec
@@ -587,6 +588,54 @@ def slurm(
 ) -> slurm_mod.SlurmJobs:
     """A Slurm array of shards and its afterany merge job (the CLI checked the run options)."""
     return slurm_mod.write(directory, shards, run_args, parallel, sbatch, submit)
+
+
+SweepProgress = Callable[[int, int, str], None]
+"""Told before each cell: (cells done, cells in all, the cell's label)."""
+
+
+def sweep(
+    base: Scenario,
+    workers: tuple[int, ...],
+    rayon: tuple[int, ...],
+    amplifiers: tuple[str, ...] = ("none",),
+    progress: SweepProgress | None = None,
+    stop: StopFlag | None = None,
+    command: tuple[str, ...] | None = None,
+) -> sweep_mod.SweepResult:
+    """One run per grid cell (its own run directory under the sweep's), then the hazard table
+    and heatmap in the sweep's report.md. A stop signal ends the sweep after the current cell."""
+    stop = stop if stop is not None else StopFlag()
+    report_dir = check_report_dir(Path(base.report_dir))
+    sweep_dir = new_run_dir(report_dir, f"sweep-{base.name}", _utc_now())
+    grid = sweep_mod.cells(
+        dataclasses.replace(base, report_dir=str(sweep_dir / "cells")), workers, rayon, amplifiers
+    )
+    measured = []
+    for i, (w, r, amp, sc) in enumerate(grid):
+        if stop:
+            break
+        if progress is not None:
+            progress(i, len(grid), f"{w} x {r}, {amp}")
+        cell_run = run(sc, stop=stop, command=command)
+        measured.append(sweep_mod.measure(w, r, amp, cell_run))
+    if progress is not None:
+        progress(len(measured), len(grid), "done")
+    result = sweep_mod.SweepResult(
+        cells=tuple(measured),
+        workers=workers,
+        rayon=rayon,
+        amplifiers=amplifiers,
+        base=base,
+        sweep_dir=str(sweep_dir),
+        heatmap=None,
+        interrupted=bool(stop),
+    )
+    png = sweep_dir / "heatmap.png"
+    if measured and plot.heatmap(result, png):
+        result = dataclasses.replace(result, heatmap=str(png))
+    write_atomic(sweep_dir / "report.md", redact_text(markdown.render_sweep(result)))
+    return result
 
 
 def plan(rate: float, confidence: float = 0.95, run_dir: Path | None = None, hosts: int = 1) -> Plan:

@@ -18,11 +18,13 @@ import click
 from rich.console import Console
 
 from gvlstress import __version__, api, campaign, stats
+from gvlstress import sweep as sweep_mod
 from gvlstress.errors import ExitCode, GvlstressError, UsageError
 from gvlstress.knobs import redact_text
 from gvlstress.model import RunResult, Verdict
 from gvlstress.reporters.console import (
     ConsoleObserver,
+    SweepBar,
     print_checks,
     print_compare,
     print_hosts,
@@ -32,6 +34,7 @@ from gvlstress.reporters.console import (
     print_selftest,
     print_slurm,
     print_summary,
+    print_sweep,
 )
 from gvlstress.scenario import START_METHODS, Scenario, describe, list_scenarios, resolve
 from gvlstress.selftest import NAMES as _SELFTEST_NAMES
@@ -121,138 +124,151 @@ D = Scenario()
 
 def _options(f: F) -> F:
     """Options shared by commands that resolve a Scenario (one list, not copies)."""
+    return _options_but(())(f)
+
+
+def _options_but(skip: tuple[str, ...]) -> Callable[[F], F]:
+    """The shared options except those named in `skip` (e.g. sweep takes lists instead)."""
+
+    def apply(f: F) -> F:
+        for decls, opt in reversed(_option_list()):
+            if not set(decls) & set(skip):
+                f = opt(f)
+        return f
+
+    return apply
+
+
+def _opt(*decls: str, **kwargs: Any) -> tuple[tuple[str, ...], Callable[[F], F]]:
+    return decls, click.option(*decls, **kwargs)
+
+
+def _option_list() -> list[tuple[tuple[str, ...], Callable[[F], F]]]:
+    """Every shared option, in --help order."""
     opts = [
-        click.option(
+        _opt(
             "--scenario",
             "scenario_ref",
             metavar="NAME|PATH",
             help="TOML scenario (scenarios/); options given here override it.",
         ),
-        click.option("--target", help=f"What workers iterate [default: {D.target}]."),
-        click.option("--workers", type=int, help=f"Worker processes per wave [default: {D.workers}]."),
-        click.option(
+        _opt("--target", help=f"What workers iterate [default: {D.target}]."),
+        _opt("--workers", type=int, help=f"Worker processes per wave [default: {D.workers}]."),
+        _opt(
             "--rayon",
             type=int,
             help="Threads per worker (RAYON_NUM_THREADS set in the worker before the target is imported) [default: leave as is].",
         ),
-        click.option(
+        _opt(
             "--thread-env",
             "thread_env",
             multiple=True,
             metavar="NAME",
             help="Another variable --rayon sets in each worker (repeatable), e.g. POLARS_MAX_THREADS.",
         ),
-        click.option(
+        _opt(
             "--inherit-rayon",
             type=int,
             metavar="N",
             help="Workers are born with RAYON_NUM_THREADS=N in their environment, as from a base image.",
         ),
-        click.option(
-            "--waves", type=int, help=f"Launches; each starts fresh worker processes [default: {D.waves}]."
-        ),
-        click.option(
-            "--iterations", type=int, help=f"Batches per worker per wave [default: {D.iterations}]."
-        ),
-        click.option(
+        _opt("--waves", type=int, help=f"Launches; each starts fresh worker processes [default: {D.waves}]."),
+        _opt("--iterations", type=int, help=f"Batches per worker per wave [default: {D.iterations}]."),
+        _opt(
             "--duration",
             type=float,
             metavar="SECONDS",
             help="Iterate for this long per wave instead of --iterations.",
         ),
-        click.option(
+        _opt(
             "--timeout",
             type=float,
             metavar="SECONDS",
             help=f"Launch deadline per wave [default: {D.timeout:g}].",
         ),
-        click.option(
+        _opt(
             "--stall",
             type=float,
             metavar="SECONDS",
             help=f"Heartbeat silence before a worker is probed [default: adaptive, {STALL_HELP}].",
         ),
-        click.option(
+        _opt(
             "--stall-floor",
             type=float,
             metavar="SECONDS",
             help=f"Lowest adaptive stall threshold [default: {D.stall_floor:g}].",
         ),
-        click.option(
+        _opt(
             "--startup-grace",
             type=float,
             metavar="SECONDS",
             help=f"Allowance for spawn + import + open [default: {D.startup_grace:g}].",
         ),
-        click.option(
+        _opt(
             "--start-method",
             type=click.Choice(START_METHODS),
             help=f"Worker start method [default: {D.start_method}].",
         ),
-        click.option(
-            "--fault", help="Fault mode of the native loader (none, lock_across_par_iter, slow, ...)."
-        ),
-        click.option(
+        _opt("--fault", help="Fault mode of the native loader (none, lock_across_par_iter, slow, ...)."),
+        _opt(
             "--fault-rate",
             type=float,
             help=f"Probability per batch that the fault fires [default: {D.fault_rate:g}].",
         ),
-        click.option("--seed", type=int, help=f"Seed for data and fault draws [default: {D.seed}]."),
-        click.option(
-            "--report-dir", metavar="DIR", help=f"Where run directories go [default: {D.report_dir}]."
-        ),
-        click.option(
+        _opt("--seed", type=int, help=f"Seed for data and fault draws [default: {D.seed}]."),
+        _opt("--report-dir", metavar="DIR", help=f"Where run directories go [default: {D.report_dir}]."),
+        _opt(
             "--python",
             metavar="PATH",
             help="Interpreter for the workers, e.g. a venv with another version of your loader "
             "(spawn only; the target is imported from its environment; run.json records it).",
         ),
-        click.option(
+        _opt(
             "--warm-parent",
             is_flag=True,
             default=None,
             help="Run one batch (or the target's warm()) in the supervisor before the waves, so forked "
             "workers inherit started pools (the fork-after-init class; needs --start-method fork).",
         ),
-        click.option(
+        _opt(
             "--preload",
             is_flag=True,
             default=None,
             help="With --start-method forkserver: import the target once in the fork server, so waves "
             "skip interpreter start and imports (refused if that import starts a thread).",
         ),
-        click.option(
+        _opt(
             "--squeeze",
             type=int,
             metavar="CPUS",
             help="Amplifier: once a worker's pool exists, pin all its threads to this many CPUs.",
         ),
-        click.option(
+        _opt(
             "--cpu-quota",
             type=float,
             metavar="CORES",
             help="Amplifier: run the workers in a child cgroup with this CPU quota (root or a delegated cgroup).",
         ),
-        click.option(
+        _opt(
             "--chaos",
             type=int,
             metavar="SEED",
             help="Amplifier: starve worker threads at random in the manner of rr's chaos mode (seeded).",
         ),
-        click.option(
+        _opt(
             "--burners",
             type=int,
             metavar="N",
             help="Amplifier: N CPU-burning neighbour processes during each wave.",
         ),
-        click.option(
+        _opt(
             "--warm-up/--no-warm-up",
             "warm_up",
             default=None,
             help="Open the target once in one process before the first wave, when the target asks "
             "for it (fills on-disk JIT caches such as numba's before workers race on them) [default: on].",
         ),
-        click.option(
+        _opt(
             "-o",
             "--option",
             "target_options",
@@ -261,9 +277,7 @@ def _options(f: F) -> F:
             help="Target option, e.g. -o slow_ms=2500 (repeatable).",
         ),
     ]
-    for opt in reversed(opts):
-        f = opt(f)
-    return f
+    return opts
 
 
 STALL_HELP = "10x the slowest batch seen, at least --stall-floor"
@@ -614,6 +628,54 @@ def merge(run_dirs: tuple[Path, ...], output: Path, mixed: bool) -> None:
     print_hosts(console, result)
     print_summary(console, result, result.run_dir)
     raise SystemExit(int(exit_code_for(result)))
+
+
+SWEEP_EPILOG = """\b
+Examples:
+  gvlstress sweep --workers 1,2,5 --rayon 2,4,8,16 --fault lock_order -o window_us=0 --iterations 300
+  gvlstress sweep --workers 1 --rayon 2,4 --amplifiers none,chaos,burners --fault lock_order -o window_us=0
+Exit codes: 1 some cell hung; 0 none; 2 bad options; 4 cannot write; 130/143 interrupted.
+"""
+
+
+@cli.command(epilog=SWEEP_EPILOG)
+@_options_but(("--workers", "--rayon"))
+@click.option(
+    "--workers",
+    "workers_list",
+    default="1,2",
+    show_default=True,
+    metavar="LIST",
+    help="Workers per wave, e.g. 1,2,5.",
+)
+@click.option(
+    "--rayon",
+    "rayon_list",
+    default="2,4",
+    show_default=True,
+    metavar="LIST",
+    help="Threads per pool, e.g. 2,4,8,16.",
+)
+@click.option(
+    "--amplifiers",
+    default="none",
+    show_default=True,
+    metavar="LIST",
+    help=f"Amplifier presets to cross with the grid: {', '.join(sweep_mod.AMPLIFIERS)}.",
+)
+def sweep(workers_list: str, rayon_list: str, amplifiers: str, **opts: Any) -> None:
+    """One run per cell of workers x threads (x amplifiers): hazard table and heatmap."""
+    workers = sweep_mod.parse_list(workers_list, "--workers")
+    rayon = sweep_mod.parse_list(rayon_list, "--rayon")
+    amps = sweep_mod.parse_amplifiers(amplifiers)
+    base = scenario_from_options(**opts)
+    console = make_console()
+    with stop_on_signals() as stop, SweepBar(console) as bar:
+        result = api.sweep(base, workers, rayon, amps, bar, stop, tuple(["gvlstress", *sys.argv[1:]]))
+    print_sweep(console, result)
+    if stop:
+        raise SystemExit(int(interrupted_code(stop.signum)))
+    raise SystemExit(int(ExitCode.HANG if any(c.hung for c in result.cells) else ExitCode.OK))
 
 
 @cli.command(

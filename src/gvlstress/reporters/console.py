@@ -27,6 +27,7 @@ from gvlstress.selftest import HEADER as SELFTEST_HEADER
 from gvlstress.selftest import SelftestResult
 from gvlstress.slurm import SlurmJobs
 from gvlstress.supervisor import WorkerStatus
+from gvlstress.sweep import SweepResult
 
 _STYLE = {
     Verdict.OK: "green",
@@ -145,6 +146,61 @@ class ConsoleObserver:
                     f"batches; {w.verdict_line}",
                     highlight=False,
                 )
+
+
+class SweepBar:
+    """The sweep's campaign progress bar (cells done of all; the current cell's label)."""
+
+    def __init__(self, console: Console) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(
+            TextColumn("sweep"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.description}"),
+            TimeElapsedColumn(),
+            console=console,
+            disable=not console.is_terminal,
+        )
+        self.task = self.progress.add_task("", total=None)
+        self.console = console
+
+    def __enter__(self) -> SweepBar:
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        self.progress.update(self.task, completed=done, total=total, description=label)
+        if not self.console.is_terminal and label != "done":
+            self.console.print(f"sweep cell {done + 1}/{total}: {label}", highlight=False)
+
+
+def print_sweep(console: Console, r: SweepResult) -> None:
+    """The hazard per cell, and where the report and heatmap went."""
+    table = Table(title="hangs per 1000 batches [95% CI] (hung/waves)")
+    table.add_column("workers x threads")
+    for amp in r.amplifiers:
+        table.add_column(amp)
+    cells = {(c.amplifier, c.workers, c.rayon): c for c in r.cells}
+    for w in r.workers:
+        for t in r.rayon:
+            row = [f"{w} x {t}"]
+            for amp in r.amplifiers:
+                c = cells.get((amp, w, t))
+                row.append(
+                    f"{1000 * c.hazard.p:.2f} [{1000 * c.hazard.low:.2f}-{1000 * c.hazard.high:.2f}] ({c.hung}/{c.waves})"
+                    if c
+                    else "-"
+                )
+            table.add_row(*row)
+    console.print(table)
+    if r.heatmap is None:
+        console.print("no heatmap: pip install 'gvlstress[plot]' (matplotlib)", highlight=False)
+    console.print(f"report: {r.sweep_dir}/report.md", highlight=False)
 
 
 def print_slurm(console: Console, jobs: SlurmJobs) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from gvlstress import stats
@@ -29,6 +30,7 @@ from gvlstress.model import (
     plural,
 )
 from gvlstress.selftest import SelftestResult
+from gvlstress.sweep import SweepResult
 from gvlstress.vocab import fold_frames, short_name, where
 
 MAX_FRAMES = 40
@@ -624,3 +626,57 @@ def render_compare(c: Comparison) -> str:
     ]
     out += [f"{i + 1}. `{r.run_dir}`" for i, r in enumerate(c.runs)]
     return "\n".join(out) + "\n"
+
+
+def render_sweep(r: SweepResult) -> str:
+    """The sweep's report: the hazard table per cell, the heatmap, and each cell's run."""
+    sc = r.base
+    out = [
+        "# gvlstress sweep",
+        "",
+        f"Target `{sc.target}`, fault `{sc.fault}`"
+        + (f" ({', '.join(f'{k}={v}' for k, v in sc.options.items())})" if sc.options else "")
+        + f"; {plural(sc.waves, 'wave')} of {sc.iterations} batches per worker in each cell"
+        + (" (**interrupted**: the cells below are those that finished)" if r.interrupted else "")
+        + ".",
+        "",
+    ]
+    if r.heatmap:
+        out += ["![hangs per 1000 batches](heatmap.png)", ""]
+    else:
+        out += ["(no heatmap: install the `plot` extra, `pip install 'gvlstress[plot]'`)", ""]
+    rows = []
+    for c in r.cells:
+        per = c.per_cpu_minute
+        rows.append(
+            [
+                str(c.workers),
+                str(c.rayon),
+                c.amplifier,
+                f"{c.hung}/{c.waves}",
+                str(c.batches),
+                f"{1000 * c.hazard.p:.2f} [{1000 * c.hazard.low:.2f}-{1000 * c.hazard.high:.2f}]",
+                f"{per[0]:.2f} [{per[1]:.2f}-{per[2]:.2f}]" if per else "-",
+                f"`{Path(c.run_dir).name}`",
+            ]
+        )
+    out += _table(
+        [
+            "workers",
+            "threads",
+            "amplifier",
+            "hung waves",
+            "batches",
+            "hangs per 1000 batches [95%]",
+            "hangs per CPU-minute [95%]",
+            "run (under cells/)",
+        ],
+        rows,
+    )
+    out += [
+        "",
+        "A wave ends at its first hang, so a cell's hazard is hung waves per batch run; 95% Wilson "
+        "intervals (exact Poisson per CPU-minute).",
+        "",
+    ]
+    return "\n".join(out)

@@ -1,0 +1,119 @@
+"""`gvlstress sweep`: one run per cell of a grid (workers x threads x amplifiers), a hazard table.
+
+Which configuration makes a race frequent is a measurement, not a guess: the lock-order
+yardstick (hangs per 1000 batches from 1 x 2 to 5 x 16) is one sweep. Pure parts here (the
+grid, the amplifier presets, each cell's numbers from its run); the API runs the cells and the
+reporters draw the table and the heatmap.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from gvlstress import stats
+from gvlstress.errors import UsageError
+from gvlstress.model import RunResult
+from gvlstress.scenario import Scenario
+
+AMPLIFIERS: Mapping[str, Mapping[str, Any]] = {
+    "none": {},
+    "chaos": {"chaos": 1},
+    "squeeze": {"squeeze": 1},
+    "burners": {"burners": 2},
+    "quota": {"cpu_quota": 0.5},
+    "chaos+burners": {"chaos": 1, "burners": 2},
+    "chaos+squeeze": {"chaos": 1, "squeeze": 1},
+}
+"""Named amplifier settings a sweep axis can take (the values of `run`'s options)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepCell:
+    """One cell: its settings, the run that measured it, and the hazard with intervals."""
+
+    workers: int
+    rayon: int
+    amplifier: str
+    run_dir: str
+    waves: int
+    hung: int
+    batches: int
+    cpu_minutes: float
+    hazard: stats.Rate
+    """Hung waves per batch (shown per 1000 batches)."""
+    per_cpu_minute: tuple[float, float, float] | None
+
+
+@dataclasses.dataclass(frozen=True)
+class SweepResult:
+    """Every cell in grid order, where the sweep's report went, and the heatmap if drawn."""
+
+    cells: tuple[SweepCell, ...]
+    workers: tuple[int, ...]
+    rayon: tuple[int, ...]
+    amplifiers: tuple[str, ...]
+    base: Scenario
+    sweep_dir: str
+    heatmap: str | None
+    """Path of heatmap.png, or None when matplotlib (the `plot` extra) is not installed."""
+    interrupted: bool = False
+
+
+def parse_list(text: str, option: str) -> tuple[int, ...]:
+    """'1,2,5' -> (1, 2, 5): positive, distinct, at most 12 values."""
+    try:
+        values = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise UsageError(
+            f"{option} {text!r}: expected whole numbers separated by commas (e.g. 2,4,8)"
+        ) from None
+    if not values or len(values) > 12 or len(set(values)) != len(values) or min(values) < 1:
+        raise UsageError(f"{option} {text!r}: 1 to 12 distinct positive numbers")
+    return values
+
+
+def parse_amplifiers(text: str) -> tuple[str, ...]:
+    names = tuple(x.strip() for x in text.split(",") if x.strip())
+    unknown = [n for n in names if n not in AMPLIFIERS]
+    if unknown or not names or len(set(names)) != len(names):
+        raise UsageError(
+            f"--amplifiers {text!r}: unknown or repeated {unknown or names}",
+            hint=f"choose from {', '.join(AMPLIFIERS)}",
+        )
+    return names
+
+
+def cells(
+    base: Scenario, workers: tuple[int, ...], rayon: tuple[int, ...], amplifiers: tuple[str, ...]
+) -> list[tuple[int, int, str, Scenario]]:
+    """The grid in order (amplifier, workers, threads), each with its scenario."""
+    out = []
+    for amp in amplifiers:
+        for w in workers:
+            for r in rayon:
+                name = f"{base.name}-w{w}-r{r}-{amp}"
+                out.append(
+                    (w, r, amp, dataclasses.replace(base, name=name, workers=w, rayon=r, **AMPLIFIERS[amp]))
+                )
+    return out
+
+
+def measure(workers: int, rayon: int, amplifier: str, run: RunResult) -> SweepCell:
+    """A cell's numbers from its run."""
+    hung = sum(1 for w in run.waves if w.verdict.is_hang)
+    batches = sum(w.iterations for wave in run.waves for w in wave.workers)
+    cpu = sum(w.cpu_s or 0.0 for wave in run.waves for w in wave.workers) / 60
+    return SweepCell(
+        workers=workers,
+        rayon=rayon,
+        amplifier=amplifier,
+        run_dir=run.run_dir,
+        waves=len(run.waves),
+        hung=hung,
+        batches=batches,
+        cpu_minutes=cpu,
+        hazard=stats.rate(hung, max(batches, 1)),
+        per_cpu_minute=stats.poisson_rate(hung, cpu) if cpu > 0 else None,
+    )
