@@ -243,7 +243,7 @@ def _kept_pid(harness: subprocess.Popen[bytes], timeout: float) -> tuple[int, st
     return int(m.group(1)), text
 
 
-def _keep_alive_hunt(report_dir: Path, keep: str) -> subprocess.Popen[bytes]:
+def _keep_alive_hunt(report_dir: Path, keep: str, workers: int = 2) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [
             sys.executable,
@@ -253,7 +253,7 @@ def _keep_alive_hunt(report_dir: Path, keep: str) -> subprocess.Popen[bytes]:
             "--fault",
             "lock_across_par_iter",
             "--workers",
-            "2",
+            str(workers),
             "--rayon",
             "2",
             "--keep-alive",
@@ -292,8 +292,9 @@ def test_keep_alive_leaves_the_hung_worker_for_a_debugger_until_ctrl_c(report_di
 
 
 def test_keep_alive_ends_by_itself_and_never_outlives_a_sigkilled_harness(tmp_path: Path) -> None:
-    # the hold has a deadline: the harness ends on its own and takes the worker with it
-    short = _keep_alive_hunt(tmp_path / "a", "2s")
+    # the hold has a deadline: the harness ends on its own and takes the worker with it (one
+    # worker: nothing else breaks the pool, so the harness must end the pool's wait itself)
+    short = _keep_alive_hunt(tmp_path / "a", "2s", workers=1)
     try:
         pid, _ = _kept_pid(short, 120)
         assert short.wait(60) == 1

@@ -16,6 +16,7 @@ import multiprocessing as mp
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Iterator
@@ -263,6 +264,9 @@ class Wave:
         self.keep_hung = keep_hung
         """Spare the first hung worker at teardown (``hunt --keep-alive``); `release()` ends it."""
         self.kept: dict[int, Any] = {}
+        self._pool_processes: dict[int, Any] = {}
+        self._pool_manager: threading.Thread | None = None
+        self._pool_wakeup: Any = None
         self.scenario = scenario
         self.plan = plan
         self.board = board
@@ -662,15 +666,20 @@ class Wave:
         return any(p.exitcode is None for p in self.kept.values())
 
     def release(self) -> None:
-        """Kill the kept worker (and its children) and reap it, with deadlines."""
+        """Kill the kept worker (and its children) and reap it, with deadlines; then hand it back
+        to the pool, whose manager thread sees it dead, fails its task and ends (otherwise it
+        would wait for that task forever, and the interpreter joins it at exit)."""
         kept, self.kept = self.kept, {}
         if kept:
             kill_trees(list(kept), timeout=REAP_S)
             for p in kept.values():
                 p.join(timeout=REAP_S)
-        thread = getattr(self._executor, "_executor_manager_thread", None)
-        if thread is not None:
-            thread.join(timeout=REAP_S)
+            self._pool_processes.update(kept)
+            if self._pool_wakeup is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    self._pool_wakeup.wakeup()
+        if self._pool_manager is not None:
+            self._pool_manager.join(timeout=REAP_S)
 
     def _teardown(self, executor: ProcessPoolExecutor | None) -> None:
         """Kill what is still running (hung or cancelled) but a kept worker, shut down, reap;
@@ -680,10 +689,13 @@ class Wave:
         procs = dict(self.processes)
         procs.update(getattr(executor, "_processes", {}) or {})
         others = {pid: p for pid, p in procs.items() if pid not in self.kept}
+        # The pool's own references, before shutdown() drops them (private but stable since 3.9)
         live = getattr(executor, "_processes", None)
+        self._pool_processes = live if isinstance(live, dict) else {}
+        self._pool_manager = getattr(executor, "_executor_manager_thread", None)
+        self._pool_wakeup = getattr(executor, "_executor_manager_thread_wakeup", None)
         for pid in self.kept:  # hidden from the pool, whose break handling would terminate it
-            if isinstance(live, dict):
-                live.pop(pid, None)
+            self._pool_processes.pop(pid, None)
         busy = [s for s in self.slots if s.outcome is None]
         if busy:
             kill_trees([pid for pid, p in others.items() if p.exitcode is None], timeout=REAP_S)
@@ -696,9 +708,8 @@ class Wave:
             kill_trees(stragglers, timeout=REAP_S)
             for pid in stragglers:
                 procs[pid].join(timeout=REAP_S)
-        thread = getattr(executor, "_executor_manager_thread", None)
-        if thread is not None and not self.kept:  # with a kept worker it ends in release()
-            thread.join(timeout=REAP_S)
+        if self._pool_manager is not None and not self.kept:  # with a kept worker: in release()
+            self._pool_manager.join(timeout=REAP_S)
         self.processes = procs
 
     def _settle(self, futures: dict[Future[worker.WorkerReport], int]) -> None:
