@@ -3,11 +3,17 @@ when the import leaves a thread behind (real polars does), and nothing outlives 
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, alive, cli_run, run_cli, wait_for, workers_of
+from conftest import ROOT, alive, cli_env, cli_run, run_cli, wait_for, workers_of
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -110,3 +116,64 @@ def test_preload_misuse_is_one_line(tmp_path: Path, extra: list[str], message: s
     assert r.returncode == 2, r.stdout + r.stderr
     (line,) = r.stderr.strip().splitlines()
     assert line.startswith(f"gvlstress: error: {message}")
+
+
+def test_a_preload_that_hangs_in_the_fork_server_gives_up_at_its_deadline(tmp_path: Path) -> None:
+    r = run_cli(
+        ["run", "--target", "hang_in_server:batches", "--workers", "1", "--waves", "1", "--start-method",
+         "forkserver", "--preload", "--startup-grace", "5", "--report-dir", str(tmp_path)],
+        timeout=60,
+    )  # fmt: skip
+    assert r.returncode == 4, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert "in the fork server did not finish within 5s" in line
+    assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_a_second_sigterm_stops_a_harness_stuck_in_a_target_import(tmp_path: Path) -> None:
+    harness = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gvlstress",
+            "run",
+            "--target",
+            "hang_at_import:batches",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        env=cli_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        # the harness is inside the target's import when its main thread waits on a futex there
+        wait_for(lambda: _in_import(harness.pid), 60, "the harness to block in the target's import")
+        # the first SIGTERM only sets the stop flag nobody polls here; a second stops at once. Two
+        # sent back to back can merge into one pending signal, so keep sending until it ends.
+        err = b""
+        end = time.monotonic() + 30
+        while harness.poll() is None and time.monotonic() < end:
+            harness.send_signal(signal.SIGTERM)
+            with suppress(subprocess.TimeoutExpired):
+                _, err = harness.communicate(timeout=0.5)
+        assert harness.returncode == 143
+        assert err.decode().strip().splitlines() == [
+            "gvlstress: stopped at once by a second SIGTERM (what was in progress has no report; "
+            "started processes were killed)"
+        ]
+    finally:
+        with suppress(ProcessLookupError):
+            os.killpg(harness.pid, signal.SIGKILL)
+        harness.wait(10)
+
+
+def _in_import(pid: int) -> bool:
+    try:
+        frames = subprocess.run(
+            ["py-spy", "dump", "--pid", str(pid)], capture_output=True, text=True, timeout=20, check=False
+        ).stdout
+    except subprocess.TimeoutExpired:
+        return False
+    return "hang_at_import.py" in frames

@@ -208,7 +208,9 @@ def _run(
         preloaded = None
         if scenario.preload:
             modules = (*plan.preload, plan.entry.partition(":")[0])
-            preloaded = forkserver.preload(modules, worker_spec(scenario, plan, "preload", 0).env)
+            preloaded = forkserver.preload(
+                modules, worker_spec(scenario, plan, "preload", 0).env, max(scenario.startup_grace, 5.0)
+            )
         stderr_dir = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="gvlstress-stderr-"))
         for path in (stderr_dir, *plan.scratch):
             watchdog.remove_on_death(path)

@@ -83,11 +83,27 @@ def make_console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, file=file, highlight=False, soft_wrap=True, width=width, emoji=False)
 
 
+class StopNow(BaseException):
+    """A second Ctrl-C or SIGTERM: stop at once, whatever is in progress (an import that hangs,
+    a slow warm-up). Cleanups still run on the way out, and the watchdog kills what is left."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
 @contextmanager
 def stop_on_signals() -> Iterator[StopFlag]:
-    """Ctrl-C and SIGTERM set a flag the supervisor polls: it tears down and still reports."""
+    """Ctrl-C and SIGTERM set a flag the supervisor polls: it tears down and still reports. A
+    second one stops at once (StopNow), for when what runs never looks at the flag."""
     stop = StopFlag()
-    previous = {sig: signal.signal(sig, lambda n, _f: stop.set(n)) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def handle(signum: int, _frame: object) -> None:
+        if stop:
+            raise StopNow(signum)
+        stop.set(signum)
+
+    previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield stop
     finally:
@@ -813,6 +829,13 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(int(ExitCode.USAGE)) from None
     except click.exceptions.Abort:
         raise SystemExit(int(ExitCode.INTERRUPTED)) from None
+    except StopNow as now:
+        err.print(
+            f"gvlstress: stopped at once by a second {signal.Signals(now.signum).name} "
+            "(what was in progress has no report; started processes were killed)",
+            markup=False,
+        )
+        raise SystemExit(int(interrupted_code(now.signum))) from None
     except OSError as exc:  # a full or read-only filesystem, a vanished directory: the host's problem
         where = f" ({exc.filename})" if exc.filename else ""
         err.print(

@@ -11,12 +11,16 @@ its parent's pid, and /proc says how many threads the server has.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -49,7 +53,13 @@ def _environ(env: Mapping[str, str]) -> Iterator[None]:
                 os.environ[k] = v
 
 
-def preload(modules: tuple[str, ...], env: Mapping[str, str]) -> dict[str, Any]:
+def _start(child: Any) -> None:
+    """child.start(), quiet when the server it waits on was killed for hanging (said elsewhere)."""
+    with contextlib.suppress(EOFError, OSError):
+        child.start()
+
+
+def preload(modules: tuple[str, ...], env: Mapping[str, str], deadline_s: float = START_S) -> dict[str, Any]:
     """Start the fork server with `modules` imported under the workers' thread settings `env`
     (a loader may fix its pool size at import); facts for run.json. Refuses (UsageError) when
     the import left threads in the server, or did not import what was asked."""
@@ -59,13 +69,29 @@ def preload(modules: tuple[str, ...], env: Mapping[str, str]) -> dict[str, Any]:
     started = time.monotonic()
     ours, theirs = ctx.Pipe(duplex=False)
     child = ctx.Process(target=_probe, args=(theirs, wanted), name="gvlstress-preload-probe")
+    # start() returns once the server, after importing `wanted`, has forked the probe: an import
+    # that hangs would hang it, so it runs beside us under the deadline
     with _environ(env):
-        child.start()  # starts the server (which imports `wanted` first), then forks the probe
+        starter = threading.Thread(target=_start, args=(child,), name="gvlstress-preload", daemon=True)
+        starter.start()
+        starter.join(deadline_s)
+    if starter.is_alive():
+        server = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None)
+        if isinstance(server, int):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(server, signal.SIGKILL)  # its import hangs; start() then fails and returns
+        starter.join(5)
+        ours.close()
+        theirs.close()
+        raise EnvironmentProblem(
+            f"--preload: importing {', '.join(wanted)} in the fork server did not finish within {deadline_s:g}s",
+            hint="the import hangs or is very slow there (raise --startup-grace), or drop --preload",
+        )
     theirs.close()
     try:
-        if not ours.poll(START_S):
+        if not ours.poll(deadline_s):
             raise EnvironmentProblem(
-                f"--preload: the fork server did not answer within {START_S:g}s",
+                f"--preload: the fork server did not answer within {deadline_s:g}s",
                 hint="importing the target hangs or is very slow; drop --preload",
             )
         facts: dict[str, Any] = ours.recv()
