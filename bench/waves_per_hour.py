@@ -30,10 +30,20 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
+class Refused(Exception):
+    """The harness refused the cell in one line (e.g. --preload of a target whose import starts threads)."""
+
+
 def timed(argv: list[str]) -> float:
     """Wall seconds of one command, as a user would run it (interpreter start and all)."""
     started = time.monotonic()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, timeout=1800)
+    done = subprocess.run(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=1800, check=False
+    )
+    if done.returncode == 2:
+        raise Refused(done.stderr.strip())
+    if done.returncode != 0:
+        raise RuntimeError(f"{argv[:6]}... exited {done.returncode}: {done.stderr.strip()[-300:]}")
     return time.monotonic() - started
 
 
@@ -83,9 +93,14 @@ def main() -> int:
     fixed: dict[str, list[float]] = {c: [] for c in cells}
     with tempfile.TemporaryDirectory() as tmp:
         for rep in range(args.reps + 1):
-            for c in cells:
-                many = timed(command(c, args, tmp, args.waves))
-                one = timed(command(c, args, tmp, 1))
+            for c in list(cells):
+                try:
+                    many = timed(command(c, args, tmp, args.waves))
+                    one = timed(command(c, args, tmp, 1))
+                except Refused as why:
+                    print(f"{c}: refused by gvlstress: {why}")
+                    cells.remove(c)
+                    continue
                 if rep == 0:  # warms the page cache (and numba's) for every cell alike
                     continue
                 per_wave[c].append(many / args.waves)
@@ -100,14 +115,16 @@ def main() -> int:
         f"\n{args.target}: {args.waves} waves x {args.workers} workers x rayon {args.rayon}, "
         f"{args.iterations} batch(es) each, median of {args.reps}"
     )
-    med = {c: statistics.median(v) for c, v in per_wave.items()}
-    step_med = {c: statistics.median(v) for c, v in marginal.items()}
-    fixed_med = {c: statistics.median(v) for c, v in fixed.items()}
+    med = {c: statistics.median(v) for c, v in per_wave.items() if v}
+    step_med = {c: statistics.median(v) for c, v in marginal.items() if v}
+    fixed_med = {c: statistics.median(v) for c, v in fixed.items() if v}
     for c in cells:
         print(
             f"  {c:>20}: {med[c]:.3f} s/wave over {args.waves} waves ({3600 / med[c]:6.0f} waves/hour); "
             f"each further wave {step_med[c]:.3f} s, fixed {fixed_med[c]:.2f} s"
         )
+    if "spawn" not in med or "forkserver+preload" not in med:
+        return 0
     if "bare" in med:
         print(
             f"  harness cost: gvlstress spawn / bare = {med['spawn'] / med['bare']:.2f}x over {args.waves} waves, "
