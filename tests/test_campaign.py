@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -186,3 +187,15 @@ def test_plan_prints_the_waves_and_what_they_cost_on_a_measured_run(tmp_path: Pa
     assert bad.stderr.strip().splitlines() == [
         "gvlstress: error: --rate and --confidence must be between 0 and 1 (exclusive)"
     ]
+
+
+def test_a_run_given_twice_counts_once_but_two_runs_of_the_same_second_both_count() -> None:
+    a = _run(1, 3, "h", 0)
+    twin = dataclasses.replace(a, run_dir="/elsewhere/copy")  # the same run, copied
+    other = dataclasses.replace(  # started the same second on the same host, but another run
+        a, waves=tuple(dataclasses.replace(w, wall_s=w.wall_s + 0.25) for w in a.waves)
+    )
+    assert len(campaign.merge([a, twin], "/m", ("gvlstress", "merge")).waves) == 4
+    merged = campaign.merge([a, other], "/m", ("gvlstress", "merge"))
+    assert len(merged.waves) == 8
+    assert merged.waves[4].origin is not None  # same global indices: renumbered, origin kept

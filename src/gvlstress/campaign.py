@@ -89,11 +89,13 @@ def scenario_differences(runs: Sequence[RunResult]) -> list[str]:
 
 
 def _dedupe(runs: Sequence[RunResult]) -> list[RunResult]:
-    """The same run given twice (by path or by a copy) counts once."""
-    seen: set[tuple[str, str, tuple[int, ...]]] = set()
+    """The same run given twice (by path or by a copy) counts once; two runs that merely started
+    in the same second on one host differ in their waves' wall times."""
+    seen: set[tuple[str, str, str, tuple[tuple[int, float], ...]]] = set()
     out = []
     for run in runs:
-        key = (run.started_at, run.environment.get("host", ""), tuple(w.index for w in run.waves))
+        waves = tuple((w.index, w.wall_s) for w in run.waves)
+        key = (run.started_at, run.finished_at, str(run.environment.get("host", "")), waves)
         if key not in seen:
             seen.add(key)
             out.append(run)
