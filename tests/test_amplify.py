@@ -212,11 +212,8 @@ def test_an_orphaned_burner_stops_by_itself() -> None:
     )
     pid = int(parent.stdout)
     try:
-        wait_for(
-            lambda: not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE,
-            30,
-            "the orphaned burner to exit",
-        )
+        wait_for(lambda: not alive(pid), 30, "the orphaned burner to exit")
+        assert not alive(pid)
     finally:
         with contextlib.suppress(psutil.Error):
             proc = psutil.Process(pid)

@@ -13,7 +13,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from contextlib import suppress
 from pathlib import Path
@@ -141,12 +140,12 @@ def slurm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
 
 
 def _until(predicate: Callable[[], bool], timeout: float) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.2)  # polling a daemon's state, not synchronising by sleep
-    return False
+    """wait_for, but False instead of a failure: a daemon that cannot start is a skip here."""
+    try:
+        wait_for(predicate, timeout, "a daemon", every=0.2)
+    except pytest.fail.Exception:
+        return False
+    return True
 
 
 def test_a_slurm_array_of_shards_and_its_afterany_merge(slurm: dict[str, str], tmp_path: Path) -> None:

@@ -219,17 +219,11 @@ def sequential_pairs(
     1/2 if the rates are equal (H0) and ratio/(1 + ratio) if A's odds of hanging are `ratio`
     times B's (H1). One-sided: it asks whether A hangs more than B."""
     test = stats.Sprt(0.5, ratio / (1 + ratio), test_alpha, test_beta)
-    discordant = [x for x, y in zip(a, b, strict=False) if x != y]
+    where = [i for i, (x, y) in enumerate(zip(a, b, strict=False), start=1) if x != y]
+    discordant = [a[i - 1] for i in where]
     decision, used = test.first_decision(discordant)
     events = sum(discordant[:used])
-    pairs_used = used
-    if decision is not None:  # the wave pair at which the deciding discordant pair came
-        seen = 0
-        for i, (x, y) in enumerate(zip(a, b, strict=False), start=1):
-            seen += x != y
-            if seen == used:
-                pairs_used = i
-                break
+    pairs_used = where[used - 1] if decision is not None else used  # the pair that decided
     an, bn = names
     answer = {
         "H1": f"{an} hangs more often than {bn} (odds ratio >= {ratio:g}; wrong at most {100 * test_alpha:g}% of the "

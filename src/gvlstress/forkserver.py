@@ -18,14 +18,14 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from typing import Any
 
 from gvlstress import watchdog
 from gvlstress.errors import EnvironmentProblem, UsageError
+from gvlstress.knobs import environ_with
 from gvlstress.probes import procfs
 
 START_S = 120.0
@@ -36,21 +36,6 @@ def _probe(conn: Connection, modules: list[str]) -> None:
     """Runs in a child forked from the server: what the server had imported, and its pid."""
     conn.send({"imported": [m for m in modules if m in sys.modules], "server": os.getppid()})
     conn.close()
-
-
-@contextmanager
-def _environ(env: Mapping[str, str]) -> Iterator[None]:
-    """`env` in os.environ while the block runs (the fork server is born with it)."""
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 def _start(child: Any) -> None:
@@ -71,7 +56,7 @@ def preload(modules: tuple[str, ...], env: Mapping[str, str], deadline_s: float 
     child = ctx.Process(target=_probe, args=(theirs, wanted), name="gvlstress-preload-probe")
     # start() returns once the server, after importing `wanted`, has forked the probe: an import
     # that hangs would hang it, so it runs beside us under the deadline
-    with _environ(env):
+    with environ_with(env):
         starter = threading.Thread(target=_start, args=(child,), name="gvlstress-preload", daemon=True)
         starter.start()
         starter.join(deadline_s)

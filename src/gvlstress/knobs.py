@@ -7,8 +7,10 @@ secrets are redacted even under an allowed name (``GVL_API_TOKEN`` is a ``GVL_*`
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 KNOB_NAMES = (
     "RAYON_NUM_THREADS",
@@ -116,3 +118,19 @@ def redact_argv(argv: list[str] | tuple[str, ...]) -> tuple[str, ...]:
         else:
             out.append(redact_text(arg))
     return tuple(out)
+
+
+@contextmanager
+def environ_with(env: Mapping[str, str]) -> Iterator[None]:
+    """`env` in os.environ while the block runs, so processes started inside are born with it;
+    restored after (a variable that was unset is unset again)."""
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v

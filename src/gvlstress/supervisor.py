@@ -33,7 +33,7 @@ from gvlstress import amplify, patterns, watchdog, worker
 from gvlstress.capture import capture_many
 from gvlstress.diagnose import decide, explain, judge
 from gvlstress.heartbeat import Board, Phase, SlotState
-from gvlstress.knobs import redact_setting, redact_text
+from gvlstress.knobs import environ_with, redact_setting, redact_text
 from gvlstress.model import (
     Capture,
     Diagnosis,
@@ -106,21 +106,9 @@ class StopFlag:
         return self.signum is not None
 
 
-@contextmanager
-def inherited_env(name: str, value: int | None) -> Iterator[None]:
+def inherited_env(name: str, value: int | None) -> contextlib.AbstractContextManager[None]:
     """Give processes started inside the block `name=value` in their birth environment."""
-    if value is None:
-        yield
-        return
-    old = os.environ.get(name)
-    os.environ[name] = str(value)
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = old
+    return environ_with({name: str(value)} if value is not None else {})
 
 
 @contextmanager

@@ -357,17 +357,10 @@ def print_hunt(console: Console, h: HuntResult) -> None:
         table = Table(title="settings explored, best first (hangs per CPU-minute of workers)", box=None)
         for col in ("setting", "waves", "hangs", "CPU-min", "hangs/CPU-min [95%]", "P(best)", "flags"):
             table.add_column(col)
+        from gvlstress.reporters.markdown import arm_cells
+
         for a in h.run.exploration:
-            per = a.per_cpu_minute
-            table.add_row(
-                a.label,
-                str(a.waves),
-                str(a.hangs),
-                f"{a.cpu_minutes:.2f}",
-                f"{per[0]:.2f} [{per[1]:.2f}-{per[2]:.2f}]" if per else "-",
-                f"{a.p_best:.2f}",
-                a.flags or "-",
-            )
+            table.add_row(*arm_cells(a), a.flags or "-")
         console.print(table)
     if h.sequential is not None:
         from gvlstress.reporters.markdown import sequential_lines

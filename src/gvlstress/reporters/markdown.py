@@ -18,6 +18,7 @@ from gvlstress.compare import Comparison
 from gvlstress.diagnose import stack_groups
 from gvlstress.knobs import redact_text
 from gvlstress.model import (
+    ArmStats,
     Capture,
     Diagnosis,
     Frame,
@@ -259,23 +260,27 @@ def _hosts(result: RunResult) -> list[str]:
     ]
 
 
+def arm_cells(a: ArmStats) -> list[str]:
+    """An explored setting's evidence, as both the console and report.md show it: setting,
+    waves, hangs, CPU-minutes, hangs per CPU-minute [95%], P(best)."""
+    per = a.per_cpu_minute
+    return [
+        a.label,
+        str(a.waves),
+        str(a.hangs),
+        f"{a.cpu_minutes:.2f}",
+        f"{per[0]:.2f} [{per[1]:.2f}-{per[2]:.2f}]" if per else "-",
+        f"{a.p_best:.2f}",
+    ]
+
+
 def _exploration(result: RunResult) -> list[str]:
     """`hunt --explore`: each setting's evidence, best first, and how to run the best alone."""
     rows = []
     for a in result.exploration:
-        per = a.per_cpu_minute
-        rows.append(
-            [
-                a.label,
-                str(a.waves),
-                str(a.hangs),
-                f"{a.cpu_minutes:.2f}",
-                f"{per[0]:.2f} [{per[1]:.2f}-{per[2]:.2f}]" if per else "-",
-                f"{1000 * a.hazard.p:.2f} [{1000 * a.hazard.low:.2f}-{1000 * a.hazard.high:.2f}]",
-                f"{a.p_best:.2f}",
-                _code(a.flags) if a.flags else "-",
-            ]
-        )
+        label, waves, hangs, cpu, per, p_best = arm_cells(a)
+        hazard = f"{1000 * a.hazard.p:.2f} [{1000 * a.hazard.low:.2f}-{1000 * a.hazard.high:.2f}]"
+        rows.append([label, waves, hangs, cpu, per, hazard, p_best, _code(a.flags) if a.flags else "-"])
     best = result.exploration[0]
     head = [
         "Waves went by Thompson sampling on each setting's hangs per CPU-minute of workers; "
