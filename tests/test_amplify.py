@@ -47,8 +47,8 @@ def test_every_amplifier_on_a_healthy_run_is_recorded_and_undone(report_dir: Pat
             "4",
             "--waves",
             "2",
-            "--iterations",
-            "20",
+            "--duration",
+            "1",
             "--squeeze",
             "1",
             "--cpu-quota",
@@ -65,10 +65,14 @@ def test_every_amplifier_on_a_healthy_run_is_recorded_and_undone(report_dir: Pat
     assert run["scenario"]["squeeze"] == 1
     for wave in run["waves"]:
         amp = wave["amplifiers"]
-        assert amp["burners"] == 1
+        assert amp["not_applied"] == []  # every lever held in every wave, for certain
+        assert amp["burners"] == {"count": 1, "running_at_end": 1}
         assert amp["chaos"]["seed"] == 3
         assert amp["chaos"]["starvations"] > 0
-        assert amp["squeeze"]["threads_pinned"] >= 5  # main + 4 pool threads at least
+        assert amp["chaos"]["workers_touched"] == 2
+        # pinned before the target was imported: every thread it started inherited the mask
+        assert amp["squeeze"]["workers_pinned"] == 2
+        assert amp["squeeze"]["threads_pinned"] == amp["squeeze"]["threads"] >= 10  # main + 4 pool, x2
         quota = amp["cpu_quota"]
         assert quota["cores"] == 0.5
         assert quota["workers_joined"] == 2
@@ -311,3 +315,34 @@ def test_keep_alive_ends_by_itself_and_never_outlives_a_sigkilled_harness(tmp_pa
         with contextlib.suppress(ProcessLookupError):
             os.killpg(killed.pid, signal.SIGKILL)
         killed.wait(30)
+
+
+def test_squeeze_and_quota_hold_before_the_target_runs(report_dir: Path) -> None:
+    # GIVEN a target that looks at its own cgroups and CPUs the moment it is called
+    run = cli_run(
+        [
+            "run",
+            "--target",
+            "cgcheck:batches",
+            "--workers",
+            "2",
+            "--waves",
+            "2",
+            "--iterations",
+            "1",
+            "--squeeze",
+            "1",
+            "--cpu-quota",
+            "0.5",
+        ],
+        0,
+        report_dir,
+    )
+    # THEN every worker of every wave was already pinned and inside the wave's quota cgroup
+    for wave in run["waves"]:
+        cgroup = Path(wave["amplifiers"]["cpu_quota"]["cgroup"]).name
+        for w in wave["workers"]:
+            seen = w["target_info"]
+            assert seen["affinity"] == wave["amplifiers"]["squeeze"]["cpu_ids"]
+            assert any(line.endswith("/" + cgroup) for line in seen["cgroups"]), seen["cgroups"]
+        assert wave["amplifiers"]["not_applied"] == []

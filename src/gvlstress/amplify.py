@@ -3,16 +3,21 @@
 A race's hazard grows with the preemptions that land inside its window. These levers recreate
 the conditions of hosts where races were reported, on any machine:
 
-- ``squeeze``: once a worker's pool exists, every one of its threads is pinned to the first N
-  CPUs (a 16-thread pool on 1 CPU: "a pool sized for more cores than it gets");
+- ``squeeze``: every thread of a worker runs on the first N CPUs (a 16-thread pool on 1 CPU:
+  "a pool sized for more cores than it gets"): the worker pins itself before the target is
+  imported, so every thread the target starts inherits the mask; the supervisor checks (and
+  re-pins a thread that set its own mask) on the heartbeat that reports the pool;
 - ``cpu_quota``: the wave's workers run in a child cgroup with a CFS quota of that many cores
   (v2 ``cpu.max``, else v1 ``cpu.cfs_quota_us``), as genvarloader #263's host had 15.3 of 16;
 - ``burners``: N CPU-burning neighbour processes for the length of each wave;
 - ``chaos``: rr's chaos mode applied from outside (`Chaos`): threads starved at random, placed
   and timed in the rr manner, now and then a whole worker stopped for a moment.
 
-Each is recorded in run.json; everything is undone when the wave ends (workers are killed, the
-cgroup removed, burners killed) and the watchdog covers a SIGKILLed harness.
+Each is applied from the moment the thing it acts on exists (workers join the quota's cgroup
+themselves before the target runs) and recorded per wave in run.json with what was really
+applied; a wave where it could not be applied says so. Everything is undone when the wave ends
+(workers are killed, the cgroup removed, burners killed) and the watchdog covers a SIGKILLed
+harness.
 """
 
 from __future__ import annotations
@@ -78,13 +83,30 @@ class CpuQuota:
             ) from None
         return cls(cores, path, 2 if v2 else 1)
 
-    def join(self, pid: int) -> None:
-        """Move a whole worker process (all its threads) into the cgroup."""
+    @property
+    def procs_file(self) -> str:
+        """Where a process writes its pid to join (workers do so first thing)."""
+        return str(self.path / "cgroup.procs")
+
+    def join(self, pid: int) -> bool:
+        """Make sure a whole worker process (all its threads) is in the cgroup; True if it is."""
         if pid in self.joined:
-            return
+            return True
         with contextlib.suppress(OSError):
             _write(self.path / "cgroup.procs", str(pid))
+        if self.contains(pid):
             self.joined.append(pid)
+            return True
+        return False
+
+    def contains(self, pid: int) -> bool:
+        """Is `pid` in this cgroup (read from /proc, not assumed)?"""
+        rel = "/" + self.path.name
+        try:
+            lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+        except OSError:
+            return False
+        return any(line.rsplit(":", 1)[-1].endswith(rel) for line in lines)
 
     def throttled(self) -> int | None:
         """How often the group hit its quota (v1 cpu.stat nr_throttled; v2 the same key)."""
@@ -110,19 +132,28 @@ class CpuQuota:
                 time.sleep(0.02)  # waiting for killed processes to leave the group
 
 
-def squeeze(pid: int, cpus: int) -> int:
-    """Pin every thread of `pid` to the first `cpus` CPUs it may use; returns threads pinned."""
+def squeeze_cpus(cpus: int) -> tuple[int, ...]:
+    """The first `cpus` CPUs this process may use: what a squeezed worker is pinned to."""
+    return tuple(sorted(os.sched_getaffinity(0))[:cpus])
+
+
+def squeeze(pid: int, allowed: tuple[int, ...]) -> tuple[int, int]:
+    """Check that every thread of `pid` runs within `allowed`, pinning any that does not (a
+    library that set its own mask); (threads within it now, threads seen)."""
     try:
-        allowed = sorted(os.sched_getaffinity(pid))[:cpus]
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return 0
-    done = 0
+        return 0, 0
+    inside = total = 0
     for tid in tids:
-        with contextlib.suppress(OSError):
-            os.sched_setaffinity(int(tid), allowed)
-            done += 1
-    return done
+        try:
+            if not os.sched_getaffinity(int(tid)) <= set(allowed):
+                os.sched_setaffinity(int(tid), allowed)
+        except OSError:
+            continue
+        total += 1
+        inside += 1
+    return inside, total
 
 
 BURN_TAG = "gvlstress-burner"
@@ -157,6 +188,10 @@ class Burners:
             watchdog.watch(p.pid)
             out.procs.append(p)
         return out
+
+    def running(self) -> int:
+        """Burners still burning (checked at the wave's end: the lever held all along)."""
+        return sum(1 for p in self.procs if p.poll() is None)
 
     def stop(self) -> None:
         for p in self.procs:
@@ -193,6 +228,8 @@ class Chaos:
         self._started = time.monotonic()
         self.starvations = 0
         self.stops = 0
+        self.touched: set[int] = set()
+        """Workers at least one of whose threads was starved or stopped."""
         self._thread = threading.Thread(target=self._run, name="gvlstress-chaos", daemon=True)
 
     def start(self) -> Chaos:
@@ -233,6 +270,7 @@ class Chaos:
         self._starved[tid] = (time.monotonic() + span, before)
         self._spent[tid] = self._spent.get(tid, 0.0) + span
         self.starvations += 1
+        self.touched.add(pid)
 
     def _restore(self, tid: int) -> None:
         _, before = self._starved.pop(tid)
@@ -246,6 +284,7 @@ class Chaos:
         try:
             os.kill(pid, signal.SIGSTOP)
             self.stops += 1
+            self.touched.add(pid)
             time.sleep(self.rng.uniform(0.001, 0.05))  # the stop itself is the perturbation
         except OSError:
             pass
@@ -260,4 +299,33 @@ class Chaos:
         self._thread.join(timeout=5)
         for tid in list(self._starved):
             self._restore(tid)
-        return {"starvations": self.starvations, "stops": self.stops}
+        return {"starvations": self.starvations, "stops": self.stops, "workers_touched": len(self.touched)}
+
+
+def gaps(applied: dict[str, Any], workers: int) -> list[str]:
+    """What an amplifier that was on did not do in a wave, in words (empty: all of it held).
+
+    A wave never claims a lever it could not pull: a worker that ended before its threads were
+    checked, a worker that stayed outside the quota's cgroup, chaos that never acted, a burner
+    that died."""
+    out = []
+    sq = applied.get("squeeze")
+    if sq and sq["workers_pinned"] < workers:
+        out.append(
+            f"squeeze: {sq['workers_pinned']} of {workers} workers seen with every thread on "
+            f"{sq['cpus']} CPU(s) (the others ended or failed before they could be checked)"
+        )
+    quota = applied.get("cpu_quota")
+    if quota and quota["workers_joined"] < workers:
+        out.append(f"cpu_quota: {quota['workers_joined']} of {workers} workers ran inside the quota's cgroup")
+    chaos = applied.get("chaos")
+    if chaos and not (chaos["starvations"] or chaos["stops"]):
+        out.append("chaos: no thread was starved or stopped (no worker was iterating long enough)")
+    elif chaos and chaos.get("workers_touched", workers) < workers:
+        out.append(f"chaos: acted on {chaos['workers_touched']} of {workers} workers")
+    burners = applied.get("burners")
+    if burners and burners["running_at_end"] < burners["count"]:
+        out.append(
+            f"burners: {burners['running_at_end']} of {burners['count']} still burning at the wave's end"
+        )
+    return out

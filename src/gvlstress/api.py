@@ -13,6 +13,7 @@ import json
 import os
 import random
 import re
+import resource
 import shutil
 import sys
 import tempfile
@@ -34,7 +35,6 @@ from gvlstress.compare import compare as compare_runs
 from gvlstress.diagnose import INSPECT_VERDICT, activity, decide, explain, judge, link_tree
 from gvlstress.errors import EnvironmentProblem, GvlstressError, UsageError
 from gvlstress.heartbeat import Board
-from gvlstress.knobs import redact_argv, redact_text
 from gvlstress.model import (
     HuntResult,
     Inspected,
@@ -49,6 +49,7 @@ from gvlstress.model import (
     plural,
 )
 from gvlstress.probes import procfs
+from gvlstress.redact import redact_argv, redact_path, redact_text, redact_tree
 from gvlstress.reporters import json_report, junit, markdown, plot, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
@@ -122,6 +123,29 @@ def new_run_dir(report_dir: Path, scenario_name: str, now: dt.datetime) -> Path:
             continue
         return path
     raise EnvironmentProblem(f"cannot create a run directory under {report_dir}")
+
+
+def harness_health() -> dict[str, int]:
+    """The harness's own descriptors, threads, memory maps and peak RSS now: flat across the
+    waves of a healthy run (nothing a wave opens outlives it)."""
+
+    def count(path: str) -> int:
+        try:
+            return len(os.listdir(path))
+        except OSError:
+            return -1
+
+    try:
+        with open("/proc/self/maps", "rb") as fh:
+            maps = sum(1 for _ in fh)
+    except OSError:
+        maps = -1
+    return {
+        "fds": count("/proc/self/fd"),
+        "threads": count("/proc/self/task"),
+        "maps": maps,
+        "max_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    }
 
 
 def _batch_s(wave: WaveResult) -> float:
@@ -218,15 +242,19 @@ def _run(
         run_dir = new_run_dir(report_dir, scenario.name, started)
         slots = max([scenario.workers, *(a.apply(scenario).workers for a in settings)])
         board = Board.create(slots)
-        environment = snapshot.result(timeout=60)
-        target_facts = {
-            "name": scenario.target,
-            "entry": plan.entry,
-            "options": plan.options,
-            "versions": plan.versions,
-            "python": plan.python or sys.executable,
-            **plan.facts,
-        }
+        environment = redact_tree(snapshot.result(timeout=60))
+        # every door a secret could come in by is redacted here, once (see gvlstress.redact)
+        target_facts = redact_tree(
+            {
+                "name": scenario.target,
+                "entry": plan.entry,
+                "options": plan.options,
+                "versions": plan.versions,
+                "python": plan.python or sys.executable,
+                **plan.facts,
+            }
+        )
+        recorded = scenario.recorded()
         if plan.warm_up:
             target_facts["warm_up"] = warmed or {"done": False, "why": "turned off (--no-warm-up)"}
         if preloaded is not None:
@@ -234,22 +262,25 @@ def _run(
         if scenario.warm_parent:
             target_facts["parent_warmed"] = warm_parent(scenario, plan)
         waves: list[WaveResult] = []
-        warnings: list[str] = list(plan.warnings)
+        warnings: list[str] = [redact_text(w) for w in plan.warnings]
         batch_seen = 0.0
         kept: Wave | None = None
         picker = random.Random(scenario.seed)
         labels = [a.label for a in settings]
 
+        argv = redact_argv(command if command is not None else sys.argv)
+        shown_dir = redact_path(str(run_dir))
+
         def result() -> RunResult:
             return RunResult(
-                scenario=scenario,
+                scenario=recorded,
                 environment=environment,
                 target=target_facts,
                 waves=tuple(waves),
                 started_at=started.isoformat(timespec="seconds"),
                 finished_at=_utc_now().isoformat(timespec="seconds"),
-                command=redact_argv(command if command is not None else sys.argv),
-                run_dir=str(run_dir),
+                command=argv,
+                run_dir=shown_dir,
                 interrupted_by=stop.signum,
                 warnings=tuple(warnings),
                 exploration=explore.rank(waves, settings) if settings else (),
@@ -257,6 +288,7 @@ def _run(
             )
 
         indices = range(shard.index, scenario.waves, shard.count) if shard else range(scenario.waves)
+        json_report.write(result(), run_dir, complete=False)  # a harness that dies leaves this
         for done, index in enumerate(indices):
             if stop:
                 break
@@ -293,19 +325,25 @@ def _run(
                 setting=setting,
                 shard=shard.index if shard else None,
             )
-            cleanup.callback(launch.release)  # a kept worker never outlives the run, however it ends
-            wave = launch.run()
-            waves.append(wave)
+            try:
+                wave = launch.run()
+            except BaseException:
+                launch.release()  # a kept worker never outlives the run, however it ends
+                raise
             if wave.kept_alive is not None:
                 kept = launch
+                cleanup.callback(launch.release)
                 board = Board.create(slots)  # the kept worker keeps its old slot to itself
+            wave = replace(wave, harness=harness_health())
+            waves.append(wave)
             batch_seen = max(batch_seen, _batch_s(wave))
             for line in version_warnings(wave, plan.expect):
+                line = redact_text(line)
                 if line not in warnings:
                     warnings.append(line)
                     observer.warn(line)
-            raw.write(wave, run_dir)
-            json_report.write(result(), run_dir)  # after every wave: a killed harness still leaves data
+            raw.write(wave, run_dir)  # each wave's files are written once, here
+            json_report.append_wave(wave, run_dir)
             if until is not None and (why := until(waves)):
                 warnings.append(f"stopped early: {why}")
                 break
@@ -370,7 +408,7 @@ def _write_human(result: RunResult, run_dir: Path) -> dict[str, Path]:
         written[name] = run_dir / name
     if "stacks.md" not in files:  # a re-render that fits again: no stale overflow beside it
         (run_dir / "stacks.md").unlink(missing_ok=True)
-    write_atomic(junit_xml, redact_text(junit.render(result, str(report_md))))
+    write_atomic(junit_xml, junit.render(result, str(report_md)))
     return {**written, "junit.xml": junit_xml}
 
 
@@ -474,7 +512,7 @@ def _inspect(
     )
     for p in result.processes:
         if p.capture:
-            raw.write_capture(p.capture, run_dir / "processes" / f"pid{p.pid}")
+            raw.write_raw(p.capture, run_dir / "processes" / f"pid{p.pid}")
     json_report.write_inspect(result, run_dir)
     write_atomic(run_dir / "report.md", markdown.render_inspect(result))
     return result
@@ -628,15 +666,15 @@ def sweep(
         workers=workers,
         rayon=rayon,
         amplifiers=amplifiers,
-        base=base,
-        sweep_dir=str(sweep_dir),
+        base=base.recorded(),
+        sweep_dir=redact_path(str(sweep_dir)),
         heatmap=None,
         interrupted=bool(stop),
     )
     png = sweep_dir / "heatmap.png"
     if measured and plot.heatmap(result, png):
         result = dataclasses.replace(result, heatmap=str(png))
-    write_atomic(sweep_dir / "report.md", redact_text(markdown.render_sweep(result)))
+    write_atomic(sweep_dir / "report.md", markdown.render_sweep(result))
     return result
 
 

@@ -16,6 +16,7 @@ from typing import IO, Any, TypeVar, cast
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from gvlstress import __version__, api, campaign, stats
 from gvlstress import sweep as sweep_mod
@@ -771,7 +772,7 @@ def report(run_dir: Path, force: bool) -> None:
     paths = api.rerender(run_dir, force=force)
     console = make_console()
     for name, path in paths.items():
-        console.print(f"{name}: {path}")
+        console.print(f"{name}: {path}", markup=False)
 
 
 @cli.command()
@@ -784,7 +785,7 @@ def scenarios() -> None:
         return
     width = max(len(p.stem) for p in paths)
     for p in paths:
-        console.print(f"{p.stem:<{width}}  {describe(p)}  [dim]({_short(p)})[/]")
+        console.print(f"{escape(p.stem):<{width}}  {escape(describe(p))}  [dim]({escape(_short(p))})[/]")
 
 
 def _short(path: Path) -> str:
@@ -814,8 +815,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         code = cli.main(args=argv, prog_name="gvlstress", standalone_mode=False)
     except GvlstressError as exc:
-        hint = f" (hint: {exc.hint})" if exc.hint else ""
-        err.print(f"gvlstress: error: {exc.message}{hint}", markup=False)
+        hint = f" (hint: {redact_text(exc.hint)})" if exc.hint else ""
+        err.print(f"gvlstress: error: {redact_text(exc.message)}{hint}", markup=False)
         raise SystemExit(int(exc.exit_code)) from None
     except click.exceptions.NoArgsIsHelpError as exc:
         err.print(exc.format_message(), markup=False)
@@ -825,7 +826,7 @@ def main(argv: list[str] | None = None) -> None:
         cmd = (
             f"gvlstress {ctx.info_name}" if ctx is not None and ctx.info_name != "gvlstress" else "gvlstress"
         )
-        err.print(f"gvlstress: error: {exc.format_message()} (hint: {cmd} --help)", markup=False)
+        err.print(f"gvlstress: error: {redact_text(exc.format_message())} (hint: {cmd} --help)", markup=False)
         raise SystemExit(int(ExitCode.USAGE)) from None
     except click.exceptions.Abort:
         raise SystemExit(int(ExitCode.INTERRUPTED)) from None

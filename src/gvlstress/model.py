@@ -398,6 +398,8 @@ class WaveResult:
     """The wave's seed, from the run's seed and the global index (worker `slot` adds `slot`)."""
     origin: str | None = None
     """After a merge that had to renumber: the run directory and wave it came from."""
+    harness: dict[str, int] = field(default_factory=dict)
+    """The harness's own fds, threads, maps and peak RSS after this wave (flat in a healthy run)."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gvlstress.errors import UsageError
+from gvlstress.redact import redact_mapping, redact_path, redact_text
 
 START_METHODS = ("spawn", "forkserver", "fork")
 
@@ -77,6 +78,19 @@ class Scenario:
         out = dataclasses.asdict(self)
         out["options"] = dict(self.options)
         return out
+
+    def recorded(self) -> Scenario:
+        """This scenario as reports keep it: option values under secret names (``password``,
+        ``api_key``...) and secrets anywhere by value redacted. Never run from it."""
+        return dataclasses.replace(
+            self,
+            name=redact_text(self.name),
+            description=redact_text(self.description),
+            source=redact_path(self.source),
+            report_dir=redact_path(self.report_dir),
+            python=redact_path(self.python) if self.python else None,
+            options=redact_mapping(self.options),
+        )
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Scenario)}

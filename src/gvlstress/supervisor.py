@@ -33,7 +33,7 @@ from gvlstress import amplify, patterns, watchdog, worker
 from gvlstress.capture import capture_many
 from gvlstress.diagnose import decide, explain, judge
 from gvlstress.heartbeat import Board, Phase, SlotState
-from gvlstress.knobs import environ_with, redact_setting, redact_text
+from gvlstress.knobs import environ_with, redact_setting
 from gvlstress.model import (
     Capture,
     Diagnosis,
@@ -47,6 +47,7 @@ from gvlstress.model import (
 from gvlstress.probes import procfs, tools
 from gvlstress.probes.procfs import PROBE_WINDOW_S
 from gvlstress.proctree import exit_status, kill_trees, signal_name
+from gvlstress.redact import redact_block, redact_lines, redact_mapping
 from gvlstress.scenario import Scenario
 from gvlstress.targets.base import TargetPlan
 
@@ -172,9 +173,12 @@ def worker_spec(scenario: Scenario, plan: TargetPlan, wave: int | str, slot: int
         duration=scenario.duration,
         seed=seed,
         rendezvous_s=scenario.startup_grace,
+        affinity=amplify.squeeze_cpus(scenario.squeeze) if scenario.squeeze else None,
     )
 
 
+TRACEBACK_CHARS = 64 * 1024
+"""The end of a worker's traceback that is kept (a 30 KB exception message is kept whole)."""
 STDERR_TAIL_LINES = 50
 _TAIL_BYTES = 64 * 1024
 
@@ -191,7 +195,7 @@ def stderr_tail(directory: str | None, pid: int | None) -> tuple[str, ...]:
     except OSError:
         return ()
     lines = data.decode("utf-8", "replace").splitlines()[-STDERR_TAIL_LINES:]
-    return tuple(redact_text(line.rstrip()[:1000]) for line in lines)
+    return redact_lines(line.rstrip()[:1000] for line in lines)
 
 
 def probe_workers(pids: list[int], window: float = PROBE_WINDOW_S) -> dict[int, ProbeFinding]:
@@ -225,6 +229,8 @@ class _Slot:
     cpu_prev: tuple[float, float] | None = None
     cpu_percent: float | None = None
     first_beat_iters: tuple[float, int] | None = None
+    pinned: tuple[int, int] | None = None
+    """--squeeze as checked: (threads within the CPUs, threads seen)."""
     capture: Capture | None = None
     proc: psutil.Process | None = field(default=None, repr=False)
 
@@ -273,7 +279,7 @@ class Wave:
         self.quota: amplify.CpuQuota | None = None
         self.chaos: amplify.Chaos | None = None
         self.amplified: dict[str, Any] = {}
-        self.pinned = 0
+        self.squeezed = amplify.squeeze_cpus(scenario.squeeze) if scenario.squeeze else None
 
     # -- thresholds -------------------------------------------------------------------------
     def threshold(self, s: _Slot) -> float:
@@ -327,6 +333,8 @@ class Wave:
                         # frozen, not killed, if the harness dies: the watchdog then sees (and
                         # kills) each worker with its children still attached
                         signal.SIGSTOP if watchdog.active() else signal.SIGKILL,
+                        # workers enter the wave's cgroups themselves, before the target runs
+                        [quota.procs_file] if quota is not None else None,
                     ),
                 )
                 self._executor = executor
@@ -349,8 +357,11 @@ class Wave:
                 self._capture_hung()  # evidence first; the teardown kills
                 if self.keep_hung:
                     self._keep_first_hung()
+            self._check_squeeze(self.slots)  # workers still alive whose pool was never reported
         finally:
             self._stop_chaos()
+            if burners is not None:
+                self.amplified["burners"] = {"count": sc.burners, "running_at_end": burners.running()}
             self._teardown(executor)
             if burners is not None:
                 burners.stop()
@@ -363,11 +374,22 @@ class Wave:
                     "nr_throttled": quota.throttled(),
                 }
                 quota.close()
-        if sc.burners:
-            self.amplified["burners"] = sc.burners
-        if sc.squeeze:
-            self.amplified["squeeze"] = {"cpus": sc.squeeze, "threads_pinned": self.pinned}
         self._settle(futures)
+        self._release_handles()
+        if self.squeezed is not None:
+            started_slots = [x for x in self.slots if x.state and x.state.pid]
+            checked = [x.pinned for x in started_slots if x.pinned is not None]
+            self.amplified["squeeze"] = {
+                "cpus": sc.squeeze,
+                "cpu_ids": list(self.squeezed),
+                "workers": len(started_slots),
+                "workers_pinned": sum(1 for inside, total in checked if total and inside == total),
+                "threads_pinned": sum(inside for inside, _ in checked),
+                "threads": sum(total for _, total in checked),
+            }
+        if self.amplified:
+            started_n = sum(1 for x in self.slots if x.state and x.state.pid)
+            self.amplified["not_applied"] = amplify.gaps(self.amplified, started_n)
         wall = time.monotonic() - started
         outcomes = failure_diagnoses(
             tuple(
@@ -433,7 +455,7 @@ class Wave:
         exc = fut.exception(timeout=0)
         if exc is None:
             rep = fut.result(timeout=0)
-            verdict = Verdict.SLOW if s.stalls else Verdict.OK
+            verdict, detail = finished_verdict(s.stalls, rep.batch_s_max, self.scenario)
             s.outcome = WorkerOutcome(
                 slot=slot,
                 pid=rep.pid,
@@ -446,13 +468,13 @@ class Wave:
                 iter_s=rep.elapsed_s,
                 env_inherited=rep.env_inherited,
                 env_effective=rep.env_effective,
-                target_info=rep.target_info,
+                target_info=redact_mapping(rep.target_info),
                 probe=s.finding,
                 stalls=s.stalls,
-                detail=(
-                    f"stalled {s.stalls}x past the stall threshold, then progressed" if s.stalls else None
-                ),
+                detail=detail,
             )
+            if rep.pinned is not None:
+                s.pinned = rep.pinned
         elif isinstance(exc, BrokenProcessPool):
             # Attributed in _settle. Exit codes are read now, before our own SIGKILLs.
             if not self._broken:
@@ -463,7 +485,7 @@ class Wave:
             cause = exc.__cause__
             if cause is not None:  # concurrent.futures keeps the worker's traceback here
                 text = str(cause) + "\n" + f"{type(exc).__name__}: {exc}"
-            s.outcome = self._partial(s, Verdict.ERROR, detail=redact_text(text.strip()))
+            s.outcome = self._partial(s, Verdict.ERROR, detail=redact_block(text.strip()[-TRACEBACK_CHARS:]))
 
     def _dead_workers(self) -> dict[int, int]:
         """Exit codes of workers that died on their own, read before we kill anything.
@@ -500,13 +522,21 @@ class Wave:
                 s.first_beat_iters = (now, st.iterations)
             s.threads_max = max(s.threads_max, st.threads)
             s.state = st
+            if st.rayon_threads and s.pinned is None:  # the beat that reports the pool
+                self._check_squeeze([s])
+
+    def _check_squeeze(self, slots: list[_Slot]) -> None:
+        """--squeeze as it stands in each live worker not checked yet (threads pinned, strays
+        re-pinned): on the beat that reports its pool, and before teardown for the rest."""
+        if self.squeezed is None:
+            return
+        for s in slots:
+            if s.pinned is None and s.outcome is None and s.state and s.state.pid:
+                inside, total = amplify.squeeze(s.state.pid, self.squeezed)
+                if total:
+                    s.pinned = (inside, total)
 
     def _sample_stats(self, now: float) -> None:
-        squeeze = self.scenario.squeeze
-        if squeeze:  # again each time: threads a pool starts later get pinned too
-            for s in self.slots:
-                if s.outcome is None and s.state and s.state.pid and s.state.phase >= Phase.ITERATING:
-                    self.pinned = max(self.pinned, amplify.squeeze(s.state.pid, squeeze))
         rows = []
         for s in self.slots:
             st = s.state
@@ -579,12 +609,14 @@ class Wave:
             self.chaos = None
 
     def _iterating(self) -> list[int]:
-        """Workers in their batches now (chaos perturbs only these)."""
-        return [
-            s.state.pid
-            for s in self.slots
-            if s.outcome is None and s.state is not None and s.state.pid and s.state.phase == Phase.ITERATING
-        ]
+        """Workers in their batches now (chaos perturbs only these), read from the board itself
+        rather than the loop's last poll, so chaos acts within milliseconds of the first batch."""
+        out = []
+        for s in self.slots:
+            st = self.board.read(s.slot)
+            if st.pid and st.phase == Phase.ITERATING and s.outcome is None:
+                out.append(st.pid)
+        return out
 
     def _judged(self, by_pid: dict[int, _Slot]) -> dict[int, ProbeFinding]:
         """/proc findings, refined with stacks where /proc alone cannot decide; the capture is
@@ -700,6 +732,21 @@ class Wave:
             self._pool_manager.join(timeout=REAP_S)
         self.processes = procs
 
+    def _release_handles(self) -> None:
+        """Close every reaped worker's handles now (each holds a pipe until it is collected) and
+        drop the executor, so nothing this wave opened outlives it (a kept worker stays)."""
+        manager = self._pool_manager
+        if manager is not None and manager.is_alive():
+            return  # it may still touch them; the garbage collector closes them later
+        for pid, p in self.processes.items():
+            if pid not in self.kept and p.exitcode is not None:
+                with contextlib.suppress(ValueError):
+                    p.close()
+        self.processes = {pid: p for pid, p in self.processes.items() if pid in self.kept}
+        self._executor = None
+        if not self.kept:
+            self._pool_processes, self._pool_manager, self._pool_wakeup = {}, None, None
+
     def _settle(self, futures: dict[Future[worker.WorkerReport], int]) -> None:
         """Give every slot without an outcome one, now that the wave is over and reaped."""
         for fut, slot in futures.items():
@@ -776,6 +823,22 @@ class Wave:
     def _outcome(self, s: _Slot) -> WorkerOutcome:
         assert s.outcome is not None
         return s.outcome
+
+
+def finished_verdict(stalls: int, batch_s_max: float, scenario: Scenario) -> tuple[Verdict, str | None]:
+    """A worker that finished its share: ``slow`` when a batch went quiet past the stall floor
+    (or the fixed --stall) whether or not it was probed, ``ok`` otherwise. The adaptive
+    threshold only decides when to probe (it learns a slow loader's batch time, so later waves
+    do not probe the same slow batch again); the verdict does not depend on which wave saw it."""
+    floor = scenario.stall if scenario.stall is not None else scenario.stall_floor
+    if stalls:
+        return Verdict.SLOW, f"stalled {stalls}x past the stall threshold, then progressed"
+    if batch_s_max > floor:
+        return (
+            Verdict.SLOW,
+            f"a batch took {batch_s_max:.1f}s, past the stall floor of {floor:g}s, then it progressed",
+        )
+    return Verdict.OK, None
 
 
 def failure_diagnoses(outcomes: tuple[WorkerOutcome, ...]) -> tuple[WorkerOutcome, ...]:

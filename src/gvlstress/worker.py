@@ -48,6 +48,9 @@ class WorkerSpec(NamedTuple):
     seed: int
     rendezvous_s: float = 30.0
     """How long to wait for every sibling to hold its task before going on regardless."""
+    affinity: tuple[int, ...] | None = None
+    """CPUs the worker pins itself to before the target is imported (``--squeeze``): every
+    thread the target starts later inherits the mask, so the squeeze holds from the first one."""
 
 
 class WorkerReport(NamedTuple):
@@ -63,6 +66,8 @@ class WorkerReport(NamedTuple):
     env_inherited: dict[str, str]
     env_effective: dict[str, str]
     target_info: dict[str, Any]
+    pinned: tuple[int, int] | None = None
+    """With an affinity: (threads inside it, threads in all) at the end of the worker's share."""
 
 
 def _die_with_parent(parent_pid: int, sig: int = signal.SIGKILL) -> None:
@@ -95,6 +100,19 @@ def _stderr_to(directory: str) -> None:
     os.close(fd)
 
 
+def join_cgroups(procs_files: list[str]) -> None:
+    """Enter the wave's cgroups (CPU quota, memory limit) before anything else runs here: every
+    thread and child this worker starts is then born inside them. A failure is left for the
+    supervisor to find (it checks membership and says what was not applied)."""
+    me = str(os.getpid())
+    for path in procs_files:
+        try:
+            with open(path, "w") as fh:
+                fh.write(me)
+        except OSError:
+            continue
+
+
 def init(
     raw_board: Any,
     parent_pid: int | None = None,
@@ -102,13 +120,17 @@ def init(
     sys_path: list[str] | None = None,
     stderr_dir: str | None = None,
     death_signal: int = signal.SIGKILL,
+    cgroups: list[str] | None = None,
 ) -> None:
-    """Pool initializer: attach the board; leave Ctrl-C to the supervisor, which tears down.
+    """Pool initializer: join the wave's cgroups, attach the board; leave Ctrl-C to the
+    supervisor, which tears down.
 
     `sys_path` is given when the worker runs another interpreter (``--python``): spawn copied
     the supervisor's sys.path, but the target must come from this interpreter's own packages.
     """
     global _board, _barrier
+    if cgroups:
+        join_cgroups(cgroups)
     if stderr_dir:
         _stderr_to(stderr_dir)
     if sys_path:
@@ -133,6 +155,30 @@ def _os_threads() -> int:
         return len(os.listdir("/proc/self/task"))
     except OSError:
         return 0
+
+
+def _pin(cpus: tuple[int, ...]) -> None:
+    """Pin this (the main) thread before the target starts any: threads inherit the mask."""
+    with contextlib.suppress(OSError):
+        os.sched_setaffinity(0, cpus)
+
+
+def _pinned(cpus: tuple[int, ...]) -> tuple[int, int]:
+    """(threads whose affinity is within `cpus`, threads in all): the squeeze as it stands."""
+    allowed = set(cpus)
+    inside = total = 0
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return 0, 0
+    for tid in tids:
+        try:
+            mask = os.sched_getaffinity(int(tid))
+        except OSError:
+            continue
+        total += 1
+        inside += mask <= allowed
+    return inside, total
 
 
 def _pool_size(info: dict[str, Any]) -> int | None:
@@ -195,6 +241,8 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
         inherited = thread_knobs(os.environ)
         os.environ.update(spec.env)
         effective = thread_knobs(os.environ)
+        if spec.affinity:
+            _pin(spec.affinity)
         opener = load_entry(spec.entry)
         board.phase(slot, Phase.IMPORTED)
         session: WorkerSession = opener(spec.options, spec.seed, slot)
@@ -232,6 +280,7 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
             env_inherited=inherited,
             env_effective=effective,
             target_info=info,
+            pinned=_pinned(spec.affinity) if spec.affinity else None,
         )
     except BaseException:
         board.phase(slot, Phase.FAILED)

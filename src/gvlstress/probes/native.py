@@ -185,7 +185,7 @@ def _one(
             "thread apply all bt",
         ]
         parse = parse_gdb
-    out = tools.run(argv, timeout)
+    out = tools.run(argv, timeout, diagnostic=True)
     threads = parse(out.stdout)
     if not threads:
         error = out.error or f"{name} printed no stacks"

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from gvlstress.model import ProcSample, ThreadSample
+from gvlstress.redact import redact_path, redact_text
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PROBE_WINDOW_S = 0.5
@@ -225,10 +226,11 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
     io = parse_io(_read(task_dir / "io") or "")
     fd_target = None
     if nr is not None and args and syscall_name(nr) in FD_SYSCALLS:
-        fd_target = _readlink(task_dir.parent.parent / "fd" / str(args[0]))
+        link = _readlink(task_dir.parent.parent / "fd" / str(args[0]))
+        fd_target = redact_path(link) if link else None
     return ThreadSample(
         tid=int(task_dir.name),
-        comm=comm,
+        comm=redact_text(comm),
         state=state,
         wchan=parse_wchan(_read(task_dir / "wchan") or ""),
         syscall=nr,

@@ -31,7 +31,7 @@ def version(path: str | None = None) -> str | None:
     path = path or locate()
     if not path:
         return None
-    out = tools.run([path, "--version"], VERSION_TIMEOUT_S)
+    out = tools.run([path, "--version"], VERSION_TIMEOUT_S, diagnostic=True)
     return out.stdout.strip().removeprefix("py-spy ").strip() if out.ok else None
 
 
@@ -99,7 +99,7 @@ def dump(
             None,
         )
     argv = [path, "dump", "--json", "--pid", str(pid)] + (["--native"] if native else [])
-    out = tools.run(argv, timeout)
+    out = tools.run(argv, timeout, diagnostic=True)
     if not out.ok:
         error = out.error if out.returncode is None else explain_error(out.stderr or out.stdout)
         return ToolRun("py-spy", False, out.elapsed_s, tuple(argv), error), (), out.stdout or None

@@ -22,6 +22,7 @@ from pathlib import Path
 import psutil
 
 from gvlstress import watchdog
+from gvlstress.redact import redact_text
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,23 @@ def _kill_tree(pid: int) -> None:
             k.kill()
 
 
-def run(argv: list[str], timeout: float, stdin: str | None = None) -> Output:
+TOOL_ENV_DROPPED = ("RUST_BACKTRACE", "RUST_LIB_BACKTRACE", "PYTHONWARNINGS")
+"""The user's settings that change what a diagnostic tool prints (a Rust backtrace after
+py-spy's error), not what it finds: a tool runs without them."""
+
+
+def tool_env() -> dict[str, str]:
+    """The environment a diagnostic tool runs in (the user's, minus TOOL_ENV_DROPPED)."""
+    return {k: v for k, v in os.environ.items() if k not in TOOL_ENV_DROPPED}
+
+
+def run(argv: list[str], timeout: float, stdin: str | None = None, *, diagnostic: bool = False) -> Output:
     """Run argv (no shell) in its own session with a deadline that holds: at the deadline (or on
-    `cancel`) the tool and all its descendants are killed and its pipes read for at most DRAIN_S."""
+    `cancel`) the tool and all its descendants are killed and its pipes read for at most DRAIN_S.
+
+    What it prints is redacted here, once: tool output is one of the doors a secret comes in by
+    (a thread name, a path). A `diagnostic` tool (py-spy, pystack, eu-stack, gdb) runs with
+    `tool_env()`; anything else (the target's warm-up) with the user's environment."""
     started = time.monotonic()
     if _cancel.is_set():
         return Output(False, "", "", None, 0.0, "cancelled (the run is stopping)")
@@ -94,6 +109,7 @@ def run(argv: list[str], timeout: float, stdin: str | None = None) -> Output:
             text=True,
             errors="replace",
             start_new_session=True,
+            env=tool_env() if diagnostic else None,
         )
     except OSError as exc:
         return Output(
@@ -123,8 +139,16 @@ def run(argv: list[str], timeout: float, stdin: str | None = None) -> Output:
                     with contextlib.suppress(subprocess.TimeoutExpired):
                         proc.wait(timeout=DRAIN_S)
                     out, err = "", ""
-                return Output(False, out or "", err or "", None, time.monotonic() - started, why)
+                return Output(
+                    False,
+                    redact_text(out or ""),
+                    redact_text(err or ""),
+                    None,
+                    time.monotonic() - started,
+                    why,
+                )
     ok = proc.returncode == 0
+    out, err = redact_text(out), redact_text(err)
     error = None if ok else error_line(err, proc.returncode)
     return Output(ok, out, err, proc.returncode, time.monotonic() - started, error)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.live import Live
+from rich.markup import escape
 from rich.table import Table
 
 from gvlstress.compare import Comparison
@@ -70,7 +71,7 @@ class ConsoleObserver:
                 f"{r.rate:.1f}",
                 str(r.threads or "-"),
                 "-" if r.cpu_percent is None else f"{r.cpu_percent:.0f}",
-                r.state,
+                escape(r.state),
             )
         return table
 
@@ -85,7 +86,9 @@ class ConsoleObserver:
         else:
             self.console.print(
                 f"wave {index + 1}/{scenario.waves}: {scenario.workers} workers, "
-                f"rayon={scenario.rayon or 'default'}, target={scenario.target}, fault={scenario.fault}"
+                f"rayon={scenario.rayon or 'default'}, target={scenario.target}, fault={scenario.fault}",
+                markup=False,
+                highlight=False,
             )
 
     def progress(self, index: int, rows: tuple[WorkerStatus, ...]) -> None:
@@ -95,7 +98,7 @@ class ConsoleObserver:
         elif self._ticks % int(PLAIN_PROGRESS_EVERY_S / 0.5) == 0:
             done = sum(r.iterations for r in rows)
             states = ",".join(sorted({r.state for r in rows}))
-            self.console.print(f"  wave {index + 1}: {done} batches so far; states: {states}")
+            self.console.print(f"  wave {index + 1}: {done} batches so far; states: {states}", markup=False)
 
     def suspected(self, index: int, slot: int, finding: ProbeFinding) -> None:
         said = (index, slot, finding.kind, finding.reason.split(" for ")[0])
@@ -106,10 +109,11 @@ class ConsoleObserver:
             f"  wave {index + 1} slot {slot} (pid {finding.pid}) went quiet: "
             f"/proc says {finding.kind.value}: {finding.reason}",
             highlight=False,
+            markup=False,
         )
 
     def warn(self, message: str) -> None:
-        self.console.print(f"[yellow]warning[/]: {message}", highlight=False)
+        self.console.print(f"[yellow]warning[/]: {escape(message)}", highlight=False)
 
     def capturing(self, index: int, pids: tuple[int, ...]) -> None:
         if pids:
@@ -127,6 +131,7 @@ class ConsoleObserver:
             f"  gdb -p {pid}   (then: thread apply all bt)\n"
             f"report: {report}",
             highlight=False,
+            markup=False,
         )
 
     def wave_finished(self, wave: WaveResult) -> None:
@@ -143,9 +148,11 @@ class ConsoleObserver:
             if w.verdict not in (Verdict.OK, Verdict.CANCELLED):
                 self.console.print(
                     f"  slot {w.slot} pid {w.pid}: {verdict_text(w.verdict)} after {w.iterations} "
-                    f"batches; {w.verdict_line}",
+                    f"batches; {escape(w.verdict_line)}",
                     highlight=False,
                 )
+        for gap in wave.amplifiers.get("not_applied", ()):
+            self.console.print(f"  [yellow]amplifier not applied[/]: {escape(gap)}", highlight=False)
 
 
 class SweepBar:
@@ -176,7 +183,7 @@ class SweepBar:
     def __call__(self, done: int, total: int, label: str) -> None:
         self.progress.update(self.task, completed=done, total=total, description=label)
         if not self.console.is_terminal and label != "done":
-            self.console.print(f"sweep cell {done + 1}/{total}: {label}", highlight=False)
+            self.console.print(f"sweep cell {done + 1}/{total}: {label}", highlight=False, markup=False)
 
 
 def print_sweep(console: Console, r: SweepResult) -> None:
@@ -199,20 +206,28 @@ def print_sweep(console: Console, r: SweepResult) -> None:
             table.add_row(*row)
     console.print(table)
     if r.heatmap is None:
-        console.print("no heatmap: pip install 'gvlstress[plot]' (matplotlib)", highlight=False)
-    console.print(f"report: {r.sweep_dir}/report.md", highlight=False)
+        console.print("no heatmap: matplotlib could not be imported here", highlight=False)
+    else:
+        console.print(f"heatmap: {r.heatmap}", highlight=False, markup=False)
+    console.print(f"report: {r.sweep_dir}/report.md", highlight=False, markup=False)
 
 
 def print_slurm(console: Console, jobs: SlurmJobs) -> None:
     """`gvlstress slurm`: what was written, and what was submitted or how to submit it."""
-    console.print(f"wrote {jobs.array_script}, {jobs.merge_script} and {jobs.submit_script}", highlight=False)
+    console.print(
+        f"wrote {jobs.array_script}, {jobs.merge_script} and {jobs.submit_script}",
+        highlight=False,
+        markup=False,
+    )
     if jobs.array_job:
         console.print(
             f"submitted array job {jobs.array_job}; merge job {jobs.merge_job} runs after it (afterany)"
         )
     else:
-        console.print(f"submit with: bash {jobs.submit_script}", highlight=False)
-    console.print(f"merged report when done: {jobs.directory}/merged/report.md", highlight=False)
+        console.print(f"submit with: bash {jobs.submit_script}", highlight=False, markup=False)
+    console.print(
+        f"merged report when done: {jobs.directory}/merged/report.md", highlight=False, markup=False
+    )
 
 
 def print_plan(console: Console, p: Plan) -> None:
@@ -227,7 +242,8 @@ def print_plan(console: Console, p: Plan) -> None:
         return
     if p.batches_per_wave is not None:
         console.print(
-            f"batches: {p.waves * p.batches_per_wave:,.0f} ({p.batches_per_wave:g} per wave in {p.run_dir})"
+            f"batches: {p.waves * p.batches_per_wave:,.0f} ({p.batches_per_wave:g} per wave in {p.run_dir})",
+            markup=False,
         )
     if p.waves_per_hour:
         hours = p.waves / p.waves_per_hour
@@ -235,16 +251,19 @@ def print_plan(console: Console, p: Plan) -> None:
             f"time: {_hours(hours)} on this host at {p.waves_per_hour:,.0f} waves/hour; "
             f"{_hours(hours / p.hosts)} on {plural(p.hosts, 'host')} (--shard I/{p.hosts})",
             highlight=False,
+            markup=False,
         )
     if p.hung:
         console.print(
-            f"[yellow]note[/]: {p.run_dir} has {plural(p.hung, 'hung wave')}: no bound below its observed "
+            f"[yellow]note[/]: {escape(p.run_dir)} has {plural(p.hung, 'hung wave')}: no bound below its observed "
             "rate can be claimed until the cause is fixed",
             highlight=False,
         )
     elif p.done_clean:
         console.print(
-            f"{p.run_dir} already has {p.done_clean} of them (if nothing changed since)", highlight=False
+            f"{p.run_dir} already has {p.done_clean} of them (if nothing changed since)",
+            highlight=False,
+            markup=False,
         )
 
 
@@ -260,12 +279,12 @@ def print_hosts(console: Console, result: RunResult) -> None:
         shard = f"shard {h.shard.index}/{h.shard.count}" if h.shard else "run"
         flag = "  [bold red]out of line[/]" if h.out_of_line else ""
         console.print(
-            f"{shard} on {h.environment.get('host', '?')}: {h.hung}/{h.waves} waves hung "
+            f"{shard} on {escape(str(h.environment.get('host', '?')))}: {h.hung}/{h.waves} waves hung "
             f"(p = {h.p_value:.3g} against the others){flag}",
             highlight=False,
         )
     for w in result.warnings:
-        console.print(f"[yellow]warning[/]: {w}", highlight=False)
+        console.print(f"[yellow]warning[/]: {escape(w)}", highlight=False)
 
 
 def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
@@ -274,17 +293,19 @@ def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
         f"[bold]{verdict_text(s.verdict)}[/]: {plural(s.waves, 'wave')}, {s.hung} hung, "
         f"{s.crashed} crashed, {s.errored} errored" + (" (interrupted)" if s.interrupted else "")
     )
-    console.print(f"report: {run_dir}/report.md  (run.json, junit.xml beside it)", highlight=False)
+    console.print(
+        f"report: {run_dir}/report.md  (run.json, junit.xml beside it)", highlight=False, markup=False
+    )
 
 
 def print_inspect(console: Console, result: InspectResult) -> None:
     for p in result.processes:
-        console.print(f"[bold]pid {p.pid}[/]: {p.diagnosis.summary}")
+        console.print(f"[bold]pid {p.pid}[/]: {escape(p.diagnosis.summary)}")
         for e in p.diagnosis.evidence:
-            console.print(f"  - {e}", highlight=False)
+            console.print(f"  - {e}", highlight=False, markup=False)
         for m in p.diagnosis.missing:
-            console.print(f"  - [yellow]missing view[/]: {m}", highlight=False)
-    console.print(f"report: {result.run_dir}/report.md", highlight=False)
+            console.print(f"  - [yellow]missing view[/]: {escape(m)}", highlight=False)
+    console.print(f"report: {result.run_dir}/report.md", highlight=False, markup=False)
 
 
 def print_checks(console: Console, checks: tuple[Check, ...]) -> None:
@@ -293,7 +314,7 @@ def print_checks(console: Console, checks: tuple[Check, ...]) -> None:
         table.add_column(col, overflow="fold")
     for c in checks:
         mark = "[green]ok[/]" if c.ok else ("[red]FAIL[/]" if c.required else "[yellow]warn[/]")
-        table.add_row(c.name, mark, c.detail, c.hint or "")
+        table.add_row(c.name, mark, escape(c.detail), escape(c.hint or ""))
     console.print(table)
     if all(c.ok for c in checks if c.required):
         console.print("A run here gets full diagnostics (/proc, py-spy, native stacks).")
@@ -314,7 +335,7 @@ def print_selftest(console: Console, result: SelftestResult) -> None:
         else ("[red]some class was missed or misnamed: do not trust a clean run on this host yet[/]")
     )
     console.print(verdict)
-    console.print(f"details: {result.run_dir}/selftest.md", highlight=False)
+    console.print(f"details: {result.run_dir}/selftest.md", highlight=False, markup=False)
 
 
 def print_compare(console: Console, c: Comparison, path: str) -> None:
@@ -324,14 +345,14 @@ def print_compare(console: Console, c: Comparison, path: str) -> None:
     for col in COMPARE_HEADER:
         table.add_column(col)
     for row in _compare_rows(c):
-        table.add_row(*row)
+        table.add_row(*map(escape, row))
     console.print(table)
     for line in pair_lines(c):
-        console.print(line, highlight=False)
+        console.print(line, highlight=False, markup=False)
     if c.sequential is not None:
         for line in sequential_lines(c.sequential):
-            console.print(line, highlight=False)
-    console.print(f"markdown: {path}", highlight=False)
+            console.print(line, highlight=False, markup=False)
+    console.print(f"markdown: {path}", highlight=False, markup=False)
 
 
 def print_hunt(console: Console, h: HuntResult) -> None:
@@ -339,7 +360,7 @@ def print_hunt(console: Console, h: HuntResult) -> None:
     r = h.hazard
     rate, low, high = h.per_cpu_minute
     console.print(
-        f"[bold]hunt stopped[/]: {h.stopped}; {plural(h.waves, 'wave')}, {plural(h.batches, 'batch')}, "
+        f"[bold]hunt stopped[/]: {escape(h.stopped)}; {plural(h.waves, 'wave')}, {plural(h.batches, 'batch')}, "
         f"{h.cpu_minutes:.1f} CPU-minutes of workers",
         highlight=False,
     )
@@ -360,13 +381,13 @@ def print_hunt(console: Console, h: HuntResult) -> None:
         from gvlstress.reporters.markdown import arm_cells
 
         for a in h.run.exploration:
-            table.add_row(*arm_cells(a), a.flags or "-")
+            table.add_row(*map(escape, arm_cells(a)), escape(a.flags or "-"))
         console.print(table)
     if h.sequential is not None:
         from gvlstress.reporters.markdown import sequential_lines
 
         for line in sequential_lines(h.sequential):
-            console.print(line, highlight=False)
+            console.print(line, highlight=False, markup=False)
     print_summary(console, h.run, h.run.run_dir)
 
 

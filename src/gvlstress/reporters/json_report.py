@@ -1,4 +1,13 @@
-"""run.json: the whole parent -> wave -> worker -> thread tree, schema-versioned."""
+"""run.json: the whole parent -> wave -> worker -> thread tree, schema-versioned.
+
+Written to scale with long runs: run.json is written once when the run starts (no waves yet,
+``complete: false``) and once at its end; each wave in between is appended to ``waves.jsonl``
+as it finishes, so a wave never rewrites what came before it, and a harness that dies still
+leaves every finished wave. A captured worker's stacks live in their own file under
+``workers/`` (beside the raw tool output) and run.json refers to it.
+
+Strings are not redacted here: every secret was redacted at the door it came in by.
+"""
 
 from __future__ import annotations
 
@@ -12,11 +21,15 @@ from typing import Any
 
 from gvlstress import __version__
 from gvlstress.errors import UsageError
-from gvlstress.knobs import redact_text
-from gvlstress.model import InspectResult, RunResult
-from gvlstress.reporters.files import write_atomic
+from gvlstress.model import Capture, InspectResult, RunResult, WaveResult, WorkerOutcome
+from gvlstress.reporters.files import append_line, read_text_capped, write_atomic
 
-SCHEMA = "gvlstress.run/1"
+SCHEMA = "gvlstress.run/2"
+"""/2: captures moved out to workers/*/capture.json; waves appended to waves.jsonl; `complete`."""
+READABLE = ("gvlstress.run/1", SCHEMA)
+WAVES_FILE = "waves.jsonl"
+MAX_JSON_BYTES = 256 * 1024 * 1024
+"""Larger run.json or capture files are refused, not read (a huge file cannot stall a reader)."""
 
 
 _HEX_FIELDS = ("addr", "futex_addr")
@@ -40,8 +53,6 @@ def _plain(obj: Any) -> Any:
         return out
     if isinstance(obj, Enum):
         return obj.value
-    if isinstance(obj, str):  # every string leaves the process redacted by value
-        return redact_text(obj)
     if isinstance(obj, dict):
         return {str(k): _plain(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
@@ -49,13 +60,57 @@ def _plain(obj: Any) -> Any:
     return obj
 
 
-def to_dict(result: RunResult) -> dict[str, Any]:
-    data = _plain(result)
+def capture_dir(wave: WaveResult, w: WorkerOutcome) -> str:
+    """Where a captured worker's files go, relative to the run directory."""
+    return f"workers/wave{wave.index + 1}-slot{w.slot}-pid{w.pid}"
+
+
+def capture_ref(wave: WaveResult, w: WorkerOutcome) -> str:
+    return f"{capture_dir(wave, w)}/capture.json"
+
+
+def write_capture(capture: Capture, path: Path) -> None:
+    """A worker's merged three-view capture, in its own file (run.json refers to it)."""
+    write_atomic(path, json.dumps(_plain(capture), indent=1) + "\n")
+
+
+def wave_dict(wave: WaveResult, run_dir: Path | None = None) -> dict[str, Any]:
+    """One wave as run.json and waves.jsonl hold it: captures by reference (written to their
+    file under `run_dir` if it is not there yet, e.g. after a merge renumbered the wave)."""
+    data: dict[str, Any] = _plain(wave)
+    for w, out in zip(wave.workers, data["workers"], strict=True):
+        if w.capture is None:
+            continue
+        ref = capture_ref(wave, w)
+        if run_dir is not None and not (run_dir / ref).is_file():
+            write_capture(w.capture, run_dir / ref)
+        out["capture"] = ref
+    return data
+
+
+def to_dict(result: RunResult, run_dir: Path | None = None, complete: bool = True) -> dict[str, Any]:
+    data = _plain(dataclasses.replace(result, waves=()))
+    data["waves"] = [wave_dict(w, run_dir) for w in result.waves]
     data["schema"] = SCHEMA
     data["gvlstress_version"] = __version__
+    data["complete"] = complete
     data["summary"] = _plain(result.summary)
-    order = ["schema", "gvlstress_version", "summary", "scenario", "environment", "target", "waves"]
+    order = [
+        "schema",
+        "gvlstress_version",
+        "complete",
+        "summary",
+        "scenario",
+        "environment",
+        "target",
+        "waves",
+    ]
     return {k: data[k] for k in order} | {k: v for k, v in data.items() if k not in order}
+
+
+def append_wave(wave: WaveResult, run_dir: Path) -> None:
+    """Add one finished wave to waves.jsonl (nothing written before it is touched)."""
+    append_line(run_dir / WAVES_FILE, json.dumps(wave_dict(wave, run_dir)))
 
 
 INSPECT_SCHEMA = "gvlstress.inspect/1"
@@ -68,9 +123,9 @@ def write_inspect(result: InspectResult, run_dir: Path) -> Path:
     return path
 
 
-def write(result: RunResult, run_dir: Path) -> Path:
+def write(result: RunResult, run_dir: Path, complete: bool = True) -> Path:
     path = run_dir / "run.json"
-    write_atomic(path, json.dumps(to_dict(result), indent=2, sort_keys=False) + "\n")
+    write_atomic(path, json.dumps(to_dict(result, run_dir, complete), indent=2, sort_keys=False) + "\n")
     return path
 
 
@@ -116,17 +171,67 @@ def _load(tp: Any, value: Any) -> Any:
     return value
 
 
-def read(run_dir: Path) -> RunResult:
-    """RunResult from a run directory's run.json (to render reports again)."""
-    path = run_dir / "run.json"
+def _read_json(path: Path) -> Any:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = read_text_capped(path, MAX_JSON_BYTES)
     except OSError as exc:
         raise UsageError(f"{path}: cannot read ({exc.strerror})", hint="pass a run directory") from None
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, ValueError) as exc:
         raise UsageError(f"{path}: not a readable JSON file ({type(exc).__name__})") from None
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+
+
+def _waves_from_log(run_dir: Path) -> list[Any]:
+    """The waves a run appended as it went (a harness that died never wrote the final run.json)."""
+    path = run_dir / WAVES_FILE
+    if not path.is_file():
+        return []
+    out = []
+    try:
+        text = read_text_capped(path, MAX_JSON_BYTES)
+    except OSError:
+        return []
+    for line in text.splitlines():
+        try:
+            out.append(json.loads(line))
+        except (json.JSONDecodeError, RecursionError, ValueError):
+            break  # a line cut by the harness's death ends the log
+    return out
+
+
+def _resolve_captures(run_dir: Path, waves: Any) -> None:
+    """Replace each capture reference by the capture it names (None where the file is gone)."""
+    if not isinstance(waves, list):
+        return
+    for wave in waves:
+        for w in wave.get("workers", []) if isinstance(wave, dict) else []:
+            ref = w.get("capture") if isinstance(w, dict) else None
+            if isinstance(ref, str):
+                target = (run_dir / ref).resolve()
+                inside = run_dir.resolve() in target.parents
+                try:
+                    w["capture"] = _read_json(target) if inside and target.is_file() else None
+                except UsageError:
+                    w["capture"] = None
+
+
+def read(run_dir: Path) -> RunResult:
+    """RunResult from a run directory's run.json (to render reports again); the waves of a run
+    whose harness died come from waves.jsonl."""
+    path = run_dir / "run.json"
+    data = _read_json(path)
+    if not isinstance(data, dict) or data.get("schema") not in READABLE:
         raise UsageError(f"{path}: not a {SCHEMA} file")
+    if data.get("complete") is False:
+        logged = _waves_from_log(run_dir)
+        if len(logged) > len(data.get("waves") or []):
+            data["waves"] = logged
+            data["warnings"] = [
+                *(data.get("warnings") or []),
+                f"the harness ended before finishing this run: {len(logged)} wave(s) read from {WAVES_FILE}",
+            ]
+    _resolve_captures(run_dir, data.get("waves"))
     try:
         result = _load(RunResult, data)
     except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:

@@ -1,0 +1,66 @@
+"""The wave's bookkeeping rules, pure and tested without processes: a finished worker's verdict
+and what an amplifier that was on did not do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gvlstress import amplify
+from gvlstress.model import Verdict
+from gvlstress.scenario import Scenario
+from gvlstress.supervisor import finished_verdict
+
+
+@pytest.mark.parametrize(
+    ("stalls", "batch_s_max", "stall", "floor", "verdict", "says"),
+    [
+        (0, 0.01, None, 2.0, Verdict.OK, None),
+        (1, 3.0, None, 2.0, Verdict.SLOW, "stalled 1x past the stall threshold"),
+        # a later wave under the learnt threshold: not probed, still slow (the floor decides)
+        (0, 8.0, None, 1.0, Verdict.SLOW, "a batch took 8.0s, past the stall floor of 1s"),
+        (0, 1.0, None, 1.0, Verdict.OK, None),
+        # a fixed --stall is the floor
+        (0, 3.0, 5.0, 2.0, Verdict.OK, None),
+        (0, 6.0, 5.0, 2.0, Verdict.SLOW, "past the stall floor of 5s"),
+    ],
+)
+def test_a_finished_worker_is_slow_when_a_batch_went_quiet_past_the_floor(
+    stalls: int, batch_s_max: float, stall: float | None, floor: float, verdict: Verdict, says: str | None
+) -> None:
+    got, detail = finished_verdict(stalls, batch_s_max, Scenario(stall=stall, stall_floor=floor, timeout=60))
+    assert got is verdict
+    assert (detail is None) if says is None else (says in (detail or ""))
+
+
+ALL_HELD: dict[str, dict[str, float]] = {
+    "squeeze": {"cpus": 1, "workers": 2, "workers_pinned": 2, "threads_pinned": 10, "threads": 10},
+    "cpu_quota": {"cores": 0.5, "workers_joined": 2},
+    "chaos": {"seed": 1, "starvations": 9, "stops": 0, "workers_touched": 2},
+    "burners": {"count": 2, "running_at_end": 2},
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "gap"),
+    [
+        ({}, None),
+        ({"squeeze": {**ALL_HELD["squeeze"], "workers_pinned": 1}}, "squeeze: 1 of 2 workers"),
+        ({"cpu_quota": {"cores": 0.5, "workers_joined": 0}}, "cpu_quota: 0 of 2 workers"),
+        ({"chaos": {"seed": 1, "starvations": 0, "stops": 0, "workers_touched": 0}}, "chaos: no thread"),
+        (
+            {"chaos": {"seed": 1, "starvations": 3, "stops": 0, "workers_touched": 1}},
+            "chaos: acted on 1 of 2",
+        ),
+        ({"burners": {"count": 2, "running_at_end": 1}}, "burners: 1 of 2 still burning"),
+    ],
+)
+def test_an_amplifier_that_did_not_hold_says_so(change: dict[str, dict[str, float]], gap: str | None) -> None:
+    applied: dict[str, Any] = {**ALL_HELD, **change}
+    said = amplify.gaps(applied, workers=2)
+    if gap is None:
+        assert said == []
+    else:
+        assert len(said) == 1
+        assert said[0].startswith(gap)
