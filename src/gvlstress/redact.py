@@ -85,6 +85,21 @@ _LONG_RUN = re.compile(r"[A-Za-z0-9+/=_\-]{24,}")
 _URL = re.compile(r"://[^\s\"'<>]{1,4096}+")
 _AUTH_SCHEME = re.compile(r"\b(Bearer|Basic|Token)\s+[^\s\"']{1,4096}+", re.I)
 _PREFIXED = re.compile(r"\b(?:gh[pousr]_|github_pat_|hf_|sk-|xox[abprs]-)[A-Za-z0-9_\-]{8,4096}+")
+_PREFIXES = (
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "hf_",
+    "sk-",
+    "xoxa-",
+    "xoxb-",
+    "xoxp-",
+    "xoxr-",
+    "xoxs-",
+)
 _AWS = re.compile(r"\bA(?:KIA|SIA)[0-9A-Z]{16}\b")
 _JWT = re.compile(r"\beyJ[\w.\-]{8,8192}+")
 _PEM_BLOCK = re.compile(
@@ -92,16 +107,18 @@ _PEM_BLOCK = re.compile(
 )
 _PEM_BODY = re.compile(r"[A-Za-z0-9+/]{40,80}={0,2}")
 """One line of a PEM body (64 base64 characters), seen without its BEGIN line (a tail)."""
-_NAME_HIT = re.compile(
-    r"passw(?:or)?d|passphrase|pwd|secret|token|key|credential|licen[cs]e|auth|cookie|session|private|dsn",
-    re.I,
-)
+_SEP = re.compile(r"=|(?<!:):(?!:)")
+"""Where an assignment may be: '=' or a lone ':'."""
+_GAP_REV = re.compile(r"\s{0,8}[\"']?")
+"""Between a key and its separator, read backwards (``"api_key" : ``)."""
 _KEY_RUN = re.compile(r"[\w.\-]{0,128}+")
-_AFTER_KEY = re.compile(r"([\"']?\s{0,8}[:=]\s{0,8}[\"']?)([^\s\"',;&]{1,4096})")
+_AFTER_KEY = re.compile(r"([\"']?\s{0,8}(?:=|:(?!:))\s{0,8}[\"']?)([^\s\"',;&]{1,4096})")
 _PLAIN_VALUE = re.compile(r"(?i)true|false|yes|no|on|off|none|null|-?\d+(\.\d+)?")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _RUN_STAMP = re.compile(r"\d{8}T\d{6}Z")
 """The UTC stamp that starts a run directory's name (reports/20261122T064720Z-adhoc)."""
+_MANGLED = ("_R", "_ZN", "_ZZ", "__Z", "_ZL")
+"""Rust v0 and Itanium C++ mangled symbols: long mixed-case runs that are names, not keys."""
 _HEX = re.compile(r"[0-9a-fA-F]{32,}")
 _LOWER_RUNS = re.compile(r"[a-z]+")
 
@@ -134,7 +151,7 @@ def _may_hold_secret(text: str) -> bool:
 def _looks_random(word: str) -> bool:
     """A long run that reads like a key (mixed classes, no word-like letter runs), not a
     mangled symbol such as ``_ZN6seqpro6_numba16gufunc_translate`` (which has words in it)."""
-    if len(word) < 32:
+    if len(word) < 32 or word.startswith(_MANGLED):
         return False
     if _RUN_STAMP.search(word):  # a path to one of our run directories: judge the other parts
         return any(_looks_random(p) for p in re.split(_RUN_STAMP.pattern + "|/", word) if len(p) >= 32)
@@ -146,23 +163,28 @@ def _looks_random(word: str) -> bool:
 
 
 def _assignments(text: str) -> str:
-    """KEY=value / KEY: value where the key's last part names a secret; the key stays."""
+    """KEY=value / KEY: value where the key's last part names a secret; the key stays. Found from
+    the separators (a scan for two characters), each looking back at its key. (A Rust path's
+    ``Key::new`` is no assignment: a colon beside a colon never separates one.)"""
     out: list[str] = []
     done = 0
-    pos = 0
-    while (hit := _NAME_HIT.search(text, pos)) is not None:
-        start, end = hit.start(), hit.end()
-        back = _KEY_RUN.match(text[max(0, start - 128) : start][::-1])
-        lo = start - (back.end() if back else 0)
-        ahead = _KEY_RUN.match(text, end)
-        hi = ahead.end() if ahead else end
-        pos = max(end, hi)
-        key = text[lo:hi]
+    for sep in _SEP.finditer(text):
+        at = sep.start()
+        if at < done:
+            continue
+        before = text[max(0, at - 140) : at][::-1]
+        gap = _GAP_REV.match(before)
+        skip = gap.end() if gap else 0
+        key_rev = _KEY_RUN.match(before, skip)
+        key_len = (key_rev.end() - skip) if key_rev else 0
+        if not key_len:
+            continue
+        key = text[at - skip - key_len : at - skip]
         parts = name_parts(key)
         if not parts or (parts[-1] not in SECRET_WORDS and "".join(parts[-2:]) not in SECRET_WORDS):
             continue
-        m = _AFTER_KEY.match(text, hi)
-        if m is None or lo < done:
+        m = _AFTER_KEY.match(text, at - skip)
+        if m is None:
             continue
         value = m.group(2)
         if value.startswith(REDACTED) or plain_value(value):
@@ -170,7 +192,6 @@ def _assignments(text: str) -> str:
         out.append(text[done : m.start(2)])
         out.append(REDACTED)
         done = m.end(2)
-        pos = done
     if not out:
         return text
     out.append(text[done:])
@@ -198,10 +219,15 @@ def redact_text(text: str) -> str:
         text = _PEM_BLOCK.sub(lambda m: f"-----BEGIN {m.group(1)}----- {REDACTED}", text)
     if "://" in text:
         text = _URL.sub(_url, text)
-    text = _AUTH_SCHEME.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
-    text = _PREFIXED.sub(REDACTED, text)
-    text = _AWS.sub(REDACTED, text)
-    text = _JWT.sub(lambda m: REDACTED if m.group(0).count(".") >= 2 else m.group(0), text)
+    low = text.lower()
+    if "bearer" in low or "basic" in low or "token" in low:
+        text = _AUTH_SCHEME.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
+    if any(p in text for p in _PREFIXES):
+        text = _PREFIXED.sub(REDACTED, text)
+    if "AKIA" in text or "ASIA" in text:
+        text = _AWS.sub(REDACTED, text)
+    if "eyJ" in text:
+        text = _JWT.sub(lambda m: REDACTED if m.group(0).count(".") >= 2 else m.group(0), text)
     text = _assignments(text)
     return _LONG_RUN.sub(lambda m: REDACTED if _looks_random(m.group(0)) else m.group(0), text)
 

@@ -39,6 +39,7 @@ from gvlstress.model import (
     Diagnosis,
     ProbeFinding,
     ProbeKind,
+    ProcSample,
     Verdict,
     WaveResult,
     WorkerOutcome,
@@ -198,10 +199,19 @@ def stderr_tail(directory: str | None, pid: int | None) -> tuple[str, ...]:
     return redact_lines(line.rstrip()[:1000] for line in lines)
 
 
-def probe_workers(pids: list[int], window: float = PROBE_WINDOW_S) -> dict[int, ProbeFinding]:
+def probe_workers(
+    pids: list[int], window: float = PROBE_WINDOW_S, first: dict[int, ProcSample] | None = None
+) -> dict[int, ProbeFinding]:
     """Two /proc samples of every worker, `window` apart, judged from the thread that calls the
-    target (a worker runs its task in its main thread, so that thread's id is the pid)."""
-    pairs = procfs.sample_pairs(pids, window)
+    target (a worker runs its task in its main thread, so that thread's id is the pid). With
+    `first` samples of every pid taken at least `window` ago (while the heartbeat was already
+    quiet), the window has passed already: one more sample and no wait."""
+    now = time.monotonic()
+    pairs: dict[int, tuple[ProcSample | None, ProcSample | None]]
+    if pids and first and all(p in first and now - first[p].at >= window for p in pids):
+        pairs = {pid: (first[pid], procfs.sample(pid)) for pid in pids}
+    else:
+        pairs = procfs.sample_pairs(pids, window)
     return {pid: judge(a, b, progress_tid=pid, progress=True) for pid, (a, b) in pairs.items()}
 
 
@@ -229,6 +239,8 @@ class _Slot:
     cpu_prev: tuple[float, float] | None = None
     cpu_percent: float | None = None
     first_beat_iters: tuple[float, int] | None = None
+    presample: ProcSample | None = None
+    """/proc taken one probe window before the slot is due (see Wave._presample)."""
     pinned: tuple[int, int] | None = None
     """--squeeze as checked: (threads within the CPUs, threads seen)."""
     capture: Capture | None = None
@@ -444,7 +456,28 @@ class Wave:
             ]
             if due and self._probe_suspects(due, live):
                 return "stall"
+            self._presample(live, started, now)
         return "done"
+
+    def _presample(self, live: list[_Slot], started: float, now: float) -> None:
+        """The first /proc sample of a probe, taken one window before a quiet worker is due
+        (and of its siblings with it), so the probe needs no wait of its own. A sample taken
+        before the worker's last beat is worthless and dropped."""
+        soon = any(
+            now - self._last_beat(s, started) > self.threshold(s) - PROBE_WINDOW_S - POLL_S
+            and now + PROBE_WINDOW_S >= s.next_probe_at
+            for s in live
+            if s.state and s.state.pid
+        )
+        for s in live:
+            pid = s.state.pid if s.state else None
+            if pid is None:
+                continue
+            stale = s.presample is not None and s.presample.at < self._last_beat(s, started)
+            if stale or not soon:
+                s.presample = None
+            elif s.presample is None:
+                s.presample = procfs.sample(pid)
 
     def _last_beat(self, s: _Slot, started: float) -> float:
         return s.state.last_beat if s.state and s.state.last_beat else started
@@ -581,12 +614,19 @@ class Wave:
         return s.state.phase.name.lower() if s.state else "queued"
 
     def _probe_suspects(self, due: list[_Slot], live: list[_Slot]) -> bool:
-        """Probe quiet workers; True when a deadlock is confirmed (the wave then ends)."""
+        """Probe quiet workers; True when a deadlock is confirmed (the wave then ends).
+
+        Every live worker is sampled in the same /proc window as the quiet ones, so when a
+        deadlock is confirmed the siblings' evidence is already there (no second window), and
+        the stacks of every worker that needs them are captured in one parallel round."""
         now = time.monotonic()
-        by_pid = {s.state.pid: s for s in due if s.state and s.state.pid}
-        findings = self._judged(by_pid)
-        for pid, finding in findings.items():
-            s = by_pid[pid]
+        due_pids = {s.state.pid: s for s in due if s.state and s.state.pid}
+        by_pid = {s.state.pid: s for s in live if s.state and s.state.pid}
+        findings = self._judged(by_pid, due=set(due_pids))
+        for pid, s in due_pids.items():
+            if pid not in findings:
+                continue
+            finding = findings[pid]
             s.stalls += 1
             s.finding = finding
             s.suspected_at = s.state.last_beat if s.state and s.state.last_beat else now
@@ -598,8 +638,14 @@ class Wave:
                 s.stalls += 1  # never started: the pool itself is stuck
                 s.next_probe_at = now + self.threshold(s)
         if not any(s.confirmed for s in due):
+            for pid, s in by_pid.items():
+                if pid not in due_pids:
+                    s.capture = None  # a sibling's look is kept only when the wave ends on it
             return False
-        self._probe([s for s in live if s not in due])  # the rest, now, before anything is killed
+        for pid, s in by_pid.items():  # the rest, from the same window, before anything is killed
+            if pid not in due_pids and pid in findings:
+                s.finding = findings[pid]
+                s.confirmed = s.finding.kind is ProbeKind.DEADLOCK and not self._moved(s)
         return True
 
     def _stop_chaos(self) -> None:
@@ -618,16 +664,23 @@ class Wave:
                 out.append(st.pid)
         return out
 
-    def _judged(self, by_pid: dict[int, _Slot]) -> dict[int, ProbeFinding]:
+    def _judged(self, by_pid: dict[int, _Slot], due: set[int] | None = None) -> dict[int, ProbeFinding]:
         """/proc findings, refined with stacks where /proc alone cannot decide; the capture is
-        kept as the evidence (a process is captured at most once per probe). Chaos holds still
-        meanwhile, so no probe sees a worker it stopped."""
+        kept as the evidence (a process is captured at most once per probe). With `due`, only
+        those may be captured unless one of them looks deadlocked (then every worker that
+        needs stacks is, in the same round). Chaos holds still meanwhile, so no probe sees a
+        worker it stopped."""
         with self.chaos.quiet if self.chaos is not None else contextlib.nullcontext():
-            return self._judged_now(by_pid)
+            return self._judged_now(by_pid, due)
 
-    def _judged_now(self, by_pid: dict[int, _Slot]) -> dict[int, ProbeFinding]:
-        findings = probe_workers(list(by_pid))
+    def _judged_now(self, by_pid: dict[int, _Slot], due: set[int] | None) -> dict[int, ProbeFinding]:
+        first = {pid: s.presample for pid, s in by_pid.items() if s.presample is not None}
+        for s in by_pid.values():
+            s.presample = None  # used once
+        findings = probe_workers(list(by_pid), first=first)
         unsure = {pid: f for pid, f in findings.items() if _needs_stacks(f)}
+        if due is not None and not any(findings[p].kind is ProbeKind.DEADLOCK for p in due if p in findings):
+            unsure = {pid: f for pid, f in unsure.items() if pid in due}
         for pid, cap in capture_many(unsure).items():
             by_pid[pid].capture = cap
             findings[pid] = decide(findings[pid], cap, progress=True)

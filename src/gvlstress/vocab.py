@@ -316,14 +316,16 @@ def collapse_recursion(names: tuple[str, ...], longest: int = 16) -> tuple[str, 
 def fold_frames(frames: tuple[Frame, ...], longest: int = 16) -> tuple[tuple[Frame, ...], int]:
     """`collapse_recursion` on frames (by name): the folded stack and how many frames went."""
     out = list(frames)
+    names = [f.name for f in out]
     changed = True
     while changed:
         changed = False
         for size in range(1, longest + 1):
             i = 0
-            while i + 2 * size <= len(out):
-                if [f.name for f in out[i : i + size]] == [f.name for f in out[i + size : i + 2 * size]]:
+            while i + 2 * size <= len(names):
+                if names[i] == names[i + size] and names[i : i + size] == names[i + size : i + 2 * size]:
                     del out[i + size : i + 2 * size]
+                    del names[i + size : i + 2 * size]
                     changed = True
                 else:
                     i += 1

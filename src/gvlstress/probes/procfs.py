@@ -281,6 +281,8 @@ def sample(pid: int, proc: Path = Path("/proc")) -> ProcSample | None:
 
 def sample_pairs(pids: list[int], window: float) -> dict[int, tuple[ProcSample | None, ProcSample | None]]:
     """Two samples of every pid, `window` seconds apart (the CPU and switch deltas need both)."""
+    if not pids:
+        return {}
     first = {pid: sample(pid) for pid in pids}
     time.sleep(window)  # the measurement window itself, not a synchronisation
     return {pid: (first[pid], sample(pid)) for pid in pids}

@@ -35,28 +35,44 @@ MAX_JSON_BYTES = 256 * 1024 * 1024
 _HEX_FIELDS = ("addr", "futex_addr")
 
 
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+_EXTRAS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(tp: type) -> tuple[tuple[str, bool], ...]:
+    """(name, written in hex) for a dataclass's fields that go into JSON, cached per type."""
+    got = _FIELDS.get(tp)
+    if got is None:
+        got = tuple(
+            (f.name, f.name in _HEX_FIELDS) for f in dataclasses.fields(tp) if not f.metadata.get("file_only")
+        )
+        _FIELDS[tp] = got
+        _EXTRAS[tp] = tuple(x for x in ("n_parked", "n_futex") if hasattr(tp, x))
+    return got
+
+
 def _plain(obj: Any) -> Any:
     """Dataclasses, enums, tuples -> JSON-ready values; properties that readers need included.
 
     Futex addresses are written in hex, as every tool and reader shows them.
     """
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out = {}
-        for f in dataclasses.fields(obj):
-            if f.metadata.get("file_only"):  # raw dumps go to their own files
-                continue
-            value = getattr(obj, f.name)
-            out[f.name] = hex(value) if f.name in _HEX_FIELDS and isinstance(value, int) else _plain(value)
-        for extra in ("n_parked", "n_futex"):
-            if hasattr(type(obj), extra):
-                out[extra] = getattr(obj, extra)
-        return out
+    if obj is None or isinstance(obj, (str, int, float)) and not isinstance(obj, Enum):
+        return obj
     if isinstance(obj, Enum):
         return obj.value
-    if isinstance(obj, dict):
-        return {str(k): _plain(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [_plain(v) for v in obj]
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        tp = type(obj)
+        out = {}
+        for name, as_hex in _fields(tp):
+            value = getattr(obj, name)
+            out[name] = hex(value) if as_hex and isinstance(value, int) else _plain(value)
+        for extra in _EXTRAS[tp]:
+            out[extra] = getattr(obj, extra)
+        return out
     return obj
 
 
