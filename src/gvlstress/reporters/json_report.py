@@ -56,7 +56,7 @@ def _plain(obj: Any) -> Any:
 
     Futex addresses are written in hex, as every tool and reader shows them.
     """
-    if obj is None or isinstance(obj, (str, int, float)) and not isinstance(obj, Enum):
+    if obj is None or (isinstance(obj, (str, int, float)) and not isinstance(obj, Enum)):
         return obj
     if isinstance(obj, Enum):
         return obj.value
