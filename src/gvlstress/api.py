@@ -289,6 +289,7 @@ def _run(
 
         indices = range(shard.index, scenario.waves, shard.count) if shard else range(scenario.waves)
         json_report.write(result(), run_dir, complete=False)  # a harness that dies leaves this
+        began = time.monotonic()
         for done, index in enumerate(indices):
             if stop:
                 break
@@ -334,7 +335,7 @@ def _run(
                 kept = launch
                 cleanup.callback(launch.release)
                 board = Board.create(slots)  # the kept worker keeps its old slot to itself
-            wave = replace(wave, harness=harness_health())
+            wave = replace(wave, harness={**harness_health(), "at_ms": round(1000 * (time.monotonic() - began))})
             waves.append(wave)
             batch_seen = max(batch_seen, _batch_s(wave))
             for line in version_warnings(wave, plan.expect):

@@ -62,7 +62,7 @@ def worst(verdicts: list[Verdict] | tuple[Verdict, ...]) -> Verdict:
     return max(verdicts, key=lambda v: v.severity, default=Verdict.OK)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ThreadSample:
     """One thread as ``/proc/PID/task/TID`` showed it at one instant."""
 
@@ -138,7 +138,7 @@ _EXTERNAL = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Wait:
     kind: WaitKind
     syscall: str | None
@@ -150,7 +150,7 @@ class Wait:
     fd_target: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ThreadDelta:
     """One thread across two samples: what decides parked vs burning."""
 
@@ -230,7 +230,7 @@ class ProbeFinding:
         return sum(len(g.tids) for g in self.futex_groups)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Frame:
     """One stack frame, Python or native; native names are demangled and hash-free."""
 
@@ -251,7 +251,7 @@ class ToolRun:
     error: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PyThread:
     """An interpreter thread as py-spy saw it."""
 
@@ -262,7 +262,7 @@ class PyThread:
     frames: tuple[Frame, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NativeThread:
     """A thread's native stack (eu-stack, gdb or pystack), innermost frame first."""
 
@@ -271,7 +271,7 @@ class NativeThread:
     frames: tuple[Frame, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ThreadView:
     """One OS thread seen three ways, merged by thread id."""
 
@@ -399,7 +399,8 @@ class WaveResult:
     origin: str | None = None
     """After a merge that had to renumber: the run directory and wave it came from."""
     harness: dict[str, int] = field(default_factory=dict)
-    """The harness's own fds, threads, maps and peak RSS after this wave (flat in a healthy run)."""
+    """The harness's own fds, threads, maps and peak RSS after this wave (flat in a healthy run),
+    and `at_ms`, when the wave's files were done, from the first wave's start."""
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,25 @@ def demangle_all(names: list[str], timeout: float = 10.0) -> dict[str, str]:
     return {k: clean(v) for k, v in out.items()}
 
 
+_SEEN: dict[Frame, Frame] = {}
+_SEEN_MAX = 200_000
+"""Frames already made: the threads of one process, and the workers of one run, share most of
+their frames (a hung 5 x 16 wave has ~25,000 frames and ~1,000 distinct ones); one object each
+keeps a long hunt's memory flat. Bounded: cleared when full."""
+
+
+def intern(frame: Frame) -> Frame:
+    """The one shared object equal to `frame`."""
+    got = _SEEN.get(frame)
+    if got is None:
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[frame] = got = frame
+    return got
+
+
 def readable(stacks: Sequence[tuple[Frame, ...]]) -> list[tuple[Frame, ...]]:
-    """The same stacks with every frame name demangled (one c++filt call for all of them)."""
+    """The same stacks with every frame name demangled (one c++filt call for all of them), each
+    frame a shared object (see `intern`)."""
     names = demangle_all(sorted({f.name for stack in stacks for f in stack}))
-    return [tuple(replace(f, name=names.get(f.name, f.name)) for f in stack) for stack in stacks]
+    return [tuple(intern(replace(f, name=names.get(f.name, f.name))) for f in stack) for stack in stacks]

@@ -87,7 +87,7 @@ def capture_ref(wave: WaveResult, w: WorkerOutcome) -> str:
 
 def write_capture(capture: Capture, path: Path) -> None:
     """A worker's merged three-view capture, in its own file (run.json refers to it)."""
-    write_atomic(path, json.dumps(_plain(capture), indent=1) + "\n")
+    write_atomic(path, json.dumps(_plain(capture), separators=(",", ":")) + "\n")
 
 
 def wave_dict(wave: WaveResult, run_dir: Path | None = None) -> dict[str, Any]:
