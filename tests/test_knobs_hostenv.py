@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from gvlstress import hostenv
-from gvlstress.knobs import REDACTED, is_knob, thread_knobs
+from gvlstress.knobs import is_knob, thread_knobs
+from gvlstress.redact import REDACTED
 
 
 def test_only_thread_knobs_and_never_secrets() -> None:

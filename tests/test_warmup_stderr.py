@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import load_run, run_cli, workers_of
-from gvlstress.knobs import REDACTED, redact_text
+from gvlstress.redact import REDACTED, redact_text
 from gvlstress.patterns import failure_cause
 
 

@@ -21,7 +21,7 @@ from rich.markup import escape
 from gvlstress import __version__, api, campaign, stats
 from gvlstress import sweep as sweep_mod
 from gvlstress.errors import ExitCode, GvlstressError, UsageError
-from gvlstress.knobs import redact_text
+from gvlstress.redact import redact_text
 from gvlstress.model import RunResult, Verdict
 from gvlstress.reporters.console import (
     ConsoleObserver,

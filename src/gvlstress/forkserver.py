@@ -87,10 +87,11 @@ def preload(modules: tuple[str, ...], env: Mapping[str, str], deadline_s: float 
         ) from None
     finally:
         ours.close()
-        child.join(timeout=5)
-        if child.exitcode is None:
-            child.kill()
+        if child.pid is not None:  # start() may have failed before the fork (a bad __main__)
             child.join(timeout=5)
+            if child.exitcode is None:
+                child.kill()
+                child.join(timeout=5)
     server = int(facts["server"])
     watchdog.watch(server)
     seen = procfs.sample(server)

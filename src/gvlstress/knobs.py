@@ -3,7 +3,8 @@
 Stdlib only: spawned workers use it to record the knobs they were born with.
 A report lists the thread knobs and nothing else from the environment; values that look like
 secrets are redacted even under an allowed name (``GVL_API_TOKEN`` is a ``GVL_*`` knob).
-Redaction itself lives in `gvlstress.redact`; its names are re-exported here.
+Redaction itself lives in `gvlstress.redact`, imported only when a value is redacted: a worker
+records its raw knobs (`knob_values`) and the supervisor redacts them at the door.
 """
 
 from __future__ import annotations
@@ -13,26 +14,6 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
-from gvlstress.redact import (
-    REDACTED,
-    plain_value,
-    redact_argv,
-    redact_text,
-    secret_name,
-)
-
-__all__ = [
-    "KNOB_NAMES",
-    "KNOB_PREFIXES",
-    "REDACTED",
-    "environ_with",
-    "is_knob",
-    "redact",
-    "redact_argv",
-    "redact_setting",
-    "redact_text",
-    "thread_knobs",
-]
 
 KNOB_NAMES = (
     "RAYON_NUM_THREADS",
@@ -55,6 +36,8 @@ def redact(name: str, value: str) -> str:
     A boolean or a number under a knob's name stays (``TOKENIZERS_PARALLELISM=false`` is a thread
     knob, not a token; ``MKL_LICENSE=...`` is a licence, not a knob value); anything that reads
     like a credential goes whole."""
+    from gvlstress.redact import REDACTED, plain_value, redact_text, secret_name
+
     if secret_name(name) and not plain_value(value):
         return REDACTED
     if plain_value(value):
@@ -67,14 +50,22 @@ def redact(name: str, value: str) -> str:
 def redact_setting(name: str, value: str) -> str:
     """A setting the harness applied (not a thread knob): secret-named values go whole, others
     by value, so a cache path stays readable."""
+    from gvlstress.redact import REDACTED, plain_value, redact_text, secret_name
+
     if secret_name(name) and not plain_value(value):
         return REDACTED
     return redact_text(value)
 
 
+def knob_values(environ: Mapping[str, str]) -> dict[str, str]:
+    """The thread knobs present in `environ`, as they are (a worker's record, redacted by the
+    supervisor when it arrives), sorted by name."""
+    return {k: environ[k] for k in sorted(environ) if is_knob(k)}
+
+
 def thread_knobs(environ: Mapping[str, str]) -> dict[str, str]:
     """The thread knobs present in `environ`, redacted, sorted by name."""
-    return {k: redact(k, environ[k]) for k in sorted(environ) if is_knob(k)}
+    return {k: redact(k, v) for k, v in knob_values(environ).items()}
 
 
 @contextmanager

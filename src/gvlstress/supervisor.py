@@ -33,7 +33,7 @@ from gvlstress import amplify, patterns, watchdog, worker
 from gvlstress.capture import capture_many
 from gvlstress.diagnose import decide, explain, judge
 from gvlstress.heartbeat import Board, Phase, SlotState
-from gvlstress.knobs import environ_with, redact_setting
+from gvlstress.knobs import environ_with, redact_setting, thread_knobs
 from gvlstress.model import (
     Capture,
     Diagnosis,
@@ -352,8 +352,13 @@ class Wave:
                 self._executor = executor
                 for slot in range(sc.workers):
                     futures[executor.submit(worker.main, slot, self.spec(slot))] = slot
-                # Private but stable since 3.2: the only way to learn worker pids before they beat.
-                self.processes = dict(getattr(executor, "_processes", {}) or {})
+                self._hold_pool_internals(executor)
+                self.processes = dict(self._pool_processes)
+                # No task follows: each worker exits as soon as its own is done, beside the
+                # others still working, instead of all exiting after the last one (results
+                # still arrive; shutdown() only drops the executor's references, which are
+                # held above).
+                executor.shutdown(wait=False)
                 for pid in self.processes:
                     watchdog.watch(pid)
                     if quota is not None:
@@ -499,8 +504,8 @@ class Wave:
                 rayon_threads=_int_or_none(rep.target_info.get("rayon_threads")),
                 batch_s_max=rep.batch_s_max,
                 iter_s=rep.elapsed_s,
-                env_inherited=rep.env_inherited,
-                env_effective=rep.env_effective,
+                env_inherited=thread_knobs(rep.env_inherited),  # redacted at the door
+                env_effective=thread_knobs(rep.env_effective),
                 target_info=redact_mapping(rep.target_info),
                 probe=s.finding,
                 stalls=s.stalls,
@@ -527,9 +532,8 @@ class Wave:
         threads reaping one child lose its status: let it finish (bounded), then read. Should it
         not finish in time, dead workers (sentinel ready) are joined here instead.
         """
-        manager = getattr(self._executor, "_executor_manager_thread", None)
-        if manager is not None:
-            manager.join(timeout=REAP_S)
+        if self._pool_manager is not None:
+            self._pool_manager.join(timeout=REAP_S)
         procs = list(self.processes.values())
         ready = set(mp_wait([p.sentinel for p in procs], timeout=0))
         for p in procs:
@@ -760,18 +764,13 @@ class Wave:
         if executor is None:
             return
         procs = dict(self.processes)
-        procs.update(getattr(executor, "_processes", {}) or {})
+        procs.update(self._pool_processes)
         others = {pid: p for pid, p in procs.items() if pid not in self.kept}
-        # The pool's own references, before shutdown() drops them (private but stable since 3.9)
-        live = getattr(executor, "_processes", None)
-        self._pool_processes = live if isinstance(live, dict) else {}
-        self._pool_manager = getattr(executor, "_executor_manager_thread", None)
-        self._pool_wakeup = getattr(executor, "_executor_manager_thread_wakeup", None)
         for pid in self.kept:  # hidden from the pool, whose break handling would terminate it
             self._pool_processes.pop(pid, None)
-        busy = [s for s in self.slots if s.outcome is None]
-        if busy:
-            kill_trees([pid for pid, p in others.items() if p.exitcode is None], timeout=REAP_S)
+        # Hung or cancelled workers are killed; so are healthy ones whose result is in: all
+        # that is left of them is the interpreter's exit, and with it whatever they started.
+        kill_trees([pid for pid, p in others.items() if p.exitcode is None], timeout=REAP_S)
         executor.shutdown(wait=False, cancel_futures=True)
         end = time.monotonic() + REAP_S
         for p in others.values():
@@ -784,6 +783,16 @@ class Wave:
         if self._pool_manager is not None and not self.kept:  # with a kept worker: in release()
             self._pool_manager.join(timeout=REAP_S)
         self.processes = procs
+
+    def _hold_pool_internals(self, executor: ProcessPoolExecutor) -> None:
+        """The executor's own process table, manager thread and its wakeup, held before
+        shutdown() drops the executor's references to them (private, stable since 3.9): the
+        only way to learn worker pids before they beat, to join the manager thread, and to hide
+        a kept worker from the pool's break handling (the manager thread shares this dict)."""
+        live = getattr(executor, "_processes", None)
+        self._pool_processes = live if isinstance(live, dict) else {}
+        self._pool_manager = getattr(executor, "_executor_manager_thread", None)
+        self._pool_wakeup = getattr(executor, "_executor_manager_thread_wakeup", None)
 
     def _release_handles(self) -> None:
         """Close every reaped worker's handles now (each holds a pipe until it is collected) and

@@ -23,7 +23,7 @@ from typing import Any
 from gvlstress import patterns, worker
 from gvlstress.cache import cache_root
 from gvlstress.errors import EnvironmentProblem
-from gvlstress.knobs import redact_text
+from gvlstress.redact import redact_text
 from gvlstress.probes import tools
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import worker_spec

@@ -19,7 +19,7 @@ import time
 from typing import Any, NamedTuple, Protocol
 
 from gvlstress.heartbeat import Board, Phase
-from gvlstress.knobs import thread_knobs
+from gvlstress.knobs import knob_values
 
 _board: Board | None = None
 _barrier: Any = None
@@ -64,6 +64,7 @@ class WorkerReport(NamedTuple):
     batch_s_max: float
     threads_max: int
     env_inherited: dict[str, str]
+    """Thread knobs as the worker was born with them (raw: the supervisor redacts them)."""
     env_effective: dict[str, str]
     target_info: dict[str, Any]
     pinned: tuple[int, int] | None = None
@@ -238,9 +239,9 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
     board.start(slot, pid)
     _rendezvous(spec.rendezvous_s)
     try:
-        inherited = thread_knobs(os.environ)
+        inherited = knob_values(os.environ)
         os.environ.update(spec.env)
-        effective = thread_knobs(os.environ)
+        effective = knob_values(os.environ)
         if spec.affinity:
             _pin(spec.affinity)
         opener = load_entry(spec.entry)

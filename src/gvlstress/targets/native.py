@@ -7,10 +7,11 @@ and only then import the extension (whose rayon pool reads ``RAYON_NUM_THREADS``
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from gvlstress.scenario import Scenario
     from gvlstress.targets.base import TargetPlan
 
