@@ -60,9 +60,14 @@ def cli_run(args: list[str], code: int, report_dir: Path, timeout: float = 240, 
 
 
 def load_run(report_dir: Path) -> dict[str, Any]:
+    """The one run.json under `report_dir`, each worker's capture read from the file it names."""
     runs = sorted(report_dir.glob("*/run.json"))
     assert len(runs) == 1, f"expected one run.json under {report_dir}, found {runs}"
     data: dict[str, Any] = json.loads(runs[0].read_text())
+    for wave in data["waves"]:
+        for w in wave["workers"]:
+            if isinstance(w.get("capture"), str):
+                w["capture"] = json.loads((runs[0].parent / w["capture"]).read_text())
     return data
 
 
