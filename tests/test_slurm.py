@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -182,3 +183,43 @@ def test_slurm_refuses_bad_run_options_before_writing(tmp_path: Path) -> None:
     r = run_cli(["slurm", "--shards", "2", "--dir", str(tmp_path / "c"), "--", "--shard", "1/2"])
     assert r.returncode == 2
     assert "--shard is set by `gvlstress slurm` itself" in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        # a newline in an #SBATCH value would run the rest of it as a shell line
+        (
+            ["--sbatch", "--partition=cpu\ntouch /tmp/gvlstress-pwned", "--", "--waves", "4"],
+            "control character",
+        ),
+        (["--sbatch", "partition=cpu", "--", "--waves", "4"], "not an sbatch option"),
+        (["--", "--waves", "4", "-o", "x=a\rb"], "control character"),
+        (["--shards", "8", "--", "--waves", "4"], "some shards would run no wave"),
+        (["--shards", "100000", "--", "--waves", "4"], "some shards would run no wave"),
+        (["--", "--target", "nope:x"], "cannot import 'nope'"),
+    ],
+)
+def test_slurm_refuses_what_would_break_or_escape_its_scripts(
+    tmp_path: Path, args: list[str], says: str
+) -> None:
+    shards = [] if args[0] == "--shards" else ["--shards", "2"]
+    r = run_cli(["slurm", *shards, "--dir", str(tmp_path / "c"), *args])
+    assert r.returncode == 2, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert says in line
+    assert not (tmp_path / "c").exists()  # nothing written
+    assert not Path("/tmp/gvlstress-pwned").exists()
+
+
+def test_slurm_quotes_hostile_but_printable_values() -> None:
+    from gvlstress.slurm import scripts
+
+    hostile = "--comment=$(touch /tmp/x); `id` 'q' \"d\" & | ;"
+    text = scripts(Path("/tmp/c d"), 2, ("--seed", "1", "-o", "note=$(id)"), None, (hostile,), waves=4)
+    array = text["array.sbatch"]
+    # every value is one shell word (single-quoted), so bash never expands or runs any of it
+    assert f"#SBATCH {shlex.quote(hostile)}\n" in array
+    assert "-o 'note=$(id)'" in array
+    assert all(line.startswith(("#", "exec ")) for line in array.splitlines())
+    assert "note=$(id)" in shlex.split(array.splitlines()[-1])  # one word, never run

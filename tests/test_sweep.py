@@ -57,7 +57,8 @@ def test_a_two_by_two_sweep_writes_its_table_and_heatmap(tmp_path: Path) -> None
     ("args", "message"),
     [
         (["--workers", "1,x"], "--workers '1,x': expected whole numbers"),
-        (["--rayon", "2,2"], "--rayon '2,2': 1 to 12 distinct positive numbers"),
+        (["--rayon", "2,2"], "--rayon '2,2': 1 to 12 distinct numbers"),
+        (["--workers", "1,10000"], "--workers 10000: must be in 1..512, got 10000"),
         (["--amplifiers", "none,turbo"], "--amplifiers 'none,turbo': unknown or repeated ['turbo']"),
     ],
 )
@@ -86,14 +87,24 @@ def test_the_grid_and_its_presets() -> None:
         "s-w5-r2-chaos+burners",
     )
     with pytest.raises(UsageError):
-        sweep.parse_list("0,1", "--workers")
+        sweep.parse_list("0,1", "--workers", "workers")
 
 
-def test_a_sweep_report_without_matplotlib_says_how_to_get_the_picture() -> None:
+@pytest.mark.parametrize(
+    ("text", "option", "setting"),
+    [("1,10000", "--workers", "workers"), ("2,5000", "--rayon", "rayon"), ("1,2,2", "--workers", "workers")],
+)
+def test_a_sweep_axis_takes_the_bounds_run_enforces(text: str, option: str, setting: str) -> None:
+    # the bound that stops `run --workers 10000` stops a sweep cell of 10,000 workers too
+    with pytest.raises(UsageError, match=option):
+        sweep.parse_list(text, option, setting)
+
+
+def test_a_sweep_report_without_a_heatmap_says_why() -> None:
     cell = sweep.SweepCell(1, 2, "none", "/r/c1", 3, 1, 600, 0.5, rate(1, 600), (2.0, 0.05, 11.1))
     result = sweep.SweepResult((cell,), (1,), (2,), ("none",), Scenario(), "/r", None)
     md = render_sweep(result)
-    assert "install the `plot` extra" in md
+    assert "(no heatmap: matplotlib could not be imported here)" in md
     assert "| 1 | 2 | none | 1/3 | 600 | 1.67 [" in md
     assert "interrupted" not in md
     assert "**interrupted**" in render_sweep(dataclasses.replace(result, interrupted=True))

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import load_run, run_cli, workers_of
-from gvlstress.redact import REDACTED, redact_text
 from gvlstress.patterns import failure_cause
+from gvlstress.redact import REDACTED, redact_text
 
 
 def probe_run(report_dir: Path, *args: str) -> tuple[int, str, str]:

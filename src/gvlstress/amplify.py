@@ -8,7 +8,8 @@ the conditions of hosts where races were reported, on any machine:
   imported, so every thread the target starts inherits the mask; the supervisor checks (and
   re-pins a thread that set its own mask) on the heartbeat that reports the pool;
 - ``cpu_quota``: the wave's workers run in a child cgroup with a CFS quota of that many cores
-  (v2 ``cpu.max``, else v1 ``cpu.cfs_quota_us``), as genvarloader #263's host had 15.3 of 16;
+  (v2 ``cpu.max``, else v1 ``cpu.cfs_quota_us``), as genvarloader #263's host had 15.3 of 16
+  (the wave's cgroups are `cgroups.WaveGroup`);
 - ``burners``: N CPU-burning neighbour processes for the length of each wave;
 - ``chaos``: rr's chaos mode applied from outside (`Chaos`): threads starved at random, placed
   and timed in the rr manner, now and then a whole worker stopped for a moment.
@@ -33,103 +34,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from gvlstress import watchdog
-from gvlstress.errors import EnvironmentProblem
-
-CGROUP_ROOT = Path(os.environ.get("GVLSTRESS_CGROUP_ROOT", "/sys/fs/cgroup"))
-PERIOD_US = 100_000
-
-
-def _write(path: Path, text: str) -> None:
-    path.write_text(text)
-
-
-@dataclass
-class CpuQuota:
-    """A child cgroup with a CPU quota; workers join it; removed at close."""
-
-    cores: float
-    path: Path
-    version: int
-    joined: list[int] = field(default_factory=list)
-
-    @classmethod
-    def create(cls, cores: float, root: Path = CGROUP_ROOT) -> CpuQuota:
-        name = f"gvlstress-{os.getpid()}-{time.monotonic_ns()}"
-        v2 = (root / "cgroup.controllers").is_file()
-        parent = root if v2 else root / "cpu"
-        path = parent / name
-        try:
-            if v2:
-                controllers = (root / "cgroup.subtree_control").read_text()
-                if "cpu" not in controllers.split():
-                    _write(root / "cgroup.subtree_control", "+cpu")
-            path.mkdir()
-            quota = max(1000, int(cores * PERIOD_US))
-            if v2:
-                _write(path / "cpu.max", f"{quota} {PERIOD_US}")
-            else:
-                _write(path / "cpu.cfs_period_us", str(PERIOD_US))
-                _write(path / "cpu.cfs_quota_us", str(quota))
-        except OSError as exc:
-            with contextlib.suppress(OSError):
-                path.rmdir()
-            raise EnvironmentProblem(
-                f"--cpu-quota: cannot create a cgroup under {parent} ({exc.strerror or exc})",
-                hint="needs root, or a cgroup v2 subtree delegated to you; drop --cpu-quota otherwise",
-            ) from None
-        return cls(cores, path, 2 if v2 else 1)
-
-    @property
-    def procs_file(self) -> str:
-        """Where a process writes its pid to join (workers do so first thing)."""
-        return str(self.path / "cgroup.procs")
-
-    def join(self, pid: int) -> bool:
-        """Make sure a whole worker process (all its threads) is in the cgroup; True if it is."""
-        if pid in self.joined:
-            return True
-        with contextlib.suppress(OSError):
-            _write(self.path / "cgroup.procs", str(pid))
-        if self.contains(pid):
-            self.joined.append(pid)
-            return True
-        return False
-
-    def contains(self, pid: int) -> bool:
-        """Is `pid` in this cgroup (read from /proc, not assumed)?"""
-        rel = "/" + self.path.name
-        try:
-            lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
-        except OSError:
-            return False
-        return any(line.rsplit(":", 1)[-1].endswith(rel) for line in lines)
-
-    def throttled(self) -> int | None:
-        """How often the group hit its quota (v1 cpu.stat nr_throttled; v2 the same key)."""
-        try:
-            for line in (self.path / "cpu.stat").read_text().splitlines():
-                key, _, value = line.partition(" ")
-                if key == "nr_throttled":
-                    return int(value)
-        except (OSError, ValueError):
-            pass
-        return None
-
-    def close(self) -> None:
-        """Remove the cgroup (its processes are gone by now; stragglers go back to the parent)."""
-        for _ in range(50):
-            try:
-                self.path.rmdir()
-                return
-            except OSError:
-                with contextlib.suppress(OSError):
-                    for pid in (self.path / "cgroup.procs").read_text().split():
-                        _write(self.path.parent / "cgroup.procs", pid)
-                time.sleep(0.02)  # waiting for killed processes to leave the group
 
 
 def squeeze_cpus(cpus: int) -> tuple[int, ...]:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import psutil
 
-from gvlstress import amplify, campaign, explore, forkserver, hostenv, interpreter, stats, watchdog
+from gvlstress import campaign, cgroups, explore, forkserver, hostenv, interpreter, stats, watchdog
 from gvlstress import selftest as selftest_mod
 from gvlstress import slurm as slurm_mod
 from gvlstress import sweep as sweep_mod
@@ -33,7 +33,7 @@ from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
 from gvlstress.compare import compare as compare_runs
 from gvlstress.diagnose import INSPECT_VERDICT, activity, decide, explain, judge, link_tree
-from gvlstress.errors import EnvironmentProblem, GvlstressError, UsageError
+from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow, UsageError, user_error
 from gvlstress.heartbeat import Board
 from gvlstress.model import (
     HuntResult,
@@ -54,8 +54,8 @@ from gvlstress.reporters import json_report, junit, markdown, plot, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus, worker_spec
-from gvlstress.targets.base import Target
-from gvlstress.targets.registry import get_target
+from gvlstress.targets.base import Target, TargetPlan
+from gvlstress.targets.registry import BUILTINS, get_target
 from gvlstress.warmup import warm_parent, warm_up
 
 
@@ -213,15 +213,22 @@ def _run(
     starting = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gvlstress-snapshot")
     snapshot = starting.submit(hostenv.snapshot)
     starting.shutdown(wait=False)
+    builtin = scenario.target in BUILTINS
     try:
         plan = target.prepare(scenario, report_dir)
-    except (GvlstressError, OSError):
+    except (GvlstressError, StopNow):
         raise
-    except Exception as exc:  # a third-party target's own bug: name it, it is not ours
+    except OSError:
+        if builtin:
+            raise  # ours: the host's disk or permissions (exit 4)
+        raise user_error(f"target {scenario.target!r}: prepare()", sys.exc_info()[1] or OSError()) from None
+    except BaseException as exc:  # a third-party target's own bug: name it, it is not ours
+        raise user_error(f"target {scenario.target!r}: prepare()", exc) from None
+    if not isinstance(plan, TargetPlan):
         raise UsageError(
-            f"target {scenario.target!r} failed to prepare: {type(exc).__name__}: {str(exc)[:300]}",
-            hint="run its prepare() by hand to see the traceback",
-        ) from None
+            f"target {scenario.target!r}: prepare() returned {type(plan).__name__}, not a TargetPlan",
+            hint="return gvlstress.targets.base.TargetPlan(entry=..., options=...)",
+        )
     with contextlib.ExitStack() as cleanup:
         for path in plan.scratch:  # removed however the run ends, a bad --python included
             cleanup.callback(shutil.rmtree, path, ignore_errors=True)
@@ -335,7 +342,9 @@ def _run(
                 kept = launch
                 cleanup.callback(launch.release)
                 board = Board.create(slots)  # the kept worker keeps its old slot to itself
-            wave = replace(wave, harness={**harness_health(), "at_ms": round(1000 * (time.monotonic() - began))})
+            wave = replace(
+                wave, harness={**harness_health(), "at_ms": round(1000 * (time.monotonic() - began))}
+            )
             waves.append(wave)
             batch_seen = max(batch_seen, _batch_s(wave))
             for line in version_warnings(wave, plan.expect):
@@ -374,11 +383,7 @@ def _hold(
 
 def _quota_ok() -> bool:
     """Can this process create a CPU-quota cgroup (so `hunt --explore` may try one)?"""
-    try:
-        amplify.CpuQuota.create(1.0).close()
-    except EnvironmentProblem:
-        return False
-    return True
+    return cgroups.writable()
 
 
 def _shape_error(wave: WaveResult) -> str | None:
@@ -446,6 +451,11 @@ def inspect(
         root = psutil.Process(pid)
         if root.status() == psutil.STATUS_ZOMBIE:
             raise UsageError(f"process {pid} is a zombie (it has exited; its parent has not reaped it)")
+        if procfs.is_kernel_thread(pid):
+            raise UsageError(
+                f"process {pid} ({root.name()}) is a kernel thread: it has no user stack to read",
+                hint="inspect a user process (ps -ef shows kernel threads in [brackets])",
+            )
         procs = [root, *(root.children(recursive=True) if tree else [])]
     except psutil.NoSuchProcess:
         raise UsageError(f"no process with pid {pid}", hint="check the pid (ps -ef)") from None
@@ -479,6 +489,11 @@ def _inspect(
         for p, (a, b) in pairs.items()
         if (f := judge(a, b, progress_tid=p, progress=False)).kind is not ProbeKind.GONE
     }
+    if pids[0] not in findings:
+        raise UsageError(
+            f"process {pids[0]} exited while it was being inspected: there is nothing left to judge",
+            hint="inspect it again while it runs",
+        )
     # (`run` probes only workers whose heartbeat went quiet; inspect has no heartbeat at all)
     captures = capture_many(findings)
     decided = {p: decide(f, captures.get(p), progress=False) for p, f in findings.items()}
@@ -626,9 +641,11 @@ def slurm(
     parallel: int | None = None,
     sbatch: tuple[str, ...] = (),
     submit: bool = False,
+    waves: int | None = None,
 ) -> slurm_mod.SlurmJobs:
-    """A Slurm array of shards and its afterany merge job (the CLI checked the run options)."""
-    return slurm_mod.write(directory, shards, run_args, parallel, sbatch, submit)
+    """A Slurm array of shards and its afterany merge job (the CLI checked the run options;
+    `waves`, the campaign's total, bounds the shards)."""
+    return slurm_mod.write(directory, shards, run_args, parallel, sbatch, submit, waves)
 
 
 SweepProgress = Callable[[int, int, str], None]

@@ -20,9 +20,9 @@ from rich.markup import escape
 
 from gvlstress import __version__, api, campaign, stats
 from gvlstress import sweep as sweep_mod
-from gvlstress.errors import ExitCode, GvlstressError, UsageError
-from gvlstress.redact import redact_text
+from gvlstress.errors import ExitCode, GvlstressError, StopNow, UsageError
 from gvlstress.model import RunResult, Verdict
+from gvlstress.redact import redact_text
 from gvlstress.reporters.console import (
     ConsoleObserver,
     SweepBar,
@@ -40,6 +40,7 @@ from gvlstress.reporters.console import (
 from gvlstress.scenario import START_METHODS, Scenario, describe, list_scenarios, resolve
 from gvlstress.selftest import NAMES as _SELFTEST_NAMES
 from gvlstress.supervisor import StopFlag
+from gvlstress.targets.registry import get_target
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -82,15 +83,6 @@ def make_console(stderr: bool = False) -> Console:
     width = None if probe.is_terminal else 160
     file = None if stderr else cast("IO[str]", _PipeSafe(sys.stdout))
     return Console(stderr=stderr, file=file, highlight=False, soft_wrap=True, width=width, emoji=False)
-
-
-class StopNow(BaseException):
-    """A second Ctrl-C or SIGTERM: stop at once, whatever is in progress (an import that hangs,
-    a slow warm-up). Cleanups still run on the way out, and the watchdog kills what is left."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
 
 
 @contextmanager
@@ -682,8 +674,8 @@ Exit codes: 1 some cell hung; 0 none; 2 bad options; 4 cannot write; 130/143 int
 )
 def sweep(workers_list: str, rayon_list: str, amplifiers: str, **opts: Any) -> None:
     """One run per cell of workers x threads (x amplifiers): hazard table and heatmap."""
-    workers = sweep_mod.parse_list(workers_list, "--workers")
-    rayon = sweep_mod.parse_list(rayon_list, "--rayon")
+    workers = sweep_mod.parse_list(workers_list, "--workers", "workers")
+    rayon = sweep_mod.parse_list(rayon_list, "--rayon", "rayon")
     amps = sweep_mod.parse_amplifiers(amplifiers)
     base = scenario_from_options(**opts)
     console = make_console()
@@ -735,8 +727,9 @@ def slurm(
     with run.make_context("run", ["--shard", "0/1", *run_args]) as ctx:
         params = dict(ctx.params)
     params.pop("shard", None)
-    scenario_from_options(**params)
-    jobs = api.slurm(directory, shards, run_args, parallel, sbatch_args, submit)
+    scenario = scenario_from_options(**params)
+    get_target(scenario.target)  # the target must import here too (not prepared: that builds data)
+    jobs = api.slurm(directory, shards, run_args, parallel, sbatch_args, submit, waves=scenario.waves)
     print_slurm(make_console(), jobs)
 
 

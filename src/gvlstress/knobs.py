@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
-
 KNOB_NAMES = (
     "RAYON_NUM_THREADS",
     "POLARS_MAX_THREADS",

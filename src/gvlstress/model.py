@@ -398,6 +398,9 @@ class WaveResult:
     """The wave's seed, from the run's seed and the global index (worker `slot` adds `slot`)."""
     origin: str | None = None
     """After a merge that had to renumber: the run directory and wave it came from."""
+    leftovers: int = 0
+    """Processes the workers started that outlived them (a daemonized child, say) and were killed
+    when the wave ended."""
     harness: dict[str, int] = field(default_factory=dict)
     """The harness's own fds, threads, maps and peak RSS after this wave (flat in a healthy run),
     and `at_ms`, when the wave's files were done, from the first wave's start."""

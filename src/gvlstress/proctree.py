@@ -73,3 +73,63 @@ def signal_name(signum: int | None) -> str:
         return signal.Signals(signum).name
     except ValueError:
         return f"signal {signum}"
+
+
+OWNER_VAR = "GVLSTRESS_OWNER"
+"""Set in the environment of everything a harness starts (workers, tools, helpers): every
+descendant inherits it, daemonized or not, so `sweep_owned` finds what a tree walk cannot."""
+
+
+def boot_ticks() -> int:
+    """Clock ticks since boot now, on the clock of /proc/PID/stat's start time."""
+    try:
+        with open("/proc/uptime") as fh:
+            return int(float(fh.read().split()[0]) * os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _start_ticks(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            text = fh.read()
+        return int(text[text.rindex(b")") + 2 :].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def owned(token: str, since: int, var: str = OWNER_VAR) -> list[int]:
+    """Processes started at or after `since` (boot ticks) whose environment carries `var=token`."""
+    needle = f"{var}={token}".encode()
+    out = []
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        pid = int(entry)
+        started = _start_ticks(pid)
+        if started is None or started < since:
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as fh:
+                env = fh.read()
+        except OSError:
+            continue
+        if needle in env.split(b"\0"):
+            out.append(pid)
+    return out
+
+
+def sweep_owned(token: str, since: int, keep: set[int], var: str = OWNER_VAR) -> list[int]:
+    """SIGKILL every process carrying `var=token` started since `since`, but those in `keep` and
+    their descendants: what escaped a wave's process tree (a child that daemonized, a tool's
+    double-forked grandchild; never one of our own children, which their owners reap). The
+    pids killed."""
+    spare = set(keep)
+    for pid in keep:
+        spare.update(p.pid for p in descendants(pid))
+    victims = [p for p in owned(token, since, var) if p not in spare]
+    for pid in victims:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    return victims

@@ -188,8 +188,9 @@ def read_scenario_file(path: Path) -> dict[str, Any]:
     return raw
 
 
-def _check(name: str, value: Any, origin: str) -> Any:
-    """Validate one setting; `origin` says where it came from for the error message."""
+def check_setting(name: str, value: Any, origin: str) -> Any:
+    """Validate one setting against the one bound every command shares (`run`, `hunt`, `sweep`,
+    `slurm`, scenario files); `origin` says where it came from for the error message."""
     if name in _NUMERIC:
         kind, lo, hi = _NUMERIC[name]
         if value is None and _FIELDS[name].default is None:
@@ -254,7 +255,7 @@ def resolve(
         origins[key] = (override_origin or {}).get(key, f"override {key}")
     checked: dict[str, Any] = {}
     for key, value in raw.items():
-        checked[key] = value if key in ("options", "source") else _check(key, value, origins[key])
+        checked[key] = value if key in ("options", "source") else check_setting(key, value, origins[key])
     scenario = Scenario(**checked)
     if scenario.python and scenario.start_method != "spawn":
         raise UsageError(

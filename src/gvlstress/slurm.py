@@ -32,12 +32,40 @@ class SlurmJobs:
     merge_job: str | None = None
 
 
+def _printable(what: str, value: str) -> None:
+    """Nothing written into a script may hold a control character: a newline in an #SBATCH
+    value would end that comment line and run the rest as a shell command."""
+    bad = next((ch for ch in value if ord(ch) < 32 or ord(ch) == 127), None)
+    if bad is not None:
+        raise UsageError(
+            f"{what} {value!r}: holds a control character ({bad!r})",
+            hint="values written into the batch scripts must be one printable line",
+        )
+
+
 def scripts(
-    directory: Path, shards: int, run_args: tuple[str, ...], parallel: int | None, sbatch: tuple[str, ...]
+    directory: Path,
+    shards: int,
+    run_args: tuple[str, ...],
+    parallel: int | None,
+    sbatch: tuple[str, ...],
+    waves: int | None = None,
 ) -> dict[str, str]:
     """The text of array.sbatch, merge.sbatch and submit.sh (pure: no file is touched)."""
     if not 1 <= shards <= 100_000:
         raise UsageError(f"--shards {shards}: must be between 1 and 100000")
+    if waves is not None and shards > waves:
+        raise UsageError(
+            f"--shards {shards} with --waves {waves}: some shards would run no wave",
+            hint="give at most as many shards as waves",
+        )
+    _printable("--dir", str(directory))
+    for arg in sbatch:
+        _printable("--sbatch", arg)
+        if not arg.startswith("-"):
+            raise UsageError(f"--sbatch {arg!r}: not an sbatch option", hint="e.g. --sbatch=--partition=cpu")
+    for arg in run_args:
+        _printable("run option", arg)
     for arg in run_args:
         if arg in ("--shard", "--report-dir") or arg.startswith(("--shard=", "--report-dir=")):
             raise UsageError(
@@ -83,9 +111,10 @@ def write(
     parallel: int | None = None,
     sbatch: tuple[str, ...] = (),
     submit: bool = False,
+    waves: int | None = None,
 ) -> SlurmJobs:
     """Write the scripts under `directory` (and logs/); with `submit`, sbatch them."""
-    texts = scripts(directory, shards, run_args, parallel, sbatch)
+    texts = scripts(directory, shards, run_args, parallel, sbatch, waves)
     try:
         (directory / "logs").mkdir(parents=True, exist_ok=True)
         for name, text in texts.items():

@@ -29,8 +29,9 @@ from typing import Any, Protocol
 
 import psutil
 
-from gvlstress import amplify, patterns, watchdog, worker
+from gvlstress import amplify, patterns, proctree, watchdog, worker
 from gvlstress.capture import capture_many
+from gvlstress.cgroups import WaveGroup
 from gvlstress.diagnose import decide, explain, judge
 from gvlstress.heartbeat import Board, Phase, SlotState
 from gvlstress.knobs import environ_with, redact_setting, thread_knobs
@@ -288,7 +289,10 @@ class Wave:
         self._broken = False
         self._crashed_at_break: dict[int, int] = {}
         self._executor: ProcessPoolExecutor | None = None
-        self.quota: amplify.CpuQuota | None = None
+        self.group: WaveGroup | None = None
+        """The wave's cgroups (containment, and the quota when asked); None where none is writable."""
+        self.leftovers: list[int] = []
+        """Processes the workers started that outlived them and were killed at the wave's end."""
         self.chaos: amplify.Chaos | None = None
         self.amplified: dict[str, Any] = {}
         self.squeezed = amplify.squeeze_cpus(scenario.squeeze) if scenario.squeeze else None
@@ -320,9 +324,13 @@ class Wave:
         futures: dict[Future[worker.WorkerReport], int] = {}
         detected_by: str | None = None
         detect_s: float | None = None
-        quota = amplify.CpuQuota.create(sc.cpu_quota) if sc.cpu_quota else None
+        born = proctree.boot_ticks()
+        group = WaveGroup.create(f"gvlstress-{os.getpid()}-{time.monotonic_ns()}", cores=sc.cpu_quota)
+        if group is not None:
+            for d in group.dirs:
+                watchdog.watch_cgroup(str(d))
+        self.group = group
         burners = amplify.Burners.start(sc.burners) if sc.burners else None
-        self.quota = quota
         try:
             with (
                 inherited_env("RAYON_NUM_THREADS", sc.inherit_rayon),
@@ -346,7 +354,7 @@ class Wave:
                         # kills) each worker with its children still attached
                         signal.SIGSTOP if watchdog.active() else signal.SIGKILL,
                         # workers enter the wave's cgroups themselves, before the target runs
-                        [quota.procs_file] if quota is not None else None,
+                        group.procs_files if group is not None else None,
                     ),
                 )
                 self._executor = executor
@@ -361,8 +369,8 @@ class Wave:
                 executor.shutdown(wait=False)
                 for pid in self.processes:
                     watchdog.watch(pid)
-                    if quota is not None:
-                        quota.join(pid)
+                    if group is not None:
+                        group.join(pid)
             if sc.chaos is not None:
                 self.chaos = amplify.Chaos(sc.chaos * 1_000_003 + self.index, self._iterating).start()
             self.end_reason = self._watch(futures, started)
@@ -382,15 +390,15 @@ class Wave:
             self._teardown(executor)
             if burners is not None:
                 burners.stop()
-            if quota is not None:
+            if group is not None and group.cpu is not None:
                 self.amplified["cpu_quota"] = {
-                    "cores": quota.cores,
-                    "cgroup": str(quota.path),
-                    "cgroup_version": quota.version,
-                    "workers_joined": len(quota.joined),
-                    "nr_throttled": quota.throttled(),
+                    "cores": group.cores,
+                    "cgroup": str(group.cpu),
+                    "cgroup_version": group.version,
+                    "workers_joined": len(group.joined),
+                    "nr_throttled": group.throttled(),
                 }
-                quota.close()
+            self._contain(born, burners)
         self._settle(futures)
         self._release_handles()
         if self.squeezed is not None:
@@ -428,6 +436,7 @@ class Wave:
             setting=self.setting,
             shard=self.shard,
             seed=wave_seed(sc.seed, self.index),
+            leftovers=len(self.leftovers),
         )
         self.observer.wave_finished(result)
         return result
@@ -550,8 +559,8 @@ class Wave:
             st = self.board.read(s.slot)
             if st.pid and (s.state is None or s.state.pid != st.pid):
                 watchdog.watch(st.pid)  # a worker the executor started after submit
-                if self.quota is not None:
-                    self.quota.join(st.pid)
+                if self.group is not None:
+                    self.group.join(st.pid)
             if s.suspected_at is not None and st.last_beat and st.last_beat > s.suspected_at:
                 s.suspected_at = None  # it progressed: `stalls` keeps the fact, the verdict becomes slow
                 s.next_probe_at = 0.0
@@ -757,6 +766,9 @@ class Wave:
                     self._pool_wakeup.wakeup()
         if self._pool_manager is not None:
             self._pool_manager.join(timeout=REAP_S)
+        if self.group is not None:  # the kept worker's cgroup: its stragglers go with it
+            self.group.close()
+            self.group = None
 
     def _teardown(self, executor: ProcessPoolExecutor | None) -> None:
         """Kill what is still running (hung or cancelled) but a kept worker, shut down, reap;
@@ -770,7 +782,9 @@ class Wave:
             self._pool_processes.pop(pid, None)
         # Hung or cancelled workers are killed; so are healthy ones whose result is in: all
         # that is left of them is the interpreter's exit, and with it whatever they started.
-        kill_trees([pid for pid, p in others.items() if p.exitcode is None], timeout=REAP_S)
+        running = [pid for pid, p in others.items() if p.exitcode is None]
+        self.leftovers += [c.pid for pid in running for c in proctree.descendants(pid)]
+        kill_trees(running, timeout=REAP_S)
         executor.shutdown(wait=False, cancel_futures=True)
         end = time.monotonic() + REAP_S
         for p in others.values():
@@ -782,7 +796,25 @@ class Wave:
                 procs[pid].join(timeout=REAP_S)
         if self._pool_manager is not None and not self.kept:  # with a kept worker: in release()
             self._pool_manager.join(timeout=REAP_S)
+            if self._pool_manager.is_alive():
+                detach_from_exit(self._pool_manager)
+                self.observer.warn(
+                    "the process pool's manager thread did not end after its workers were killed; "
+                    "it is left behind so the harness can still exit"
+                )
         self.processes = procs
+
+    def _contain(self, born: int, burners: amplify.Burners | None) -> None:
+        """Nothing the wave started outlives it: everything left in its containment cgroup (at
+        any depth, daemonized or not) is killed and the cgroups removed; then, cgroup or not,
+        every process carrying the run's token that was born since the wave began and is no
+        helper. A kept worker keeps its cgroup and its children until `release()`."""
+        if self.group is not None and not self.kept:
+            self.leftovers += self.group.close()
+            self.group = None
+        if (own := watchdog.owner()) is not None:
+            keep = watchdog.helpers() | set(self.kept) | {p.pid for p in (burners.procs if burners else [])}
+            self.leftovers += [p for p in proctree.sweep_owned(own[0], born, keep) if p not in self.leftovers]
 
     def _hold_pool_internals(self, executor: ProcessPoolExecutor) -> None:
         """The executor's own process table, manager thread and its wakeup, held before
@@ -885,6 +917,20 @@ class Wave:
     def _outcome(self, s: _Slot) -> WorkerOutcome:
         assert s.outcome is not None
         return s.outcome
+
+
+def detach_from_exit(thread: threading.Thread) -> None:
+    """CPython joins every executor's manager thread at interpreter exit (concurrent.futures'
+    exit hook, then threading's shutdown of non-daemon threads): one that never ends (wedged in
+    a read no one will finish) would keep the harness from exiting after its report. Taken off
+    both lists (private, stable since 3.9), it dies with the process instead."""
+    from concurrent.futures import process as cf_process
+
+    with contextlib.suppress(Exception):
+        getattr(cf_process, "_threads_wakeups").pop(thread, None)  # noqa: B009
+    lock = getattr(thread, "_tstate_lock", None)
+    with contextlib.suppress(Exception), getattr(threading, "_shutdown_locks_lock"):  # noqa: B009
+        getattr(threading, "_shutdown_locks").discard(lock)  # noqa: B009
 
 
 def finished_verdict(stalls: int, batch_s_max: float, scenario: Scenario) -> tuple[Verdict, str | None]:

@@ -15,7 +15,7 @@ from typing import Any
 from gvlstress import stats
 from gvlstress.errors import UsageError
 from gvlstress.model import RunResult
-from gvlstress.scenario import Scenario
+from gvlstress.scenario import Scenario, check_setting
 
 AMPLIFIERS: Mapping[str, Mapping[str, Any]] = {
     "none": {},
@@ -61,16 +61,19 @@ class SweepResult:
     interrupted: bool = False
 
 
-def parse_list(text: str, option: str) -> tuple[int, ...]:
-    """'1,2,5' -> (1, 2, 5): positive, distinct, at most 12 values."""
+def parse_list(text: str, option: str, setting: str) -> tuple[int, ...]:
+    """'1,2,5' -> (1, 2, 5): distinct, at most 12 values, each within the bound `run` enforces
+    for `setting` (a sweep never starts what a run would refuse)."""
     try:
         values = tuple(int(x) for x in text.split(",") if x.strip())
     except ValueError:
         raise UsageError(
             f"{option} {text!r}: expected whole numbers separated by commas (e.g. 2,4,8)"
         ) from None
-    if not values or len(values) > 12 or len(set(values)) != len(values) or min(values) < 1:
-        raise UsageError(f"{option} {text!r}: 1 to 12 distinct positive numbers")
+    if not values or len(values) > 12 or len(set(values)) != len(values):
+        raise UsageError(f"{option} {text!r}: 1 to 12 distinct numbers")
+    for v in values:
+        check_setting(setting, v, f"{option} {v}")
     return values
 
 

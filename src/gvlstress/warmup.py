@@ -22,9 +22,9 @@ from typing import Any
 
 from gvlstress import patterns, worker
 from gvlstress.cache import cache_root
-from gvlstress.errors import EnvironmentProblem
-from gvlstress.redact import redact_text
+from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow, user_error
 from gvlstress.probes import tools
+from gvlstress.redact import redact_text
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import worker_spec
 from gvlstress.targets.base import TargetPlan
@@ -96,10 +96,10 @@ def warm_parent(scenario: Scenario, plan: TargetPlan) -> str:
     saved = {k: os.environ.get(k) for k in spec.env}
     try:
         info = worker.warm(spec)
-    except Exception as exc:
-        raise EnvironmentProblem(
-            f"--warm-parent: the target failed in the supervisor ({type(exc).__name__}: {exc})"
-        ) from None
+    except (GvlstressError, StopNow):
+        raise
+    except BaseException as exc:  # the target's own failure, in our process: the user's to fix
+        raise user_error("--warm-parent: the target, run in the supervisor,", exc) from None
     finally:
         for k, v in saved.items():
             if v is None:

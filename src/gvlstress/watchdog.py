@@ -8,10 +8,16 @@ own session, holding the read end of a pipe. The harness registers every process
 POLL_S. When the pipe closes without a goodbye (the harness died), it records the trees once
 more (workers freeze on the harness's death, PR_SET_PDEATHSIG=SIGSTOP, so a child started a
 moment ago is still attached to one), SIGKILLs every recorded process still alive (matched by
-start time, so a reused pid is never hit), then exits. A normal end says goodbye first and
-nothing is killed.
+start time, so a reused pid is never hit); then every process started since the run began
+that carries the run's owner token in its environment (what left every tree, e.g. a daemonized
+grandchild, even one started a moment before the death); then it empties and removes the
+run's cgroups, deletes its scratch directories and the run's multiprocessing semaphores that no
+live process maps any more (a kill of the harness's process group takes the resource tracker
+that would have unlinked them), and exits. A normal end says goodbye first and nothing is
+killed.
 
-Run as ``python -m gvlstress.watchdog``; stdlib and psutil only.
+Run as ``python -m gvlstress.watchdog HARNESS_PID TOKEN SINCE``; stdlib, psutil and the
+harness's own process and cgroup helpers only.
 """
 
 from __future__ import annotations
@@ -24,21 +30,28 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import psutil
+
+from gvlstress import cgroups as cgroups_mod
+from gvlstress import proctree
 
 POLL_S = 0.2
 BYE = b"bye\n"
 
 
 class Watchdog:
-    """The harness side: register pids, say goodbye at a normal end."""
+    """The harness side: register pids, cgroups and scratch, say goodbye at a normal end."""
 
     def __init__(self) -> None:
+        self.since = proctree.boot_ticks()
+        self.token = f"{os.getpid()}-{self.since}-{os.urandom(4).hex()}"
         read, self._write = os.pipe()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gvlstress.watchdog", str(os.getpid())],
+            [sys.executable, "-m", "gvlstress.watchdog", str(os.getpid()), self.token, str(self.since)],
             stdin=read,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -48,14 +61,20 @@ class Watchdog:
         os.close(read)
         self._lock = threading.Lock()
 
-    def watch(self, pid: int) -> None:
+    def _send(self, line: str) -> None:
         with self._lock, contextlib.suppress(OSError):
-            os.write(self._write, f"{pid}\n".encode())
+            os.write(self._write, f"{line}\n".encode())
+
+    def watch(self, pid: int) -> None:
+        self._send(str(pid))
 
     def remove_on_death(self, path: str) -> None:
         """A scratch directory the watchdog deletes if the harness dies before it does."""
-        with self._lock, contextlib.suppress(OSError):
-            os.write(self._write, f"rm {path}\n".encode())
+        self._send(f"rm {path}")
+
+    def cgroup(self, path: str) -> None:
+        """A wave's cgroup the watchdog empties and removes if the harness dies first."""
+        self._send(f"cg {path}")
 
     def close(self) -> None:
         """A normal end: the watchdog exits without killing anything."""
@@ -88,9 +107,37 @@ def watch(pid: int) -> None:
         _current.watch(pid)
 
 
+def watch_cgroup(path: str) -> None:
+    """Register a wave's cgroup (no-op outside a watched run)."""
+    if _current is not None:
+        _current.cgroup(path)
+
+
+def owner() -> tuple[str, int] | None:
+    """The run's owner token and the boot tick it started at (None outside a watched run)."""
+    return (_current.token, _current.since) if _current is not None else None
+
+
+def helpers() -> set[int]:
+    """Long-lived processes of this harness that carry its token and must outlive a wave: the
+    watchdog, multiprocessing's resource tracker and fork server."""
+    out = {_current.proc.pid} if _current is not None else set()
+    with contextlib.suppress(Exception):
+        from multiprocessing import forkserver, resource_tracker
+
+        for pid in (
+            getattr(resource_tracker._resource_tracker, "_pid", None),
+            getattr(forkserver._forkserver, "_forkserver_pid", None),
+        ):
+            if isinstance(pid, int):
+                out.add(pid)
+    return out
+
+
 @contextlib.contextmanager
 def guarding() -> Iterator[Watchdog | None]:
-    """Run the block under a watchdog (nested uses share the outer one)."""
+    """Run the block under a watchdog (nested uses share the outer one). Everything started
+    inside is born with the run's owner token in its environment."""
     global _current
     if _current is not None:
         yield _current
@@ -101,9 +148,15 @@ def guarding() -> Iterator[Watchdog | None]:
         yield None
         return
     _current = dog
+    before = os.environ.get(proctree.OWNER_VAR)
+    os.environ[proctree.OWNER_VAR] = dog.token
     try:
         yield dog
     finally:
+        if before is None:
+            os.environ.pop(proctree.OWNER_VAR, None)
+        else:
+            os.environ[proctree.OWNER_VAR] = before
         _current = None
         dog.close()
 
@@ -130,12 +183,44 @@ def _kill(seen: dict[int, float]) -> None:
                 p.send_signal(signal.SIGKILL)
 
 
+def _semaphores(since_wall: float) -> None:
+    """Unlink multiprocessing's named semaphores made since the run began that no live process
+    maps: the resource tracker that would have unlinked them died with the harness's group."""
+    shm = "/dev/shm"
+    try:
+        names = [n for n in os.listdir(shm) if n.startswith("sem.mp-")]
+    except OSError:
+        return
+    fresh = []
+    for n in names:
+        with contextlib.suppress(OSError):
+            if os.stat(os.path.join(shm, n)).st_ctime >= since_wall:
+                fresh.append(n)
+    if not fresh:
+        return
+    mapped: set[str] = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError), open(f"/proc/{entry}/maps", "rb") as fh:
+                for line in fh:
+                    if b"/dev/shm/sem.mp-" in line:
+                        mapped.add(os.fsdecode(line.rsplit(b"/", 1)[-1].split()[0]))
+    for n in fresh:
+        if n not in mapped:
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(shm, n))
+
+
 def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the harness's to handle
     harness = int(argv[0]) if argv else os.getppid()
+    token = argv[1] if len(argv) > 1 else None
+    since = int(argv[2]) if len(argv) > 2 else proctree.boot_ticks()
+    since_wall = time.time() - (proctree.boot_ticks() - since) / os.sysconf("SC_CLK_TCK") - 1.0
     seen: dict[int, float] = {}
     roots: set[int] = set()
     scratch: list[str] = []
+    cgroups: list[str] = []
     buf = b""
     fd = sys.stdin.fileno()
     while True:
@@ -153,6 +238,8 @@ def main(argv: list[str]) -> int:
                     roots.add(int(line))
                 elif line.startswith(b"rm /"):
                     scratch.append(os.fsdecode(line[3:]))
+                elif line.startswith(b"cg /"):
+                    cgroups.append(os.fsdecode(line[3:]))
         for pid in roots:
             _record(seen, pid)
         if not psutil.pid_exists(harness):
@@ -160,8 +247,13 @@ def main(argv: list[str]) -> int:
     for pid in roots:  # workers froze on the harness's death: their trees are intact now
         _record(seen, pid)
     _kill(seen)
+    if token is not None:  # whatever left every tree, however recently it did
+        proctree.sweep_owned(token, since, keep=set())
+    for path in cgroups:
+        cgroups_mod.kill_and_remove(Path(path))
     for path in scratch:
         shutil.rmtree(path, ignore_errors=True)
+    _semaphores(since_wall)
     return 0
 
 

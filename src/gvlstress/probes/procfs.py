@@ -199,6 +199,19 @@ def parse_schedstat(text: str) -> int | None:
     return int(parts[0])
 
 
+PF_KTHREAD = 0x00200000
+"""The kernel-thread bit of a ``stat`` line's flags (field 9)."""
+
+
+def is_kernel_thread(pid: int, proc: Path = Path("/proc")) -> bool:
+    """A kernel thread (kthreadd's children): no user memory, no user stack, nothing to inspect."""
+    text = _read(proc / str(pid) / "stat")
+    if text is None:
+        return False
+    fields = text[text.rfind(")") + 2 :].split()
+    return len(fields) > 6 and _digits(fields[6]) and bool(int(fields[6]) & PF_KTHREAD)
+
+
 def parse_wchan(text: str) -> str | None:
     text = text.strip()
     return None if text in ("", "0") else text

@@ -7,6 +7,7 @@ session so a timeout kills it and anything it started.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import shutil
@@ -16,12 +17,13 @@ import sys
 import sysconfig
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
 
-from gvlstress import watchdog
+from gvlstress import proctree, watchdog
 from gvlstress.redact import redact_text
 
 
@@ -55,6 +57,9 @@ session can hold them open forever: it is killed too, and the pipes are then aba
 SLICE_S = 0.2
 """How often a waiting tool run checks for a cancel (Ctrl-C, SIGTERM)."""
 _cancel = threading.Event()
+TOOL_VAR = "GVLSTRESS_TOOL"
+"""A token in each tool run's environment: what the run left behind is found by it."""
+_runs = itertools.count()
 
 
 def cancel() -> None:
@@ -100,6 +105,10 @@ def run(argv: list[str], timeout: float, stdin: str | None = None, *, diagnostic
     started = time.monotonic()
     if _cancel.is_set():
         return Output(False, "", "", None, 0.0, "cancelled (the run is stopping)")
+    token = f"{os.getpid()}-{next(_runs)}-{started}"
+    env = tool_env() if diagnostic else dict(os.environ)
+    env[TOOL_VAR] = token
+    born = proctree.boot_ticks()
     try:
         proc = subprocess.Popen(
             argv,
@@ -109,21 +118,39 @@ def run(argv: list[str], timeout: float, stdin: str | None = None, *, diagnostic
             text=True,
             errors="replace",
             start_new_session=True,
-            env=tool_env() if diagnostic else None,
+            env=env,
         )
     except OSError as exc:
         return Output(
             False, "", "", None, time.monotonic() - started, f"cannot run {argv[0]}: {exc.strerror}"
         )
     watchdog.watch(proc.pid)
+
+    def sweep() -> None:  # whatever it left behind, however far it went (a double fork leaves every tree)
+        proctree.sweep_owned(token, born, keep=set(), var=TOOL_VAR)
+
+    try:
+        return _finish(proc, stdin, started, timeout, sweep)
+    finally:
+        sweep()
+
+
+def _finish(
+    proc: subprocess.Popen[str], stdin: str | None, started: float, timeout: float, sweep: Callable[[], None]
+) -> Output:
     deadline = started + timeout
     feed = stdin
+    swept = False
     while True:
         try:
             out, err = proc.communicate(feed, timeout=max(0.01, min(SLICE_S, deadline - time.monotonic())))
             break
         except subprocess.TimeoutExpired:
             feed = None  # communicate keeps what it already sent
+            if proc.poll() is not None and not swept:  # it exited, but something it left holds its pipes
+                sweep()
+                swept = True
+                continue
             if _cancel.is_set() or time.monotonic() >= deadline:
                 why = (
                     "cancelled (the run is stopping)" if _cancel.is_set() else f"timed out after {timeout:g}s"

@@ -15,15 +15,19 @@ if TYPE_CHECKING:
     from gvlstress.scenario import Scenario
     from gvlstress.targets.base import TargetPlan
 
-# Integer Loader keyword -> minimum. The [target] table of a scenario may set these.
-_OPTIONS: dict[str, int] = {
-    "samples": 1,
-    "ref_len": 1024,
-    "region_len": 1,
-    "batch_size": 1,
-    "slow_ms": 0,
-    "window_us": 0,
+# Integer Loader keyword -> (minimum, maximum). The [target] table of a scenario may set these;
+# the maxima keep a typo (batch_size=10**12) from exhausting a worker's memory before its first
+# batch, which would look like a crash of the loader.
+_OPTIONS: dict[str, tuple[int, int]] = {
+    "samples": (1, 1024),
+    "ref_len": (1024, 1 << 28),
+    "region_len": (1, 1 << 24),
+    "batch_size": (1, 1 << 16),
+    "slow_ms": (0, 600_000),
+    "window_us": (0, 10_000_000),
 }
+BATCH_BYTES_MAX = 1 << 30
+"""region_len x batch_size: the bytes one batch allocates."""
 _OTHER_OPTIONS = ("fault_log",)
 
 
@@ -94,13 +98,21 @@ class NativeTarget:
         where = f"{scenario.source} [target]"
         for key, value in scenario.options.items():
             if key in _OPTIONS:
-                minimum = _OPTIONS[key]
-                if type(value) is not int or value < minimum:
-                    raise UsageError(f"{where}: {key} must be an integer >= {minimum}, got {value!r}")
+                lo, hi = _OPTIONS[key]
+                if type(value) is not int or not lo <= value <= hi:
+                    raise UsageError(f"{where}: {key} must be an integer in {lo}..{hi}, got {value!r}")
             elif key not in _OTHER_OPTIONS:
                 known = ", ".join([*_OPTIONS, *_OTHER_OPTIONS])
                 raise UsageError(f"{where}: unknown native option {key!r}", hint=f"known: {known}")
             options[key] = value
+        region = int(options.get("region_len", 16_384))
+        if region * int(options.get("batch_size", 128)) > BATCH_BYTES_MAX:
+            raise UsageError(
+                f"{where}: region_len x batch_size is over {BATCH_BYTES_MAX} bytes per batch",
+                hint="lower one of them",
+            )
+        if int(options.get("ref_len", 1_000_000)) <= region + 16:
+            raise UsageError(f"{where}: ref_len must be over region_len + 16 ({region + 16})")
         if scenario.fault == "fork_after_init" and not scenario.warm_parent:
             raise UsageError(
                 "fault fork_after_init needs the pool started in the parent",

@@ -13,7 +13,7 @@ import sys
 from importlib.metadata import entry_points
 from typing import Any
 
-from gvlstress.errors import UsageError
+from gvlstress.errors import GvlstressError, StopNow, UsageError, user_error
 from gvlstress.targets.base import Target
 from gvlstress.targets.callable import CallableTarget
 from gvlstress.targets.gvl import GenvarloaderTarget
@@ -38,10 +38,10 @@ def _as_target(obj: Any, name: str) -> Target:
     if isinstance(obj, type):
         try:
             obj = obj()
-        except Exception as exc:
-            raise UsageError(
-                f"--target {name}: cannot create the target ({type(exc).__name__}: {exc})"
-            ) from None
+        except (GvlstressError, StopNow):
+            raise
+        except BaseException as exc:
+            raise user_error(f"--target {name}: creating the target", exc) from None
     if not callable(getattr(obj, "prepare", None)):
         raise UsageError(f"--target {name} is not a target", hint=f"expected {CONTRACT}")
     if not isinstance(getattr(obj, "name", None), str):
@@ -57,10 +57,10 @@ def get_target(name: str) -> Target:
             try:
                 factory = ep.load()
                 return _as_target(factory() if not isinstance(factory, type) else factory, name)
-            except UsageError:
+            except (GvlstressError, StopNow):
                 raise
-            except Exception as exc:
-                raise UsageError(f"cannot load target {name!r} ({type(exc).__name__}: {exc})") from None
+            except BaseException as exc:
+                raise user_error(f"loading target {name!r} (entry point {ep.value})", exc) from None
     if ":" not in name:
         raise UsageError(
             f"unknown target {name!r}", hint=f"known targets: {', '.join(available())}; or {CONTRACT}"
@@ -72,13 +72,18 @@ def get_target(name: str) -> Target:
         sys.path.insert(0, os.getcwd())  # as `python -m` does; spawned workers inherit it
     try:
         obj: Any = importlib.import_module(module)
-        for part in attr.split("."):
-            obj = getattr(obj, part)
-    except ImportError as exc:
+    except ModuleNotFoundError as exc:
         raise UsageError(
             f"--target {name}: cannot import {module!r} ({exc})",
             hint="is it on sys.path or in this directory?",
         ) from None
+    except (GvlstressError, StopNow):
+        raise
+    except BaseException as exc:  # the user's module failed (or exited) while it was imported
+        raise user_error(f"--target {name}: importing module {module!r}", exc) from None
+    try:
+        for part in attr.split("."):
+            obj = getattr(obj, part)
     except AttributeError:
         raise UsageError(f"--target {name}: module {module!r} has no {attr!r}") from None
     if isinstance(obj, type) or callable(getattr(obj, "prepare", None)):
