@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -73,17 +72,19 @@ def test_a_sigkilled_harness_leaves_every_finished_wave_readable(report_dir: Pat
 
 def test_run_json_refers_to_captures_and_report_renders_them_again(report_dir: Path) -> None:
     # GIVEN a hung wave (one worker, lock held across a parallel region)
-    run = load_run_after(
-        ["run", "--fault", "lock_across_par_iter", "--workers", "1", "--rayon", "4", "--waves", "1"],
-        report_dir,
-    )
+    r = run_cli(
+        ["run", "--fault", "lock_across_par_iter", "--workers", "1", "--rayon", "4", "--waves", "1",
+         "--report-dir", str(report_dir)]
+    )  # fmt: skip
+    assert r.returncode == 1, r.stdout + r.stderr
+    run_dir = next(report_dir.glob("*"))
+    run = json.loads((run_dir / "run.json").read_text())
     (w,) = run["waves"][0]["workers"]
     # THEN run.json names the capture's file instead of copying it, and the file holds it
     ref = w["capture"]
     assert isinstance(ref, str)
     assert ref.startswith("workers/wave1-slot0-")
     assert ref.endswith("/capture.json")
-    run_dir = next(report_dir.glob("*"))
     capture = json.loads((run_dir / ref).read_text())
     assert len(capture["threads"]) == 5
     before = (run_dir / "report.md").read_text()
@@ -92,9 +93,3 @@ def test_run_json_refers_to_captures_and_report_renders_them_again(report_dir: P
     assert r.returncode == 0, r.stderr
     assert (run_dir / "report.md").read_text() == before
     assert "Stacks of hung workers" in before
-
-
-def load_run_after(args: list[str], report_dir: Path) -> dict[str, Any]:
-    r = run_cli([*args, "--report-dir", str(report_dir)])
-    assert r.returncode == 1, r.stdout + r.stderr
-    return load_run(report_dir)

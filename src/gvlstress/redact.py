@@ -114,6 +114,8 @@ _GAP_REV = re.compile(r"\s{0,8}[\"']?")
 _KEY_RUN = re.compile(r"[\w.\-]{0,128}+")
 _AFTER_KEY = re.compile(r"([\"']?\s{0,8}(?:=|:(?!:))\s{0,8}[\"']?)([^\s\"',;&]{1,4096})")
 _PLAIN_VALUE = re.compile(r"(?i)true|false|yes|no|on|off|none|null|-?\d+(\.\d+)?")
+_PLACEHOLDER = re.compile(r"VALUES?|KEY|TOKEN|SECRET|PASSWORD|PATH|NAME|TEXT|STRING|[XN]")
+"""``KEY=VALUE``, ``--token TOKEN``: a placeholder in usage text, not a secret."""
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _RUN_STAMP = re.compile(r"\d{8}T\d{6}Z")
 """The UTC stamp that starts a run directory's name (reports/20261122T064720Z-adhoc)."""
@@ -187,7 +189,7 @@ def _assignments(text: str) -> str:
         if m is None:
             continue
         value = m.group(2)
-        if value.startswith(REDACTED) or plain_value(value):
+        if value.startswith(REDACTED) or plain_value(value) or _PLACEHOLDER.fullmatch(value):
             continue
         out.append(text[done : m.start(2)])
         out.append(REDACTED)

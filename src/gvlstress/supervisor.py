@@ -216,6 +216,9 @@ def probe_workers(
     return {pid: judge(a, b, progress_tid=pid, progress=True) for pid, (a, b) in pairs.items()}
 
 
+_FROM_PRESAMPLE = (ProbeKind.DEADLOCK, ProbeKind.WAITING, ProbeKind.GONE, ProbeKind.STOPPED)
+
+
 def _needs_stacks(f: ProbeFinding) -> bool:
     """/proc alone says deadlock, or the progress thread waits on a lock that another thread
     might still end: the stacks decide (what it waits in; which threads are idle by design)."""
@@ -640,6 +643,8 @@ class Wave:
             if pid not in findings:
                 continue
             finding = findings[pid]
+            if finding.kind is ProbeKind.GONE:
+                continue  # it exited while probed: its future says how it ended
             s.stalls += 1
             s.finding = finding
             s.suspected_at = s.state.last_beat if s.state and s.state.last_beat else now
@@ -691,6 +696,12 @@ class Wave:
         for s in by_pid.values():
             s.presample = None  # used once
         findings = probe_workers(list(by_pid), first=first)
+        # A window opened before the heartbeat was quiet for the whole threshold may hold the
+        # last of the work before the stall: only a closed or outside wait is taken from it;
+        # anything else is looked at again over a window of its own.
+        again = [p for p, f in findings.items() if p in first and f.kind not in _FROM_PRESAMPLE]
+        if again:
+            findings.update(probe_workers(again))
         unsure = {pid: f for pid, f in findings.items() if _needs_stacks(f)}
         if due is not None and not any(findings[p].kind is ProbeKind.DEADLOCK for p in due if p in findings):
             unsure = {pid: f for pid, f in unsure.items() if pid in due}
