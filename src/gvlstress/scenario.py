@@ -16,6 +16,10 @@ from typing import Any
 
 from gvlstress.errors import UsageError
 from gvlstress.redact import redact_mapping, redact_path, redact_text
+from gvlstress.safeio import read_text_capped
+
+MAX_SCENARIO_BYTES = 1 << 20
+"""A scenario file is a few lines; one larger than this is refused, not read."""
 
 START_METHODS = ("spawn", "forkserver", "fork")
 
@@ -136,6 +140,8 @@ def find_scenario(ref: str) -> Path:
     if path.suffix == ".toml" or "/" in ref:
         if path.is_file():
             return path
+        if path.exists():
+            raise UsageError(f"{ref}: cannot read scenario file (not a regular file)", hint="pass a .toml file")
         raise UsageError(f"scenario file not found: {ref}", hint="check the path")
     for d in builtin_scenario_dirs():
         candidate = d / f"{ref}.toml"
@@ -157,7 +163,7 @@ def list_scenarios() -> list[Path]:
 def read_scenario_file(path: Path) -> dict[str, Any]:
     """Parse a TOML scenario into raw settings; errors name the file."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_text_capped(path, MAX_SCENARIO_BYTES))
     except OSError as exc:
         raise UsageError(f"{path}: cannot read scenario file ({exc.strerror})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:

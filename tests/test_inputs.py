@@ -1,0 +1,86 @@
+"""Inputs that must never block, stall or crash gvlstress: FIFOs and huge numbers where a file is
+expected, kernel threads and vanishing processes where a process is expected."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+from pathlib import Path
+
+import psutil
+import pytest
+
+from conftest import run_cli
+from gvlstress import api
+from gvlstress.errors import UsageError
+
+
+def _fifo_run_dir(tmp_path: Path, name: str) -> Path:
+    d = tmp_path / name
+    d.mkdir()
+    os.mkfifo(d / "run.json")  # nobody will ever write to it: a blocking open would wait forever
+    return d
+
+
+@pytest.mark.parametrize("command", ["report", "merge", "compare"])
+def test_a_run_json_that_is_a_fifo_is_refused_at_once(tmp_path: Path, command: str) -> None:
+    a, b = _fifo_run_dir(tmp_path, "a"), _fifo_run_dir(tmp_path, "b")
+    args = {
+        "report": ["report", str(a)],
+        "merge": ["merge", str(a), str(b), "--output", str(tmp_path / "m")],
+        "compare": ["compare", str(a), str(b), "--output", str(tmp_path / "c.md")],
+    }[command]
+    r = run_cli(args, timeout=30)  # the deadline is the test: a blocking read never returns
+    assert r.returncode == 2, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert "run.json: cannot read (not a regular file)" in line
+
+
+def test_a_scenario_file_that_is_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "s.toml")
+    r = run_cli(
+        ["run", "--scenario", str(tmp_path / "s.toml"), "--report-dir", str(tmp_path / "r")], timeout=30
+    )
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "cannot read scenario file (not a regular file)" in r.stderr
+
+
+def test_a_run_json_with_a_5000_digit_number_is_a_usage_error(tmp_path: Path) -> None:
+    d = tmp_path / "run"
+    d.mkdir()
+    (d / "run.json").write_text('{"schema": "gvlstress.run/2", "waves": [], "x": ' + "9" * 5000 + "}")
+    for args in (["report", str(d)], ["compare", str(d), str(d), "--output", str(tmp_path / "c.md")]):
+        r = run_cli(args, timeout=30)
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert "not a readable JSON file" in r.stderr
+
+
+def test_inspect_refuses_a_kernel_thread_in_one_line(tmp_path: Path) -> None:
+    kthreadd = next(p for p in psutil.process_iter(["name", "ppid"]) if p.info["name"] == "kthreadd")
+    r = run_cli(["inspect", str(kthreadd.pid), "--report-dir", str(tmp_path)], timeout=30)
+    assert r.returncode == 2, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert "is a kernel thread" in line
+
+
+def test_inspect_says_when_the_process_exited_during_the_look(tmp_path: Path) -> None:
+    # GIVEN a real process, seen alive, that exits before /proc is sampled
+    proc = subprocess.Popen(["sleep", "30"])
+    seen = psutil.Process(proc.pid)
+    proc.kill()
+    proc.wait(10)
+    # THEN the look says so in one line, instead of an empty report and exit 0
+    run_dir = tmp_path / "look"
+    run_dir.mkdir()
+    with pytest.raises(UsageError, match=f"process {proc.pid} exited while it was being inspected"):
+        api._inspect([seen], False, run_dir, dt.datetime.now(dt.UTC), ("gvlstress",), None)
+
+
+def test_a_huge_native_option_is_a_usage_error_not_a_crash(tmp_path: Path) -> None:
+    for opt, says in (("batch_size=1000000000000", "batch_size must be an integer in 1..65536"),
+                      ("region_len=100000000000", "region_len must be an integer in 1..16777216")):  # fmt: skip
+        r = run_cli(["run", "-o", opt, "--report-dir", str(tmp_path)], timeout=30)
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert says in r.stderr
+    assert not any(tmp_path.glob("*/run.json"))

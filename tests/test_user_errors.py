@@ -1,0 +1,65 @@
+"""The user's errors are the user's: whatever their target module or prepare() raises (or exits
+with) is one line naming it, exit 2, never "a bug in gvlstress" (70) and never a silent exit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+MODULES: dict[str, bytes] = {
+    "raises_runtime": b"raise RuntimeError('boom at import')\n",
+    "bad_syntax": b"def f(:\n    pass\n",
+    "bad_encoding": b"x = '\xff\xfe'\n",
+    "raises_memory": b"raise MemoryError('no room')\n",
+    "recurses": b"def f():\n    return f()\nf()\n",
+    "exits_zero": b"import sys\nsys.exit(0)\n",
+    "exits_three": b"import sys\nsys.exit(3)\n",
+    "interrupts": b"raise KeyboardInterrupt\n",
+    "wrong_plan": (
+        b"class WrongPlan:\n    name = 'wrong'\n    def prepare(self, scenario, workdir):\n"
+        b"        return {'entry': 'x:y'}\n"
+        b"class PrepareExits:\n    name = 'exits'\n    def prepare(self, scenario, workdir):\n"
+        b"        raise SystemExit(5)\n"
+    ),
+}
+"""User modules that fail as they are imported or prepared (written at test time: the repository
+keeps no file that does not parse)."""
+
+
+@pytest.mark.parametrize(
+    ("target", "says"),
+    [
+        ("raises_runtime:batches", "importing module 'raises_runtime' raised RuntimeError: boom at import"),
+        ("bad_syntax:batches", "importing module 'bad_syntax' raised SyntaxError"),
+        ("bad_encoding:batches", "importing module 'bad_encoding' raised SyntaxError"),
+        ("raises_memory:batches", "importing module 'raises_memory' raised MemoryError: no room"),
+        ("recurses:batches", "importing module 'recurses' raised RecursionError"),
+        ("exits_zero:batches", "importing module 'exits_zero' raised SystemExit with code 0"),
+        ("exits_three:batches", "importing module 'exits_three' raised SystemExit with code 3"),
+        ("interrupts:batches", "importing module 'interrupts' raised KeyboardInterrupt"),
+        ("wrong_plan:WrongPlan", "prepare() returned dict, not a TargetPlan"),
+        ("wrong_plan:PrepareExits", "prepare() raised SystemExit with code 5"),
+    ],
+)
+def test_a_target_that_fails_before_any_wave_is_one_line_exit_2(
+    tmp_path: Path, target: str, says: str
+) -> None:
+    for name, text in MODULES.items():
+        (tmp_path / f"{name}.py").write_bytes(text)
+    r = run_cli(["run", "--target", target, "--report-dir", str(tmp_path / "r")], cwd=tmp_path, timeout=60)
+    assert r.returncode == 2, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("gvlstress: error: ")
+    assert says in line, line
+    assert "internal error" not in line
+
+
+def test_a_target_that_raises_inside_the_workers_is_exit_3(tmp_path: Path) -> None:
+    # the module imports in the harness (it only checks the shape), but its call raises in workers
+    (tmp_path / "later.py").write_text("def batches():\n    raise RuntimeError('in the worker')\n")
+    r = run_cli(["run", "--target", "later:batches", "--workers", "1", "--waves", "1",
+                 "--report-dir", str(tmp_path / "r")], cwd=tmp_path, timeout=120)  # fmt: skip
+    assert r.returncode == 3, r.stdout + r.stderr
