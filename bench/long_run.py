@@ -13,6 +13,7 @@ Two runs in one process, timed from run.json's per-wave harness facts:
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import sys
@@ -47,7 +48,7 @@ def main() -> int:
             run = api.run(sc)
             waves = run.waves
             at = [w.harness["at_ms"] / 1000 for w in waves]
-            per = [at[0]] + [b - a for a, b in zip(at, at[1:], strict=False)]
+            per = [at[0]] + [b - a for a, b in itertools.pairwise(at)]
             run_dir = Path(run.run_dir)
             hung = sum(1 for w in waves if w.verdict.is_hang)
             print(f"{len(waves)} waves, {hung} hung; seconds per wave (files done to files done):")

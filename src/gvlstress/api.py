@@ -374,7 +374,7 @@ def _hold(
     wave = next(w for w in final.waves if w.kept_alive is not None)
     pid = wave.kept_alive
     assert pid is not None
-    observer.kept_alive(wave, seconds, str(run_dir / "report.md"))
+    observer.kept_alive(wave, seconds, redact_path(str(run_dir / "report.md")))
     end = time.monotonic() + seconds
     while not stop and time.monotonic() < end and kept.kept_running():
         time.sleep(HOLD_POLL_S)  # a poll of the stop flag and /proc, with a deadline
@@ -414,7 +414,7 @@ def _write_human(result: RunResult, run_dir: Path) -> dict[str, Path]:
         written[name] = run_dir / name
     if "stacks.md" not in files:  # a re-render that fits again: no stale overflow beside it
         (run_dir / "stacks.md").unlink(missing_ok=True)
-    write_atomic(junit_xml, junit.render(result, str(report_md)))
+    write_atomic(junit_xml, junit.render(result, redact_path(str(report_md))))
     return {**written, "junit.xml": junit_xml}
 
 

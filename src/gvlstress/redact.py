@@ -102,9 +102,7 @@ _PREFIXES = (
 )
 _AWS = re.compile(r"\bA(?:KIA|SIA)[0-9A-Z]{16}\b")
 _JWT = re.compile(r"\beyJ[\w.\-]{8,8192}+")
-_PEM_BLOCK = re.compile(
-    r"-----BEGIN ([A-Z0-9 ]{0,40})-----[\s\S]{0,65536}?(?:-----END [A-Z0-9 ]{0,40}-----|\Z)"
-)
+_PEM_HEAD = re.compile(r"-----BEGIN ([A-Z0-9 ]{1,40})-----")
 _PEM_BODY = re.compile(r"[A-Za-z0-9+/]{40,80}={0,2}")
 """One line of a PEM body (64 base64 characters), seen without its BEGIN line (a tail)."""
 _SEP = re.compile(r"=|(?<!:):(?!:)")
@@ -200,6 +198,26 @@ def _assignments(text: str) -> str:
     return "".join(out)
 
 
+def _pem_blocks(text: str) -> str:
+    """Each PEM block from its BEGIN line through its END line (or the end of the text, when
+    it was cut) becomes one redacted line; found with plain searches, never rescanned."""
+    out: list[str] = []
+    pos = 0
+    while (i := text.find("-----BEGIN ", pos)) != -1:
+        head = _PEM_HEAD.match(text, i)
+        if head is None:
+            out.append(text[pos : i + 11])
+            pos = i + 11
+            continue
+        j = text.find("-----END ", head.end())
+        k = text.find("-----", j + 9) if j != -1 else -1
+        out.append(text[pos:i])
+        out.append(f"-----BEGIN {head.group(1)}----- {REDACTED}")
+        pos = k + 5 if k != -1 else len(text)
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def _url(m: re.Match[str]) -> str:
     """``scheme://user:password@host``: the password goes (it may hold any character but white
     space and @; the user none of ``:/@``)."""
@@ -217,8 +235,8 @@ def redact_text(text: str) -> str:
         text = text[:SCAN_CAP] + f"\n... ({len(text) - SCAN_CAP} characters cut before redaction)"
     if not _may_hold_secret(text):
         return text
-    if "-----BEGIN" in text:
-        text = _PEM_BLOCK.sub(lambda m: f"-----BEGIN {m.group(1)}----- {REDACTED}", text)
+    if "-----BEGIN " in text:
+        text = _pem_blocks(text)
     if "://" in text:
         text = _URL.sub(_url, text)
     low = text.lower()

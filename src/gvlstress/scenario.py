@@ -141,7 +141,9 @@ def find_scenario(ref: str) -> Path:
         if path.is_file():
             return path
         if path.exists():
-            raise UsageError(f"{ref}: cannot read scenario file (not a regular file)", hint="pass a .toml file")
+            raise UsageError(
+                f"{ref}: cannot read scenario file (not a regular file)", hint="pass a .toml file"
+            )
         raise UsageError(f"scenario file not found: {ref}", hint="check the path")
     for d in builtin_scenario_dirs():
         candidate = d / f"{ref}.toml"

@@ -1,0 +1,80 @@
+"""Secrets by name as well as by value: option keys, TOML keys and environment names that say
+password, secret, token, key, licence...; PEM blocks and bodies by shape; paths."""
+
+from __future__ import annotations
+
+import base64
+import os
+from pathlib import Path
+
+from conftest import load_run, run_cli
+from gvlstress.redact import REDACTED, redact_lines, redact_path, secret_name
+
+PEM_BODY = [base64.b64encode(os.urandom(48)).decode() for _ in range(25)] + ["QUIDAQAB"]
+KEY = "-----BEGIN PRIVATE KEY-----\n" + "\n".join(PEM_BODY) + "\n-----END PRIVATE KEY-----\n"
+
+
+def test_names_that_say_secret_are_secret_and_thread_knobs_are_not() -> None:
+    for name in ("password", "db_passwd", "API_KEY", "apiKey", "x-api-key", "MKL_LICENSE", "session",
+                 "aws_secret_access_key", "GITHUB_TOKEN", "cookie", "private_key", "credentials"):  # fmt: skip
+        assert secret_name(name), name
+    for name in ("TOKENIZERS_PARALLELISM", "RAYON_NUM_THREADS", "batch_size", "monkey_count", "keyboard"):
+        assert not secret_name(name), name
+
+
+def test_a_pem_body_is_redacted_even_when_its_begin_line_scrolled_away() -> None:
+    tail = redact_lines([*PEM_BODY[3:], "-----END PRIVATE KEY-----", "Traceback (most recent call last):"])
+    assert not any(line in tail for line in PEM_BODY[3:-1])
+    assert tail[-1] == "Traceback (most recent call last):"
+    whole = redact_lines(KEY.splitlines())
+    assert whole[0] == f"-----BEGIN PRIVATE KEY----- {REDACTED}"
+    assert not set(PEM_BODY) & set(whole)
+
+
+def test_a_path_keeps_its_other_parts() -> None:
+    assert redact_path("/r/api_key=s3cr3tvalue/20261122T064720Z-adhoc") == (
+        f"/r/api_key={REDACTED}/20261122T064720Z-adhoc"
+    )
+
+
+def test_secrets_by_name_never_reach_a_report(tmp_path: Path) -> None:
+    # GIVEN secrets in option keys, a scenario's [target] table, a licence knob, a key on stderr,
+    # and a report directory whose path names a key
+    (tmp_path / "leaky2.py").write_text(
+        "import sys\n"
+        "def batches(password='', api_key='', pem=''):\n"
+        "    sys.stderr.write(open(pem).read())\n"
+        "    yield b'x'\n"
+        "    raise RuntimeError('giving up')\n"
+    )
+    (tmp_path / "key.pem").write_text(KEY)
+    (tmp_path / "s.toml").write_text(
+        '[scenario]\nworkers = 1\nwaves = 1\niterations = 3\ntarget = "leaky2:batches"\n'
+        '[target]\napi_key = "tomlsecretvalue123"\n'
+    )
+    reports = tmp_path / "api_key=pathsecret999"
+    r = run_cli(
+        ["run", "--scenario", str(tmp_path / "s.toml"), "-o", "password=optsecret456",
+         "-o", f"pem={tmp_path / 'key.pem'}", "--report-dir", str(reports)],
+        cwd=tmp_path, MKL_LICENSE="LICENSESECRET77", timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 3, r.stdout + r.stderr
+    # THEN none of them is in anything written or printed, and the run is still found
+    files = [p for p in reports.rglob("*") if p.is_file()]
+    assert any(p.name == "report.md" for p in files)
+    texts = [("console", r.stdout + r.stderr)] + [(str(p), p.read_text(errors="replace")) for p in files]
+    for where, text in texts:
+        for secret in (
+            "tomlsecretvalue123",
+            "optsecret456",
+            "LICENSESECRET77",
+            "pathsecret999",
+            *PEM_BODY[:-1],
+        ):
+            assert secret not in text, f"{secret[:12]}... leaked into {where}"
+    run = load_run(reports)
+    assert run["scenario"]["options"]["api_key"] == REDACTED
+    assert run["scenario"]["options"]["password"] == REDACTED
+    assert run["environment"]["thread_knobs"]["MKL_LICENSE"] == REDACTED
+    assert run["run_dir"].endswith(Path(run["run_dir"]).name)  # its own name survives
+    assert "api_key=<redacted>/" in run["run_dir"]
