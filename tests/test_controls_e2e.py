@@ -224,7 +224,7 @@ def test_negative_controls_repeated_raise_no_false_alarm(report_dir: Path) -> No
     # Wave 1 is probed (it sets the threshold); later waves run under the threshold the run has
     # learnt (10x the slowest batch), so they are not probed again, yet they say the same thing
     assert [w["verdict"] for w in run["waves"]] == ["slow", "slow", "slow"]
-    assert all(w["stalls"] >= 1 for w in run["waves"][0]["workers"])
+    assert any(w["stalls"] >= 1 for w in run["waves"][0]["workers"])
     later = [w for wave in run["waves"][1:] for w in wave["workers"]]
     assert all(w["stalls"] == 0 and "past the stall floor of 0.5s" in w["detail"] for w in later)
     assert run["summary"]["hung"] == 0

@@ -235,7 +235,7 @@ def test_a_target_whose_prepare_raises_is_a_usage_error(tmp_path: Path) -> None:
         ["run", "--target", "badtarget:Bad", "--report-dir", str(tmp_path / "r")], cwd=tmp_path, timeout=60
     )
     assert r.returncode == 2
-    assert r.stderr.startswith("gvlstress: error: target 'badtarget:Bad' failed to prepare: KeyError")
+    assert r.stderr.startswith("gvlstress: error: target 'badtarget:Bad': prepare() raised KeyError: 'nope'")
 
 
 @pytest.fixture

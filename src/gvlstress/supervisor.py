@@ -294,7 +294,7 @@ class Wave:
         self._executor: ProcessPoolExecutor | None = None
         self.group: WaveGroup | None = None
         """The wave's cgroups (containment, and the quota when asked); None where none is writable."""
-        self.leftovers: list[int] = []
+        self.leftovers: set[int] = set()
         """Processes the workers started that outlived them and were killed at the wave's end."""
         self.chaos: amplify.Chaos | None = None
         self.amplified: dict[str, Any] = {}
@@ -794,7 +794,7 @@ class Wave:
         # Hung or cancelled workers are killed; so are healthy ones whose result is in: all
         # that is left of them is the interpreter's exit, and with it whatever they started.
         running = [pid for pid, p in others.items() if p.exitcode is None]
-        self.leftovers += [c.pid for pid in running for c in proctree.descendants(pid)]
+        self.leftovers |= {c.pid for pid in running for c in proctree.descendants(pid)}
         kill_trees(running, timeout=REAP_S)
         executor.shutdown(wait=False, cancel_futures=True)
         end = time.monotonic() + REAP_S
@@ -821,11 +821,11 @@ class Wave:
         every process carrying the run's token that was born since the wave began and is no
         helper. A kept worker keeps its cgroup and its children until `release()`."""
         if self.group is not None and not self.kept:
-            self.leftovers += self.group.close()
+            self.leftovers |= set(self.group.close())
             self.group = None
         if (own := watchdog.owner()) is not None:
             keep = watchdog.helpers() | set(self.kept) | {p.pid for p in (burners.procs if burners else [])}
-            self.leftovers += [p for p in proctree.sweep_owned(own[0], born, keep) if p not in self.leftovers]
+            self.leftovers |= set(proctree.sweep_owned(own[0], born, keep))
 
     def _hold_pool_internals(self, executor: ProcessPoolExecutor) -> None:
         """The executor's own process table, manager thread and its wakeup, held before
