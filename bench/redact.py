@@ -20,7 +20,7 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gvlstress.redact import redact_text
+from gvlstress.system.redact import redact_text
 
 FRAGMENTS = [
     "token", "=", ":", "://", "u:", "@", "eyJ", ".", "-", "key", " ", "\n", "'", '"', "a", "Z9",

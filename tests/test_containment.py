@@ -104,7 +104,7 @@ def test_a_killed_process_group_leaves_no_cgroup_and_no_semaphore(tmp_path: Path
         watchdog = next(
             p
             for p in psutil.process_iter(["cmdline"])
-            if "gvlstress.watchdog" in " ".join(p.info["cmdline"] or [])
+            if "gvlstress.system.watchdog" in " ".join(p.info["cmdline"] or [])
             and str(harness.pid) in (p.info["cmdline"] or [])
         )
         # WHEN its whole process group is SIGKILLed (resource tracker included)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import load_run, run_cli, workers_of
-from gvlstress.cache import cache_root
+from gvlstress.system.cache import cache_root
 
 # The first test builds the 0.36.0 environment (pip over the network): a longer budget.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from conftest import all_parked_on_futex, wait_for
-from gvlstress.heartbeat import Board, Phase
+from gvlstress.system.heartbeat import Board, Phase
 
 
 def _child_writes(raw: object) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from gvlstress import hostenv
-from gvlstress.knobs import is_knob, thread_knobs
-from gvlstress.redact import REDACTED
+from gvlstress.system.knobs import is_knob, thread_knobs
+from gvlstress.system.redact import REDACTED
 
 
 def test_only_thread_knobs_and_never_secrets() -> None:

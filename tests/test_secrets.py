@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from conftest import load_run, run_cli
-from gvlstress.redact import REDACTED, redact_lines, redact_path, secret_name
+from gvlstress.system.redact import REDACTED, redact_lines, redact_path, secret_name
 
 PEM_BODY = [base64.b64encode(os.urandom(48)).decode() for _ in range(25)] + ["QUIDAQAB"]
 KEY = "-----BEGIN PRIVATE KEY-----\n" + "\n".join(PEM_BODY) + "\n-----END PRIVATE KEY-----\n"

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import load_run, run_cli, workers_of
 from gvlstress.patterns import failure_cause
-from gvlstress.redact import REDACTED, redact_text
+from gvlstress.system.redact import REDACTED, redact_text
 
 
 def probe_run(report_dir: Path, *args: str) -> tuple[int, str, str]:

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gvlstress import watchdog
+from gvlstress.system import watchdog
 
 
 def squeeze_cpus(cpus: int) -> tuple[int, ...]:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import psutil
 
-from gvlstress import campaign, cgroups, explore, forkserver, hostenv, interpreter, stats, watchdog
+from gvlstress import campaign, explore, forkserver, hostenv, interpreter, stats
 from gvlstress import selftest as selftest_mod
 from gvlstress import slurm as slurm_mod
 from gvlstress import sweep as sweep_mod
@@ -34,7 +34,6 @@ from gvlstress.compare import Comparison
 from gvlstress.compare import compare as compare_runs
 from gvlstress.diagnose import INSPECT_VERDICT, activity, decide, explain, judge, link_tree
 from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow, UsageError, user_error
-from gvlstress.heartbeat import Board
 from gvlstress.model import (
     HuntResult,
     Inspected,
@@ -49,11 +48,13 @@ from gvlstress.model import (
     plural,
 )
 from gvlstress.probes import procfs
-from gvlstress.redact import redact_argv, redact_path, redact_text, redact_tree
 from gvlstress.reporters import json_report, junit, markdown, plot, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus, worker_spec
+from gvlstress.system import cgroups, watchdog
+from gvlstress.system.heartbeat import Board
+from gvlstress.system.redact import redact_argv, redact_path, redact_text, redact_tree
 from gvlstress.targets.base import Target, TargetPlan
 from gvlstress.targets.registry import BUILTINS, get_target
 from gvlstress.warmup import warm_parent, warm_up

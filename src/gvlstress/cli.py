@@ -22,7 +22,6 @@ from gvlstress import __version__, api, campaign, stats
 from gvlstress import sweep as sweep_mod
 from gvlstress.errors import ExitCode, GvlstressError, StopNow, UsageError
 from gvlstress.model import RunResult, Verdict
-from gvlstress.redact import redact_text
 from gvlstress.reporters.console import (
     ConsoleObserver,
     SweepBar,
@@ -40,6 +39,7 @@ from gvlstress.reporters.console import (
 from gvlstress.scenario import START_METHODS, Scenario, describe, list_scenarios, resolve
 from gvlstress.selftest import NAMES as _SELFTEST_NAMES
 from gvlstress.supervisor import StopFlag
+from gvlstress.system.redact import redact_text
 from gvlstress.targets.registry import get_target
 
 F = TypeVar("F", bound=Callable[..., Any])

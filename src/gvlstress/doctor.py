@@ -12,8 +12,8 @@ import sys
 from dataclasses import dataclass
 
 from gvlstress import hostenv
-from gvlstress.knobs import thread_knobs
 from gvlstress.probes import native, procfs, pyspy
+from gvlstress.system.knobs import thread_knobs
 
 
 @dataclass(frozen=True)

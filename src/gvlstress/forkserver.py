@@ -23,10 +23,10 @@ from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from typing import Any
 
-from gvlstress import watchdog
 from gvlstress.errors import EnvironmentProblem, UsageError
-from gvlstress.knobs import environ_with
 from gvlstress.probes import procfs
+from gvlstress.system import watchdog
+from gvlstress.system.knobs import environ_with
 
 START_S = 120.0
 """Deadline for the fork server's start and preload (a cold numba or torch import is slow)."""

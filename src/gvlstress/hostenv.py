@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gvlstress import __version__
-from gvlstress.knobs import thread_knobs
+from gvlstress.system.knobs import thread_knobs
 
 
 @dataclass(frozen=True)

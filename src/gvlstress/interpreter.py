@@ -12,9 +12,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from gvlstress.cache import cache_root
 from gvlstress.errors import UsageError
 from gvlstress.probes import tools
+from gvlstress.system.cache import cache_root
 
 PROBE_TIMEOUT_S = 120.0
 _PROBE = (

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from gvlstress.errors import UsageError
-from gvlstress.redact import redact_mapping, redact_path, redact_text
-from gvlstress.safeio import read_text_capped
+from gvlstress.system.redact import redact_mapping, redact_path, redact_text
+from gvlstress.system.safeio import read_text_capped
 
 MAX_SCENARIO_BYTES = 1 << 20
 """A scenario file is a few lines; one larger than this is refused, not read."""

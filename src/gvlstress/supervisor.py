@@ -29,12 +29,9 @@ from typing import Any, Protocol
 
 import psutil
 
-from gvlstress import amplify, patterns, proctree, watchdog, worker
+from gvlstress import amplify, patterns, worker
 from gvlstress.capture import capture_many
-from gvlstress.cgroups import WaveGroup
 from gvlstress.diagnose import decide, explain, judge
-from gvlstress.heartbeat import Board, Phase, SlotState
-from gvlstress.knobs import environ_with, redact_setting, thread_knobs
 from gvlstress.model import (
     Capture,
     Diagnosis,
@@ -48,9 +45,13 @@ from gvlstress.model import (
 )
 from gvlstress.probes import procfs, tools
 from gvlstress.probes.procfs import PROBE_WINDOW_S
-from gvlstress.proctree import exit_status, kill_trees, signal_name
-from gvlstress.redact import redact_block, redact_lines, redact_mapping
 from gvlstress.scenario import Scenario
+from gvlstress.system import proctree, watchdog
+from gvlstress.system.cgroups import WaveGroup
+from gvlstress.system.heartbeat import Board, Phase, SlotState
+from gvlstress.system.knobs import environ_with, redact_setting, thread_knobs
+from gvlstress.system.proctree import exit_status, kill_trees, signal_name
+from gvlstress.system.redact import redact_block, redact_lines, redact_mapping
 from gvlstress.targets.base import TargetPlan
 
 POLL_S = 0.2

@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from gvlstress import patterns, worker
-from gvlstress.cache import cache_root
 from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow, user_error
 from gvlstress.probes import tools
-from gvlstress.redact import redact_text
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import worker_spec
+from gvlstress.system.cache import cache_root
+from gvlstress.system.redact import redact_text
 from gvlstress.targets.base import TargetPlan
 
 TIMEOUT_S = 600.0

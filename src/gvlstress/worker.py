@@ -18,8 +18,8 @@ import threading
 import time
 from typing import Any, NamedTuple, Protocol
 
-from gvlstress.heartbeat import Board, Phase
-from gvlstress.knobs import knob_values
+from gvlstress.system.heartbeat import Board, Phase
+from gvlstress.system.knobs import knob_values
 
 _board: Board | None = None
 _barrier: Any = None

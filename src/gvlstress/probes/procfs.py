@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from gvlstress.model import ProcSample, ThreadSample
-from gvlstress.redact import redact_path, redact_text
+from gvlstress.system.redact import redact_path, redact_text
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PROBE_WINDOW_S = 0.5

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import psutil
 
-from gvlstress import proctree, watchdog
-from gvlstress.redact import redact_text
+from gvlstress.system import proctree, watchdog
+from gvlstress.system.redact import redact_text
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from gvlstress import __version__
 from gvlstress.errors import UsageError
 from gvlstress.model import Capture, InspectResult, RunResult, WaveResult, WorkerOutcome
 from gvlstress.reporters.files import append_line, write_atomic
-from gvlstress.safeio import read_text_capped
+from gvlstress.system.safeio import read_text_capped
 
 SCHEMA = "gvlstress.run/2"
 """/2: captures moved out to workers/*/capture.json; waves appended to waves.jsonl; `complete`."""

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from gvlstress import interpreter
-from gvlstress.cache import cache_root
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.probes import tools
 from gvlstress.scenario import Scenario
+from gvlstress.system.cache import cache_root
 from gvlstress.targets.base import TargetPlan
 from gvlstress.targets.gvl import DATA_DEFAULTS, MODES, _version_tuple
 

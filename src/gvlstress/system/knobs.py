@@ -35,7 +35,7 @@ def redact(name: str, value: str) -> str:
     A boolean or a number under a knob's name stays (``TOKENIZERS_PARALLELISM=false`` is a thread
     knob, not a token; ``MKL_LICENSE=...`` is a licence, not a knob value); anything that reads
     like a credential goes whole."""
-    from gvlstress.redact import REDACTED, plain_value, redact_text, secret_name
+    from gvlstress.system.redact import REDACTED, plain_value, redact_text, secret_name
 
     if secret_name(name) and not plain_value(value):
         return REDACTED
@@ -49,7 +49,7 @@ def redact(name: str, value: str) -> str:
 def redact_setting(name: str, value: str) -> str:
     """A setting the harness applied (not a thread knob): secret-named values go whole, others
     by value, so a cache path stays readable."""
-    from gvlstress.redact import REDACTED, plain_value, redact_text, secret_name
+    from gvlstress.system.redact import REDACTED, plain_value, redact_text, secret_name
 
     if secret_name(name) and not plain_value(value):
         return REDACTED

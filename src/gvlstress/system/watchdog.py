@@ -16,7 +16,7 @@ live process maps any more (a kill of the harness's process group takes the reso
 that would have unlinked them), and exits. A normal end says goodbye first and nothing is
 killed.
 
-Run as ``python -m gvlstress.watchdog HARNESS_PID TOKEN SINCE``; stdlib, psutil and the
+Run as ``python -m gvlstress.system.watchdog HARNESS_PID TOKEN SINCE``; stdlib, psutil and the
 harness's own process and cgroup helpers only.
 """
 
@@ -36,8 +36,8 @@ from pathlib import Path
 
 import psutil
 
-from gvlstress import cgroups as cgroups_mod
-from gvlstress import proctree
+from gvlstress.system import cgroups as cgroups_mod
+from gvlstress.system import proctree
 
 POLL_S = 0.2
 BYE = b"bye\n"
@@ -51,7 +51,14 @@ class Watchdog:
         self.token = f"{os.getpid()}-{self.since}-{os.urandom(4).hex()}"
         read, self._write = os.pipe()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gvlstress.watchdog", str(os.getpid()), self.token, str(self.since)],
+            [
+                sys.executable,
+                "-m",
+                "gvlstress.system.watchdog",
+                str(os.getpid()),
+                self.token,
+                str(self.since),
+            ],
             stdin=read,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
