@@ -14,7 +14,7 @@ from typing import Any
 
 from gvlstress import stats
 from gvlstress.errors import UsageError
-from gvlstress.model import RunResult
+from gvlstress.model import Rate, RunResult
 from gvlstress.scenario import Scenario, check_setting
 
 AMPLIFIERS: Mapping[str, Mapping[str, Any]] = {
@@ -41,7 +41,7 @@ class SweepCell:
     hung: int
     batches: int
     cpu_minutes: float
-    hazard: stats.Rate
+    hazard: Rate
     """Hung waves per batch (shown per 1000 batches)."""
     per_cpu_minute: tuple[float, float, float] | None
 

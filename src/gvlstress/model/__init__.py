@@ -1,0 +1,59 @@
+"""The shared types: frozen dataclasses that flow from probes to judging to reporters, split by
+stage. Every name is re-exported here, so ``from gvlstress.model import X`` works for all of them."""
+
+from __future__ import annotations
+
+from gvlstress.model.campaign import HuntResult, Plan, SequentialResult
+from gvlstress.model.diagnosis import Diagnosis, WaitGroup
+from gvlstress.model.inspect import Activity, Inspected, InspectResult, ThreadActivity
+from gvlstress.model.proc import (
+    FutexGroup,
+    ProbeFinding,
+    ProbeKind,
+    ProcSample,
+    ThreadDelta,
+    ThreadSample,
+    Wait,
+    WaitKind,
+)
+from gvlstress.model.rate import Rate
+from gvlstress.model.run import ArmStats, HostShard, RunResult, Shard, Summary, WaveResult, WorkerOutcome
+from gvlstress.model.stacks import Capture, Frame, NativeThread, PyThread, ThreadView, ToolRun
+from gvlstress.model.verdicts import Verdict, plural, worst
+
+__all__ = [
+    "Activity",
+    "ArmStats",
+    "Capture",
+    "Diagnosis",
+    "Frame",
+    "FutexGroup",
+    "HostShard",
+    "HuntResult",
+    "InspectResult",
+    "Inspected",
+    "NativeThread",
+    "Plan",
+    "ProbeFinding",
+    "ProbeKind",
+    "ProcSample",
+    "PyThread",
+    "Rate",
+    "RunResult",
+    "SequentialResult",
+    "Shard",
+    "Summary",
+    "ThreadActivity",
+    "ThreadDelta",
+    "ThreadSample",
+    "ThreadView",
+    "ToolRun",
+    "Verdict",
+    "Wait",
+    "WaitGroup",
+    "WaitKind",
+    "WaveResult",
+    "WorkerOutcome",
+    "plural",
+    "worst",
+]

@@ -1,0 +1,33 @@
+"""Why a worker (or a process) is judged what it is, with evidence a reader can check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gvlstress.model.verdicts import Verdict
+
+
+@dataclass(frozen=True)
+class WaitGroup:
+    """Threads parked on one futex address, and where they block."""
+
+    addr: int
+    tids: tuple[int, ...]
+    blocked_in: str
+    """The most telling frame the group shares (e.g. Mutex::lock_contended)."""
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """Why a worker is judged what it is, with evidence a reader can check."""
+
+    verdict: Verdict
+    summary: str
+    evidence: tuple[str, ...]
+    groups: tuple[WaitGroup, ...] = ()
+    gil_owner: int | None = None
+    missing: tuple[str, ...] = ()
+    """Views that could not be taken (py-spy denied, no native stack tool, ...)."""
+    pattern: str | None = None
+    hint: str | None = None

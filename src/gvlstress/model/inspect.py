@@ -1,0 +1,59 @@
+"""`gvlstress inspect`: live processes looked at, never killed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gvlstress.model.diagnosis import Diagnosis
+from gvlstress.model.proc import ProbeFinding
+from gvlstress.model.stacks import Capture
+from gvlstress.model.verdicts import Verdict
+
+
+@dataclass(frozen=True)
+class ThreadActivity:
+    """What one thread did while `inspect --watch` looked: the progress signal inspect lacks."""
+
+    tid: int
+    comm: str
+    cpu_s: float
+    voluntary_ctxt: int
+    nonvoluntary_ctxt: int
+    syscalls: int | None
+    """Read- and write-type syscalls made (None where /proc/.../io is unreadable)."""
+    waits_seen: tuple[str, ...]
+    """The blocking syscalls it was seen in, in order of first sight."""
+
+
+@dataclass(frozen=True)
+class Activity:
+    seconds: float
+    samples: int
+    threads: tuple[ThreadActivity, ...]
+    summary: str
+
+
+@dataclass(frozen=True)
+class Inspected:
+    """One live process looked at by `gvlstress inspect` (never killed)."""
+
+    pid: int
+    cmdline: str
+    finding: ProbeFinding
+    capture: Capture | None
+    diagnosis: Diagnosis
+    activity: Activity | None = None
+
+
+@dataclass(frozen=True)
+class InspectResult:
+    processes: tuple[Inspected, ...]
+    environment: dict[str, Any]
+    started_at: str
+    command: tuple[str, ...]
+    run_dir: str
+
+    @property
+    def looks_deadlocked(self) -> bool:
+        return any(p.diagnosis.verdict is Verdict.DEADLOCK for p in self.processes)

@@ -1,0 +1,174 @@
+"""What /proc shows of a process, and what a probe of it found."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadSample:
+    """One thread as ``/proc/PID/task/TID`` showed it at one instant."""
+
+    tid: int
+    comm: str
+    state: str
+    wchan: str | None
+    syscall: int | None
+    """Syscall number the thread is blocked in; None when running or unreadable."""
+    futex_addr: int | None
+    """First argument of a futex syscall: threads on one address wait on one lock or latch."""
+    utime: int
+    stime: int
+    voluntary_ctxt: int | None
+    nonvoluntary_ctxt: int | None
+    run_ns: int | None = None
+    """Precise CPU time from ``schedstat`` (None where the kernel does not provide it)."""
+    args: tuple[int, ...] = ()
+    """The blocked syscall's six arguments (fd, futex op and timeout pointer, wait4's pid...)."""
+    fd_target: str | None = None
+    """What the fd of a blocked read/write/accept... links to (``pipe:[123]``, ``socket:[4]``)."""
+    syscr: int | None = None
+    """Read-type syscalls so far (``/proc/.../io``): with ``syscw``, the syscall activity."""
+    syscw: int | None = None
+
+    @property
+    def ticks(self) -> int:
+        return self.utime + self.stime
+
+
+@dataclass(frozen=True)
+class ProcSample:
+    """All threads of one process at one instant (monotonic seconds)."""
+
+    pid: int
+    at: float
+    threads: tuple[ThreadSample, ...]
+    sigcgt: int = 0
+    """Signals the process catches (a daemon waiting for SIGTERM is idle, not deadlocked)."""
+
+
+class WaitKind(StrEnum):
+    RUNNING = "running"
+    STOPPED = "stopped"
+    LOCK = "lock"
+    """An untimed futex wait: a lock, a latch, a condition variable; only another thread ends it."""
+    TIMED = "timed"
+    """A futex wait with a timeout: it wakes by itself (Event.wait(1.0), a GIL waiter's 5 ms)."""
+    IO = "io"
+    POLL = "poll"
+    SLEEP = "sleep"
+    CHILD = "child"
+    SIGNAL = "signal"
+    DISK = "disk"
+    OTHER = "other"
+
+    @property
+    def external(self) -> bool:
+        """Ends by itself or from outside the process: never part of a closed wait cycle."""
+        return self in _EXTERNAL
+
+
+_EXTERNAL = frozenset(
+    {
+        WaitKind.TIMED,
+        WaitKind.IO,
+        WaitKind.POLL,
+        WaitKind.SLEEP,
+        WaitKind.CHILD,
+        WaitKind.SIGNAL,
+        WaitKind.DISK,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    kind: WaitKind
+    syscall: str | None
+    detail: str
+    """Human words: 'read() on fd 3 (pipe:[30468])', 'futex 0x55d0 (no timeout)'."""
+    addr: int | None = None
+    child: int | None = None
+    """wait4/waitid: the pid waited for (-1: any child)."""
+    fd_target: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadDelta:
+    """One thread across two samples: what decides parked vs burning."""
+
+    tid: int
+    comm: str
+    state: str
+    """State at the second sample."""
+    wchan: str | None
+    syscall: int | None
+    futex_addr: int | None
+    cpu_s: float
+    voluntary_ctxt: int | None
+    nonvoluntary_ctxt: int | None
+    state_first: str = "S"
+    """State at the first sample."""
+    parked: bool = False
+    """Asleep at a sample and (almost) no CPU in between (see diagnose.thread_deltas)."""
+    args: tuple[int, ...] = ()
+    fd_target: str | None = None
+    wait: Wait | None = None
+    """What it waits on (waits.classify); None only in records older than that field."""
+
+
+@dataclass(frozen=True)
+class FutexGroup:
+    """Threads blocked on one futex address (one lock, condvar or latch)."""
+
+    addr: int
+    tids: tuple[int, ...]
+
+
+class ProbeKind(StrEnum):
+    """What two ``/proc`` samples (and, once taken, the stacks) say about a process.
+
+    With a progress signal (``run``: the heartbeat went quiet) burning CPU is ``livelock`` and a
+    wait that ends from outside is ``waiting``; without one (``inspect``) they are ``busy`` and
+    ``idle``, since one look cannot tell a livelock from work or a hang from a quiet service.
+    """
+
+    DEADLOCK = "deadlock"
+    LIVELOCK = "livelock"
+    WAITING = "waiting"
+    STALLED = "stalled"
+    STOPPED = "stopped"
+    BUSY = "busy"
+    IDLE = "idle"
+    GONE = "gone"
+
+
+@dataclass(frozen=True)
+class ProbeFinding:
+    """The /proc verdict for one process, with the evidence that decided it."""
+
+    pid: int
+    kind: ProbeKind
+    window_s: float
+    cpu_s: float
+    """CPU seconds all threads used during the window."""
+    threads: tuple[ThreadDelta, ...]
+    futex_groups: tuple[FutexGroup, ...]
+    reason: str
+    samples: tuple[ProcSample, ...] = field(default=(), metadata={"file_only": True})
+    """The two raw samples (written as proc.json next to the report, not into run.json)."""
+    progress_tid: int | None = None
+    """The thread that must make progress (run: the one calling the target; inspect: main)."""
+    chain: tuple[str, ...] = ()
+    """How the wait of that thread was followed, one line per step (evidence)."""
+    idle: tuple[str, ...] = ()
+    """Threads recognised as idle by design, as 'tid: what' (listed, never evidence)."""
+
+    @property
+    def n_parked(self) -> int:
+        return sum(1 for t in self.threads if t.parked)
+
+    @property
+    def n_futex(self) -> int:
+        return sum(len(g.tids) for g in self.futex_groups)

@@ -1,0 +1,178 @@
+"""A run: its waves, their workers, and what a campaign adds (shards, hosts, explored settings)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gvlstress.model.diagnosis import Diagnosis
+from gvlstress.model.proc import ProbeFinding
+from gvlstress.model.rate import Rate
+from gvlstress.model.stacks import Capture
+from gvlstress.model.verdicts import Verdict, worst
+from gvlstress.scenario import Scenario
+
+
+@dataclass(frozen=True)
+class WorkerOutcome:
+    """One worker of one wave: what it did and how it ended."""
+
+    slot: int
+    pid: int | None
+    verdict: Verdict
+    iterations: int
+    threads_max: int
+    cpu_s: float | None
+    rayon_threads: int | None
+    """Pool size the worker's target reported (None if it never got that far)."""
+    batch_s_max: float | None
+    iter_s: float | None = None
+    """Seconds the worker spent iterating (first batch to last): the denominator of throughput."""
+    env_inherited: dict[str, str] = field(default_factory=dict)
+    """Thread knobs the worker process was born with (redacted)."""
+    env_effective: dict[str, str] = field(default_factory=dict)
+    """Thread knobs after gvlstress applied --rayon, i.e. what the target saw (redacted)."""
+    target_info: dict[str, Any] = field(default_factory=dict)
+    probe: ProbeFinding | None = None
+    capture: Capture | None = None
+    diagnosis: Diagnosis | None = None
+    stalls: int = 0
+    """How often its heartbeat went quiet past the stall threshold."""
+    detail: str | None = None
+    """Traceback of an error, exit status of a crash, why it was cancelled."""
+    exit_code: int | None = None
+    signal: int | None = None
+    stderr_tail: tuple[str, ...] = ()
+    """The last lines the worker wrote to stderr (redacted): an LLVM error, a Rust panic."""
+
+    @property
+    def verdict_line(self) -> str:
+        """One line saying why: the diagnosis summary, else the last line of the detail."""
+        if self.diagnosis is not None:
+            return self.diagnosis.summary
+        lines = (self.detail or "").strip().splitlines()
+        return lines[-1] if lines else self.verdict.value
+
+
+@dataclass(frozen=True)
+class WaveResult:
+    """One launch of N workers."""
+
+    index: int
+    verdict: Verdict
+    wall_s: float
+    workers: tuple[WorkerOutcome, ...]
+    detected_by: str | None = None
+    """'stall' (a heartbeat went quiet and /proc confirmed) or 'timeout' (the launch deadline)."""
+    detect_s: float | None = None
+    """Seconds from wave start to the hang verdict."""
+    interrupted: bool = False
+    env: dict[str, str] = field(default_factory=dict)
+    """What the harness set in every worker of this wave before the target was imported."""
+    amplifiers: dict[str, Any] = field(default_factory=dict)
+    """The amplifiers applied to this wave and what they did (cgroup, throttling, pinning)."""
+    kept_alive: int | None = None
+    """Pid of the hung worker left running after the wave (``hunt --keep-alive``)."""
+    setting: str | None = None
+    """The explored setting this wave ran on (``hunt --explore``), e.g. 'rayon=8' or 'chaos'."""
+    shard: int | None = None
+    """The shard that ran this wave (``--shard I/N``); `index` is then the campaign's global index."""
+    seed: int | None = None
+    """The wave's seed, from the run's seed and the global index (worker `slot` adds `slot`)."""
+    origin: str | None = None
+    """After a merge that had to renumber: the run directory and wave it came from."""
+    leftovers: int = 0
+    """Processes the workers started that outlived them (a daemonized child, say) and were killed
+    when the wave ended."""
+    harness: dict[str, int] = field(default_factory=dict)
+    """The harness's own fds, threads, maps and peak RSS after this wave (flat in a healthy run),
+    and `at_ms`, when the wave's files were done, from the first wave's start."""
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Shard `index` of `count` runs the campaign's global waves index, index + count, ..."""
+
+    index: int
+    count: int
+
+
+@dataclass(frozen=True)
+class HostShard:
+    """One input of a merge: which shard, on which host, and how its hang rate compares."""
+
+    run_dir: str
+    shard: Shard | None
+    environment: dict[str, Any]
+    command: tuple[str, ...]
+    waves: int
+    hung: int
+    batches: int
+    p_value: float
+    """Fisher's exact test of this input's hung/clean waves against all the others'."""
+    out_of_line: bool
+    """p_value below 0.05 divided by the number of inputs (Bonferroni): one odd node is a finding."""
+
+
+@dataclass(frozen=True)
+class ArmStats:
+    """What the waves of one explored setting showed (``hunt --explore``)."""
+
+    label: str
+    flags: str
+    """The flags that select this setting, to append to the command (e.g. '--rayon 8 --chaos 1')."""
+    waves: int
+    hangs: int
+    batches: int
+    cpu_minutes: float
+    per_cpu_minute: tuple[float, float, float] | None
+    """Hangs per CPU-minute of workers (rate, low, high), exact Poisson 95%; None if never run."""
+    hazard: Rate
+    """Hung waves per batch."""
+    p_best: float
+    """Posterior probability that this setting has the most hangs per CPU-minute."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    waves: int
+    hung: int
+    crashed: int
+    errored: int
+    verdict: Verdict
+    interrupted: bool
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Everything one ``gvlstress run`` learnt; the source of every report."""
+
+    scenario: Scenario
+    environment: dict[str, Any]
+    target: dict[str, Any]
+    waves: tuple[WaveResult, ...]
+    started_at: str
+    finished_at: str
+    command: tuple[str, ...]
+    run_dir: str
+    interrupted_by: int | None = None
+    """Signal number that stopped the run, if one did."""
+    warnings: tuple[str, ...] = ()
+    """Things a reader must know (e.g. workers imported another version than expected)."""
+    exploration: tuple[ArmStats, ...] = ()
+    """``hunt --explore``: every setting tried, best first."""
+    shard: Shard | None = None
+    """Set when this run is one shard of a campaign (``--shard I/N``)."""
+    hosts: tuple[HostShard, ...] = ()
+    """Set by ``gvlstress merge``: every input run with its host facts and an outlier test."""
+
+    @property
+    def summary(self) -> Summary:
+        return Summary(
+            waves=len(self.waves),
+            hung=sum(1 for w in self.waves if w.verdict.is_hang),
+            crashed=sum(1 for w in self.waves if w.verdict is Verdict.CRASH),
+            errored=sum(1 for w in self.waves if w.verdict is Verdict.ERROR),
+            verdict=worst([w.verdict for w in self.waves]),
+            interrupted=self.interrupted_by is not None,
+        )

@@ -1,0 +1,79 @@
+"""Stacks: frames, the three views of a thread merged by id, one process's capture."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One stack frame, Python or native; native names are demangled and hash-free."""
+
+    name: str
+    file: str | None = None
+    line: int | None = None
+    module: str | None = None
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """How one diagnostic tool fared: the report says what is missing and why."""
+
+    tool: str
+    ok: bool
+    elapsed_s: float
+    command: tuple[str, ...] = ()
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PyThread:
+    """An interpreter thread as py-spy saw it."""
+
+    tid: int
+    name: str | None
+    owns_gil: bool
+    active: bool
+    frames: tuple[Frame, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NativeThread:
+    """A thread's native stack (eu-stack, gdb or pystack), innermost frame first."""
+
+    tid: int
+    name: str | None
+    frames: tuple[Frame, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadView:
+    """One OS thread seen three ways, merged by thread id."""
+
+    tid: int
+    comm: str
+    state: str
+    syscall: str | None
+    futex_addr: int | None
+    wchan: str | None
+    cpu_s: float
+    voluntary_ctxt: int | None
+    nonvoluntary_ctxt: int | None
+    python: PyThread | None
+    native: tuple[Frame, ...]
+
+    @property
+    def owns_gil(self) -> bool:
+        return bool(self.python and self.python.owns_gil)
+
+
+@dataclass(frozen=True)
+class Capture:
+    """Everything captured from one process before it was killed (or, for inspect, left alone)."""
+
+    pid: int
+    threads: tuple[ThreadView, ...]
+    pyspy: ToolRun
+    native: ToolRun
+    raw: dict[str, str] = field(default_factory=dict, metadata={"file_only": True})
+    """Raw tool output by file name; written next to the report, not into run.json."""
