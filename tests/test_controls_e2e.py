@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from conftest import alive, load_run, run_cli, workers_of
-from gvlstress import patterns
+from gvlstress.judge import patterns
 
 # class -> (extra CLI args, exit code, wave verdict, pattern, evidence fragment)
 CLASSES: dict[str, tuple[list[str], int, str, str, str]] = {

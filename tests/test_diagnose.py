@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from gvlstress.diagnose import judge
+from gvlstress.judge.verdict import judge
 from gvlstress.model import ProbeKind, ProcSample, ThreadSample
-from gvlstress.probes.procfs import CLK_TCK
+from gvlstress.model.syscalls import CLK_TCK
 
 FUTEX = frozenset({202})
 

@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from conftest import all_parked_on_futex, wait_for
+from gvlstress.model import syscalls
 from gvlstress.probes import procfs
 
 # Recorded from a hung fixture worker (x86_64): a rayon pool thread parked in a futex wait.
@@ -78,11 +79,11 @@ def test_sample_live_thread_blocked_on_a_futex() -> None:
             return next((x for x in s.threads if x.tid == tid and x.futex_addr is not None), None)
 
         # WHEN /proc is sampled, THEN that thread shows a futex wait with an address
-        if not procfs.futex_syscalls():
-            pytest.skip(f"futex syscall numbers unknown on {procfs.MACHINE}")
+        if not syscalls.futex_syscalls():
+            pytest.skip(f"futex syscall numbers unknown on {syscalls.MACHINE}")
         thread = wait_for(blocked, 10, "the waiting thread to show up in a futex syscall")
         assert thread.state == "S"
-        assert thread.syscall in procfs.futex_syscalls()
+        assert thread.syscall in syscalls.futex_syscalls()
     finally:
         event.set()
         t.join(5)

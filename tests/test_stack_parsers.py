@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from gvlstress.judge.vocab import collapse_recursion, telling_frame
 from gvlstress.model import Frame
 from gvlstress.probes import demangle, native, pyspy, tools
-from gvlstress.vocab import collapse_recursion, telling_frame
 
 DATA = Path(__file__).parent / "data"
 

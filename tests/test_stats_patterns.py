@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from gvlstress import patterns
+from gvlstress.judge import patterns
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView, ToolRun
 from gvlstress.stats import rate, rate_ratio, wilson, zero_upper
 

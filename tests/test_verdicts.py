@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from gvlstress import patterns
-from gvlstress.diagnose import INSPECT_VERDICT, decide, judge, link_tree
+from gvlstress.judge import patterns
+from gvlstress.judge.tree import link_tree
+from gvlstress.judge.verdict import INSPECT_VERDICT, decide, judge
 from gvlstress.model import (
     Capture,
     Frame,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import load_run, run_cli, workers_of
-from gvlstress.patterns import failure_cause
+from gvlstress.judge.patterns import failure_cause
 from gvlstress.system.redact import REDACTED, redact_text
 
 

@@ -32,8 +32,11 @@ from gvlstress import sweep as sweep_mod
 from gvlstress.capture import capture_many
 from gvlstress.compare import Comparison
 from gvlstress.compare import compare as compare_runs
-from gvlstress.diagnose import INSPECT_VERDICT, activity, decide, explain, judge, link_tree
 from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow, UsageError, user_error
+from gvlstress.judge.activity import activity
+from gvlstress.judge.explain import explain
+from gvlstress.judge.tree import link_tree
+from gvlstress.judge.verdict import INSPECT_VERDICT, decide, judge
 from gvlstress.model import (
     HuntResult,
     Inspected,

@@ -11,8 +11,8 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 
-from gvlstress.model import Capture, Frame, ProbeFinding, PyThread, ThreadView
-from gvlstress.probes import native, procfs, pyspy
+from gvlstress.model import Capture, Frame, ProbeFinding, PyThread, ThreadView, syscalls
+from gvlstress.probes import native, pyspy
 
 PYSPY_TIMEOUT_S = 20.0
 NATIVE_TIMEOUT_S = 30.0
@@ -27,7 +27,7 @@ def merge(
             tid=t.tid,
             comm=t.comm,
             state=t.state,
-            syscall=procfs.syscall_name(t.syscall),
+            syscall=syscalls.syscall_name(t.syscall),
             futex_addr=t.futex_addr,
             wchan=t.wchan,
             cpu_s=t.cpu_s,

@@ -12,6 +12,7 @@ import sys
 from dataclasses import dataclass
 
 from gvlstress import hostenv
+from gvlstress.model import syscalls
 from gvlstress.probes import native, procfs, pyspy
 from gvlstress.system.knobs import thread_knobs
 
@@ -111,14 +112,14 @@ def run_checks() -> tuple[Check, ...]:
                 )
             )
         sample = procfs.sample(subject.pid)
-        futex_ok = bool(procfs.futex_syscalls())
+        futex_ok = bool(syscalls.futex_syscalls())
         checks.append(
             Check(
                 "futex addresses",
                 futex_ok and sample is not None,
-                f"syscall decoding for {procfs.MACHINE}"
+                f"syscall decoding for {syscalls.MACHINE}"
                 if futex_ok
-                else f"futex syscall numbers unknown on {procfs.MACHINE}",
+                else f"futex syscall numbers unknown on {syscalls.MACHINE}",
                 None if futex_ok else "verdicts fall back to thread states and CPU only",
                 required=False,
             )

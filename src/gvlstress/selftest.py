@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gvlstress import patterns
+from gvlstress.judge import patterns
 from gvlstress.model import RunResult, Verdict
 
 

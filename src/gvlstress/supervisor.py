@@ -29,9 +29,11 @@ from typing import Any, Protocol
 
 import psutil
 
-from gvlstress import amplify, patterns, worker
+from gvlstress import amplify, worker
 from gvlstress.capture import capture_many
-from gvlstress.diagnose import decide, explain, judge
+from gvlstress.judge import patterns
+from gvlstress.judge.explain import explain
+from gvlstress.judge.verdict import decide, judge
 from gvlstress.model import (
     Capture,
     Diagnosis,

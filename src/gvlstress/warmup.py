@@ -20,8 +20,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from gvlstress import patterns, worker
+from gvlstress import worker
 from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow, user_error
+from gvlstress.judge import patterns
 from gvlstress.probes import tools
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import worker_spec

@@ -9,117 +9,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-import platform
 import time
 from pathlib import Path
 
 from gvlstress.model import ProcSample, ThreadSample
+from gvlstress.model.syscalls import FD_SYSCALLS, MACHINE, futex_syscalls, syscall_name
 from gvlstress.system.redact import redact_path, redact_text
 
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 PROBE_WINDOW_S = 0.5
 """Gap between the two /proc samples of a probe (CPU and context-switch deltas need both)."""
-
-# Syscall numbers that mean "waiting on a futex", per architecture. Elsewhere: unsupported,
-# and futex addresses are left out (the verdict then rests on states and CPU alone).
-FUTEX_SYSCALLS: dict[str, frozenset[int]] = {
-    "x86_64": frozenset({202, 449}),  # futex, futex_waitv
-    "aarch64": frozenset({98, 449}),
-}
-SYSCALL_NAMES: dict[str, dict[int, str]] = {
-    "x86_64": {
-        0: "read",
-        1: "write",
-        7: "poll",
-        17: "pread64",
-        18: "pwrite64",
-        19: "readv",
-        20: "writev",
-        23: "select",
-        24: "sched_yield",
-        34: "pause",
-        35: "nanosleep",
-        42: "connect",
-        43: "accept",
-        44: "sendto",
-        45: "recvfrom",
-        46: "sendmsg",
-        47: "recvmsg",
-        61: "wait4",
-        128: "rt_sigtimedwait",
-        130: "rt_sigsuspend",
-        202: "futex",
-        219: "restart_syscall",
-        230: "clock_nanosleep",
-        232: "epoll_wait",
-        247: "waitid",
-        270: "pselect6",
-        271: "ppoll",
-        281: "epoll_pwait",
-        288: "accept4",
-        299: "recvmmsg",
-        441: "epoll_pwait2",
-        449: "futex_waitv",
-    },
-    "aarch64": {
-        22: "epoll_pwait",
-        63: "read",
-        64: "write",
-        65: "readv",
-        66: "writev",
-        67: "pread64",
-        72: "pselect6",
-        73: "ppoll",
-        95: "waitid",
-        98: "futex",
-        101: "nanosleep",
-        115: "clock_nanosleep",
-        124: "sched_yield",
-        128: "restart_syscall",
-        133: "rt_sigsuspend",
-        137: "rt_sigtimedwait",
-        202: "accept",
-        203: "connect",
-        206: "sendto",
-        207: "recvfrom",
-        211: "sendmsg",
-        212: "recvmsg",
-        242: "accept4",
-        260: "wait4",
-        441: "epoll_pwait2",
-        449: "futex_waitv",
-    },
-}
-FD_SYSCALLS = frozenset(
-    {
-        "read",
-        "write",
-        "pread64",
-        "pwrite64",
-        "readv",
-        "writev",
-        "connect",
-        "accept",
-        "accept4",
-        "sendto",
-        "recvfrom",
-        "sendmsg",
-        "recvmsg",
-        "recvmmsg",
-    }
-)
-"""Syscalls whose first argument is the file descriptor they block on."""
-MACHINE = platform.machine()
-
-
-def futex_syscalls(machine: str = MACHINE) -> frozenset[int]:
-    return FUTEX_SYSCALLS.get(machine, frozenset())
-
-
-def syscall_name(nr: int | None, machine: str = MACHINE) -> str | None:
-    if nr is None:
-        return None
-    return SYSCALL_NAMES.get(machine, {}).get(nr, f"syscall {nr}")
 
 
 def _digits(text: str) -> bool:

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from gvlstress import stats
-from gvlstress.audit import audit
 from gvlstress.compare import Comparison
-from gvlstress.diagnose import stack_groups
+from gvlstress.judge.audit import audit
+from gvlstress.judge.explain import stack_groups
+from gvlstress.judge.vocab import fold_frames, short_name, where
 from gvlstress.model import (
     ArmStats,
     Capture,
@@ -31,7 +32,6 @@ from gvlstress.model import (
 )
 from gvlstress.selftest import SelftestResult
 from gvlstress.sweep import SweepResult
-from gvlstress.vocab import fold_frames, short_name, where
 
 MAX_FRAMES = 40
 MAX_LINE = 240

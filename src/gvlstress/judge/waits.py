@@ -10,7 +10,7 @@ arguments say which; wchan stands in where the syscall file is unreadable or rea
 from __future__ import annotations
 
 from gvlstress.model import ThreadDelta, Wait, WaitKind
-from gvlstress.probes.procfs import FD_SYSCALLS, futex_syscalls, syscall_name
+from gvlstress.model.syscalls import FD_SYSCALLS, futex_syscalls, syscall_name
 
 _BY_SYSCALL: dict[str, WaitKind] = {
     **dict.fromkeys(FD_SYSCALLS, WaitKind.IO),

@@ -12,7 +12,7 @@ import re
 import signal
 from dataclasses import dataclass
 
-from gvlstress import vocab
+from gvlstress.judge import vocab
 from gvlstress.model import Capture, ProbeFinding, ThreadView
 
 # Pattern names (report.md, run.json and selftest use these words).

@@ -1,0 +1,149 @@
+"""Explanation: a finding plus stacks -> a Diagnosis a reader can check, and the stacks grouped
+for reading (identical native stack, Python stack and wait: shown once).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from gvlstress.judge import patterns, vocab
+from gvlstress.model import (
+    Capture,
+    Diagnosis,
+    ProbeFinding,
+    ProbeKind,
+    ThreadView,
+    Verdict,
+    WaitGroup,
+    WaitKind,
+)
+
+
+def explain(
+    verdict: Verdict,
+    finding: ProbeFinding | None,
+    capture: Capture | None,
+    progress: str,
+    named: patterns.Match | None = None,
+) -> Diagnosis:
+    """The evidence behind a verdict: the wait chain, idle threads, futex groups, the GIL.
+    `named` is a pattern found beyond this process (``inspect --tree``)."""
+    missing: list[str] = []
+    if capture is None:
+        missing.append("no stacks captured")
+    else:
+        for run in (capture.pyspy, capture.native):
+            if not run.ok:
+                missing.append(f"{run.tool}: {run.error}")
+    if finding is None or not finding.threads:
+        return Diagnosis(verdict, f"{verdict.value}: {progress}; no /proc sample", (), missing=tuple(missing))
+    pid = finding.pid
+    views = {t.tid: t for t in capture.threads} if capture else {}
+    evidence = [
+        f"{finding.n_parked}/{len(finding.threads)} threads asleep with no CPU; "
+        f"{finding.cpu_s:.2f} CPU-s used by all threads over {finding.window_s:.2f}s; {progress}",
+        *finding.chain,
+    ]
+    groups = []
+    for g in finding.futex_groups:
+        members = [views[t] for t in g.tids if t in views]
+        blocked = Counter(vocab.where(m) for m in members).most_common(1)
+        blocked_in = blocked[0][0] if blocked else "futex wait"
+        roles = Counter(vocab.role(m, pid) for m in members)
+        names = tuple(f"{n} {r}{'s' if n > 1 else ''}" for r, n in roles.most_common())
+        groups.append(WaitGroup(addr=g.addr, tids=g.tids, blocked_in=blocked_in, names=names))
+        who = ", ".join(names) or f"{len(g.tids)} thread{'s' if len(g.tids) > 1 else ''}"
+        evidence.append(f"futex {g.addr:#x}: {who} (tids {vocab.span(g.tids)}) wait in {blocked_in}")
+    outside = [t for t in finding.threads if t.futex_addr is None]
+    for t in outside[:5]:
+        v = views.get(t.tid)
+        at = vocab.where(v) if v else (t.wait.detail if t.wait else t.state)
+        evidence.append(f"thread {t.tid} ({t.comm}) {t.state}, not on a futex: {at}")
+    if finding.idle:
+        evidence.append(f"idle by design (not evidence): {'; '.join(finding.idle[:6])}")
+    gil_owner = next((t.tid for t in capture.threads if t.owns_gil), None) if capture else None
+    if capture and capture.pyspy.ok:
+        evidence.append(
+            f"GIL held by thread {gil_owner} ({vocab.where(views[gil_owner])})"
+            if gil_owner in views
+            else "no thread holds the GIL"
+        )
+    else:
+        evidence.append("GIL owner unknown (py-spy view missing)")
+    busy = sorted((t for t in finding.threads if t.cpu_s > 0), key=lambda t: -t.cpu_s)[:3]
+    if busy:
+        evidence.append("busiest threads: " + ", ".join(f"{t.tid} {t.cpu_s:.2f}s" for t in busy))
+    if named is not None:
+        pass
+    elif verdict is Verdict.DEADLOCK:
+        named = patterns.match(finding, capture) or patterns.unrecognised(capture)
+    elif verdict is Verdict.LIVELOCK:
+        named = patterns.livelock(finding, capture)
+    if named is not None:
+        evidence = [*named.evidence, *evidence]
+    if verdict is Verdict.DEADLOCK and groups:
+        top = groups[0]
+        where_ = f"{len(top.tids)} thread(s) parked on futex {top.addr:#x} in {top.blocked_in}"
+        where_ += f", {len(groups) - 1} other wait address(es)" if len(groups) > 1 else ""
+    else:
+        where_ = finding.reason
+        if verdict is Verdict.STALLED and finding.kind is ProbeKind.WAITING:
+            where_ += f" ({progress})"
+    summary = f"{verdict.value} ({named.pattern}): {where_}" if named else f"{verdict.value}: {where_}"
+    return Diagnosis(
+        verdict,
+        summary,
+        tuple(evidence),
+        tuple(groups),
+        gil_owner,
+        tuple(missing),
+        pattern=named.pattern if named else None,
+        hint=named.hint if named else None,
+    )
+
+
+@dataclass(frozen=True)
+class StackGroup:
+    """Threads with one native stack, one Python stack and one wait: shown once."""
+
+    tids: tuple[int, ...]
+    who: str
+    """'16 rayon pool threads', '1 main thread, 1 Python thread'."""
+    shown: ThreadView
+    """The member with the shallowest stack (rayon's join recursion folded for the key)."""
+    depth_varies: bool
+    holds_gil: bool
+    idle: str | None
+
+
+def stack_groups(cap: Capture) -> tuple[StackGroup, ...]:
+    """Group a capture's threads by (native stack, Python stack with lines, wait).
+
+    Threads of one stack that wait on different futexes stay apart (two Python threads in the
+    same function, each waiting on the other's lock, are the evidence of an inversion), except
+    idle-by-design threads, which wait on a condvar each and mean nothing apart.
+    """
+    groups: dict[tuple[object, ...], list[ThreadView]] = defaultdict(list)
+    idle: dict[int, str | None] = {}
+    for t in cap.threads:
+        kind = WaitKind.LOCK if t.futex_addr is not None else WaitKind.OTHER
+        idle[t.tid] = vocab.idle_reason(t, kind)
+        native = vocab.collapse_recursion(tuple(f.name for f in t.native))
+        python = tuple((f.name, f.file, f.line) for f in (t.python.frames if t.python else ()))
+        addr = None if idle[t.tid] else t.futex_addr
+        groups[(native, python, t.syscall, addr)].append(t)
+    out = []
+    for members in sorted(groups.values(), key=lambda m: (-len(m), m[0].tid)):
+        roles = Counter(vocab.role(m, cap.pid) for m in members)
+        out.append(
+            StackGroup(
+                tids=tuple(m.tid for m in members),
+                who=", ".join(f"{n} {r}{'s' if n > 1 else ''}" for r, n in roles.most_common()),
+                shown=min(members, key=lambda m: len(m.native)),
+                depth_varies=len({len(m.native) for m in members}) > 1,
+                holds_gil=any(m.owns_gil for m in members),
+                idle=idle[members[0].tid],
+            )
+        )
+    return tuple(out)

@@ -1,0 +1,92 @@
+"""Per-thread facts across two /proc samples: CPU used, parked or not, what each waits on, and the
+threads grouped by futex address.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import replace
+
+from gvlstress.judge.waits import classify
+from gvlstress.model import FutexGroup, ProcSample, ThreadDelta, ThreadSample
+from gvlstress.model.syscalls import CLK_TCK
+
+# A process using at least this share of one CPU without making progress is burning, not parked.
+LIVELOCK_CPU_SHARE = 0.2
+
+
+# A parked thread uses at most this share of one CPU over the window (GIL waiters: ~0.5%).
+PARKED_CPU_SHARE = 0.02
+
+
+_ASLEEP = frozenset({"S", "D", "I"})
+
+
+def cpu_between(a: ThreadSample, b: ThreadSample) -> tuple[float, bool]:
+    """CPU seconds a thread used between two samples, and whether the figure is precise.
+
+    schedstat counts nanoseconds; utime/stime are sampled at clock ticks and can charge a
+    whole tick to a thread that ran for microseconds.
+    """
+    if a.run_ns is not None and b.run_ns is not None:
+        return max(0, b.run_ns - a.run_ns) / 1e9, True
+    return max(0, b.ticks - a.ticks) / CLK_TCK, False
+
+
+def is_parked(state_first: str, state: str, cpu_s: float, precise: bool, window: float) -> bool:
+    """Asleep at a sample and using at most PARKED_CPU_SHARE of one CPU over the window.
+
+    A GIL waiter wakes every 5 ms (a few microseconds each time) and may be caught running
+    once; a thread running at both samples, or doing real work, is not parked.
+    """
+    allowance = PARKED_CPU_SHARE * window if precise else max(1.0 / CLK_TCK, PARKED_CPU_SHARE * window)
+    return (state in _ASLEEP or state_first in _ASLEEP) and cpu_s <= allowance + 1e-9
+
+
+def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, ...]:
+    """Threads present in both samples, with CPU used between them and what they wait on."""
+    before = {t.tid: t for t in first.threads}
+    window = max(second.at - first.at, 1e-9)
+    out = []
+    for t in second.threads:
+        b = before.get(t.tid)
+        if b is None:
+            continue
+        cpu, precise = cpu_between(b, t)
+        parked = is_parked(b.state, t.state, cpu, precise, window)
+        # A parked thread caught awake at the second sample (a GIL waiter's 5 ms tick) is
+        # still waiting where the first sample saw it.
+        w = b if parked and t.syscall is None and b.syscall is not None else t
+        delta = ThreadDelta(
+            tid=t.tid,
+            comm=t.comm,
+            state=t.state,
+            state_first=b.state,
+            wchan=w.wchan,
+            syscall=w.syscall,
+            futex_addr=w.futex_addr,
+            cpu_s=cpu,
+            voluntary_ctxt=_diff(b.voluntary_ctxt, t.voluntary_ctxt),
+            nonvoluntary_ctxt=_diff(b.nonvoluntary_ctxt, t.nonvoluntary_ctxt),
+            parked=parked,
+            args=w.args,
+            fd_target=w.fd_target,
+        )
+        out.append(replace(delta, wait=classify(delta, window)))
+    return tuple(out)
+
+
+def _diff(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else b - a
+
+
+def futex_groups(threads: tuple[ThreadDelta, ...], machine_futex: frozenset[int]) -> tuple[FutexGroup, ...]:
+    """Threads blocked on each futex address, biggest group first."""
+    groups: dict[int, list[int]] = defaultdict(list)
+    for t in threads:
+        if t.futex_addr is not None and t.syscall in machine_futex:
+            groups[t.futex_addr].append(t.tid)
+    return tuple(
+        FutexGroup(addr=a, tids=tuple(sorted(tids)))
+        for a, tids in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    )

@@ -1,0 +1,175 @@
+"""Pure judging: /proc samples, then stacks, of a process -> what it is doing and why.
+
+A hung process and an idle one look alike in one snapshot (every thread asleep). What separates
+them is the thread that must make progress (``run``: the one calling the target; ``inspect``:
+the main thread) and what it waits for:
+
+- in a read, poll, sleep, child wait or timed wait: it waits on something outside the process
+  (``waiting`` in ``run``, judged at the launch timeout; ``idle`` in ``inspect``);
+- on a lock, latch or the GIL: follow the wait to whatever can end it (the pool threads of its
+  rayon region, the GIL owner, the other Python threads, else every thread). If all of them are
+  blocked the same way (threads idle by design aside) the wait set is closed: a ``deadlock``.
+  If one of them is in I/O, a sleep or running, the process is ``waiting`` on that thread.
+
+``judge`` does this from /proc alone; ``decide`` again once stacks are captured (they say what the
+thread waits in and which threads are idle by design). Without a progress signal, a closed wait
+set is called a deadlock only when a named pattern explains it.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Mapping
+from dataclasses import replace
+
+from gvlstress.judge import patterns, vocab
+from gvlstress.judge.chain import _name, follow
+from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, futex_groups, thread_deltas
+from gvlstress.model import Capture, ProbeFinding, ProbeKind, ProcSample, ThreadView, Verdict, WaitKind
+from gvlstress.model.syscalls import futex_syscalls
+
+# Signals whose handler may end a wait from outside (a daemon waiting for SIGTERM is idle).
+_WAKING_SIGNALS = (
+    signal.SIGTERM,
+    signal.SIGHUP,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+    signal.SIGALRM,
+    signal.SIGQUIT,
+)
+
+
+def judge(
+    first: ProcSample | None,
+    second: ProcSample | None,
+    *,
+    progress_tid: int | None = None,
+    progress: bool = True,
+    futex_nrs: frozenset[int] | None = None,
+) -> ProbeFinding:
+    """What two /proc samples of one process show (stacks may refine it: `decide`).
+
+    `progress` says a progress signal exists (``run``: the heartbeat went quiet); without one
+    (``inspect``) burning is ``busy`` and an outside wait ``idle``.
+    """
+    nrs = futex_syscalls() if futex_nrs is None else futex_nrs
+    if first is None or second is None:
+        pid = second.pid if second is not None else (first.pid if first is not None else -1)
+        return ProbeFinding(pid, ProbeKind.GONE, 0.0, 0.0, (), (), "process exited while probed")
+    pid = second.pid
+    window = max(second.at - first.at, 1e-9)
+    threads = thread_deltas(first, second)
+    groups = futex_groups(threads, nrs)
+    base = ProbeFinding(
+        pid,
+        ProbeKind.STALLED,
+        window,
+        sum(t.cpu_s for t in threads),
+        threads,
+        groups,
+        "",
+        (first, second),
+        progress_tid=progress_tid if progress_tid is not None else pid,
+    )
+    return _verdict(base, {}, None, progress)
+
+
+def decide(finding: ProbeFinding, capture: Capture | None, *, progress: bool = True) -> ProbeFinding:
+    """The finding again, now with stacks: what the progress thread waits in, which threads
+    are idle by design, and (without a progress signal) whether a named pattern explains it."""
+    if capture is None or finding.kind in (
+        ProbeKind.GONE,
+        ProbeKind.STOPPED,
+        ProbeKind.BUSY,
+        ProbeKind.LIVELOCK,
+    ):
+        return finding
+    views = {t.tid: t for t in capture.threads if t.native or t.python}
+    if not views:
+        return finding
+    return _verdict(finding, views, capture, progress)
+
+
+def _verdict(
+    f: ProbeFinding, views: Mapping[int, ThreadView], capture: Capture | None, progress: bool
+) -> ProbeFinding:
+    threads, window, pid = f.threads, f.window_s, f.pid
+    if not threads:
+        return replace(f, kind=ProbeKind.GONE, reason="no thread could be read")
+    p = next((t for t in threads if t.tid == f.progress_tid), None) or next(
+        (t for t in threads if t.tid == pid), threads[0]
+    )
+    stopped = [t for t in threads if t.wait and t.wait.kind is WaitKind.STOPPED]
+    if stopped and (p in stopped or len(stopped) == len(threads)):
+        how = p.wait.detail if p.wait else "stopped"
+        return replace(
+            f, kind=ProbeKind.STOPPED, reason=f"{len(stopped)}/{len(threads)} threads {how} (state {p.state})"
+        )
+    if f.cpu_s >= LIVELOCK_CPU_SHARE * window:
+        busy = sorted(threads, key=lambda t: -t.cpu_s)[:3]
+        top = ", ".join(f"{t.tid} ({t.comm}) {t.cpu_s:.2f}s" for t in busy)
+        kind = ProbeKind.LIVELOCK if progress else ProbeKind.BUSY
+        lead = "no progress but " if progress else ""
+        return replace(
+            f, kind=kind, reason=f"{lead}{f.cpu_s:.2f} CPU-s burnt in {window:.2f}s; busiest: {top}"
+        )
+    outside = ProbeKind.WAITING if progress else ProbeKind.IDLE
+    wait = p.wait
+    pv = views.get(p.tid)
+    gil_waiter = wait is not None and wait.kind is WaitKind.TIMED and pv is not None and vocab.is_gil_wait(pv)
+    if wait is not None and wait.kind.external and not gil_waiter:
+        return replace(f, kind=outside, reason=f"{_name(p, views, pid)} waits in {wait.detail}", chain=())
+    if wait is None or not (wait.kind is WaitKind.LOCK or gil_waiter):
+        return replace(
+            f,
+            kind=ProbeKind.STALLED,
+            reason=f"{_name(p, views, pid)} is {wait.detail if wait else p.state} while the process uses "
+            f"{f.cpu_s:.2f} CPU-s in {window:.2f}s",
+        )
+    chain = follow(p, threads, views, capture, pid)
+    f = replace(f, chain=chain.lines, idle=chain.idle)
+    if not chain.closed:
+        assert chain.opener is not None
+        o = chain.opener
+        return replace(
+            f,
+            kind=outside,
+            reason=f"{_name(p, views, pid)} waits on a futex that {_name(o, views, pid)} can still end "
+            f"({o.wait.detail if o.wait else o.state})",
+        )
+    parked = sum(1 for t in threads if t.parked)
+    closed = (
+        f"{parked}/{len(threads)} threads parked ({f.cpu_s * 1000:.1f} ms CPU in all over {window:.2f}s); "
+        f"every thread that could end {_name(p, views, pid)}'s wait is blocked too"
+    )
+    if progress:
+        return replace(f, kind=ProbeKind.DEADLOCK, reason=closed)
+    # inspect: no progress signal, so a closed wait set needs a known shape to be a deadlock
+    if capture is None:
+        return replace(f, kind=ProbeKind.STALLED, reason=closed + "; no stacks, so no cycle can be shown")
+    named = patterns.match(replace(f, kind=ProbeKind.DEADLOCK), capture)
+    if named is None:
+        return replace(f, kind=ProbeKind.STALLED, reason=closed + "; no known shape names the cycle")
+    sigcgt = f.samples[-1].sigcgt if f.samples else 0
+    waking = [signal.Signals(s).name for s in _WAKING_SIGNALS if sigcgt & (1 << (s - 1))]
+    if named.pattern == patterns.LOST_WAKEUP and waking:
+        return replace(
+            f,
+            kind=ProbeKind.IDLE,
+            reason=f"{_name(p, views, pid)} waits on a condition no thread can notify, but the process "
+            f"catches {', '.join(waking)}: a signal handler may end the wait",
+        )
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {named.pattern}")
+
+
+INSPECT_VERDICT = {
+    ProbeKind.DEADLOCK: Verdict.DEADLOCK,
+    ProbeKind.BUSY: Verdict.BUSY,
+    ProbeKind.LIVELOCK: Verdict.BUSY,
+    ProbeKind.IDLE: Verdict.IDLE,
+    ProbeKind.WAITING: Verdict.IDLE,
+    ProbeKind.STOPPED: Verdict.STOPPED,
+    ProbeKind.STALLED: Verdict.STALLED,
+    ProbeKind.GONE: Verdict.STALLED,
+}
+"""``inspect`` has no progress signal: what each finding is called there."""
