@@ -17,7 +17,8 @@ import argparse
 import tempfile
 from typing import Any
 
-from gvlstress import api, stats
+from gvlstress import api
+from gvlstress.campaign import stats
 from gvlstress.scenario import Scenario
 
 LEVERS: dict[str, dict[str, Any]] = {

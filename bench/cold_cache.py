@@ -18,9 +18,9 @@ import tempfile
 import time
 
 from gvlstress import api
+from gvlstress.campaign.stats import fisher_exact, rate
 from gvlstress.model import Verdict
 from gvlstress.scenario import Scenario
-from gvlstress.stats import fisher_exact, rate
 
 
 def trial(warm: bool, workers: int, iterations: int, report_dir: str) -> tuple[bool, float]:

@@ -20,7 +20,8 @@ import tempfile
 from collections import Counter
 from typing import Any
 
-from gvlstress import api, stats
+from gvlstress import api
+from gvlstress.campaign import stats
 from gvlstress.scenario import resolve
 
 

@@ -16,8 +16,8 @@ import sys
 import tempfile
 
 from gvlstress import api
+from gvlstress.campaign.stats import rate
 from gvlstress.scenario import Scenario
-from gvlstress.stats import rate
 
 
 def cell(workers: int, rayon: int, waves: int, iterations: int, report_dir: str) -> tuple[int, int, float]:

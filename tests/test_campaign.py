@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from conftest import load_run, run_cli
-from gvlstress import campaign
+from gvlstress.campaign import shards as campaign
 from gvlstress.errors import UsageError
 from gvlstress.model import RunResult, Shard, Verdict, WaveResult, WorkerOutcome
 from gvlstress.scenario import Scenario

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from gvlstress import explore
+from gvlstress.campaign import explore
 from gvlstress.model import Verdict, WaveResult, WorkerOutcome
 from gvlstress.scenario import Scenario
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gvlstress import hostenv
+from gvlstress.probes import host as hostenv
 from gvlstress.system.knobs import is_knob, thread_knobs
 from gvlstress.system.redact import REDACTED
 

@@ -11,8 +11,8 @@ import pytest
 from scipy.stats import binom
 
 from conftest import run_cli
-from gvlstress import campaign
-from gvlstress.stats import Sprt
+from gvlstress.campaign import shards as campaign
+from gvlstress.campaign.stats import Sprt
 
 
 def test_the_issue_numbers_average_and_fixed_trials() -> None:

@@ -213,7 +213,7 @@ def test_slurm_refuses_what_would_break_or_escape_its_scripts(
 
 
 def test_slurm_quotes_hostile_but_printable_values() -> None:
-    from gvlstress.slurm import scripts
+    from gvlstress.campaign.slurm import scripts
 
     hostile = "--comment=$(touch /tmp/x); `id` 'q' \"d\" & | ;"
     text = scripts(Path("/tmp/c d"), 2, ("--seed", "1", "-o", "note=$(id)"), None, (hostile,), waves=4)

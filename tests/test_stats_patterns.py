@@ -6,9 +6,9 @@ import math
 
 import pytest
 
+from gvlstress.campaign.stats import rate, rate_ratio, wilson, zero_upper
 from gvlstress.judge import patterns
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView, ToolRun
-from gvlstress.stats import rate, rate_ratio, wilson, zero_upper
 
 
 def test_wilson_matches_known_values() -> None:
@@ -91,7 +91,7 @@ def test_no_native_view_never_reads_as_fork_after_pool_start() -> None:
     ],
 )
 def test_fisher_exact_known_values(table: tuple[int, int, int, int], p: float) -> None:
-    from gvlstress.stats import fisher_exact
+    from gvlstress.campaign.stats import fisher_exact
 
     assert fisher_exact(*table) == pytest.approx(p, rel=1e-3)
 

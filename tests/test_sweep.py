@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from gvlstress import sweep
+from gvlstress.campaign import sweep
+from gvlstress.campaign.stats import rate
 from gvlstress.errors import UsageError
 from gvlstress.reporters.markdown import render_sweep
 from gvlstress.scenario import Scenario
-from gvlstress.stats import rate
 
 
 @pytest.mark.timeout(300)

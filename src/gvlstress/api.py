@@ -25,13 +25,14 @@ from pathlib import Path
 
 import psutil
 
-from gvlstress import campaign, explore, forkserver, hostenv, interpreter, stats
-from gvlstress import selftest as selftest_mod
-from gvlstress import slurm as slurm_mod
-from gvlstress import sweep as sweep_mod
-from gvlstress.capture import capture_many
-from gvlstress.compare import Comparison
-from gvlstress.compare import compare as compare_runs
+from gvlstress import forkserver
+from gvlstress.campaign import explore, stats
+from gvlstress.campaign import shards as campaign
+from gvlstress.campaign import slurm as slurm_mod
+from gvlstress.campaign import sweep as sweep_mod
+from gvlstress.campaign.compare import Comparison
+from gvlstress.campaign.compare import compare as compare_runs
+from gvlstress.controls import selftest as selftest_mod
 from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow, UsageError, user_error
 from gvlstress.judge.activity import activity
 from gvlstress.judge.explain import explain
@@ -50,7 +51,9 @@ from gvlstress.model import (
     WaveResult,
     plural,
 )
-from gvlstress.probes import procfs
+from gvlstress.probes import host as hostenv
+from gvlstress.probes import interpreter, procfs
+from gvlstress.probes.capture import capture_many
 from gvlstress.reporters import json_report, junit, markdown, plot, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario

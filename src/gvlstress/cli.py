@@ -18,8 +18,11 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from gvlstress import __version__, api, campaign, stats
-from gvlstress import sweep as sweep_mod
+from gvlstress import __version__, api
+from gvlstress.campaign import shards as campaign
+from gvlstress.campaign import stats
+from gvlstress.campaign import sweep as sweep_mod
+from gvlstress.controls.selftest import NAMES as _SELFTEST_NAMES
 from gvlstress.errors import ExitCode, GvlstressError, StopNow, UsageError
 from gvlstress.model import RunResult, Verdict
 from gvlstress.reporters.console import (
@@ -37,7 +40,6 @@ from gvlstress.reporters.console import (
     print_sweep,
 )
 from gvlstress.scenario import START_METHODS, Scenario, describe, list_scenarios, resolve
-from gvlstress.selftest import NAMES as _SELFTEST_NAMES
 from gvlstress.supervisor import StopFlag
 from gvlstress.system.redact import redact_text
 from gvlstress.targets.registry import get_target
@@ -517,7 +519,7 @@ def inspect(pid: int, tree: bool, report_dir: str, watch: float | None) -> None:
 @cli.command(epilog="\b\nExit codes: 0 a run would get full diagnostics; 4 something is missing.")
 def doctor() -> None:
     """Check this host: py-spy and native-stack attach, ptrace policy, CPU budget, thread knobs."""
-    from gvlstress.doctor import healthy, run_checks
+    from gvlstress.controls.doctor import healthy, run_checks
 
     console = make_console()
     checks = run_checks()

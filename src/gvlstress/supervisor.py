@@ -30,7 +30,6 @@ from typing import Any, Protocol
 import psutil
 
 from gvlstress import amplify, worker
-from gvlstress.capture import capture_many
 from gvlstress.judge import patterns
 from gvlstress.judge.explain import explain
 from gvlstress.judge.verdict import decide, judge
@@ -46,6 +45,7 @@ from gvlstress.model import (
     worst,
 )
 from gvlstress.probes import procfs, tools
+from gvlstress.probes.capture import capture_many
 from gvlstress.probes.procfs import PROBE_WINDOW_S
 from gvlstress.scenario import Scenario
 from gvlstress.system import proctree, watchdog

@@ -11,8 +11,12 @@ from rich.live import Live
 from rich.markup import escape
 from rich.table import Table
 
-from gvlstress.compare import Comparison
-from gvlstress.doctor import Check
+from gvlstress.campaign.compare import Comparison
+from gvlstress.campaign.slurm import SlurmJobs
+from gvlstress.campaign.sweep import SweepResult
+from gvlstress.controls.doctor import Check
+from gvlstress.controls.selftest import HEADER as SELFTEST_HEADER
+from gvlstress.controls.selftest import SelftestResult
 from gvlstress.model import (
     HuntResult,
     InspectResult,
@@ -24,11 +28,7 @@ from gvlstress.model import (
     plural,
 )
 from gvlstress.scenario import Scenario
-from gvlstress.selftest import HEADER as SELFTEST_HEADER
-from gvlstress.selftest import SelftestResult
-from gvlstress.slurm import SlurmJobs
 from gvlstress.supervisor import WorkerStatus
-from gvlstress.sweep import SweepResult
 
 _STYLE = {
     Verdict.OK: "green",

@@ -12,8 +12,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from gvlstress import stats
-from gvlstress.compare import Comparison
+from gvlstress.campaign import stats
+from gvlstress.campaign.compare import Comparison
+from gvlstress.campaign.sweep import SweepResult
+from gvlstress.controls.selftest import SelftestResult
 from gvlstress.judge.audit import audit
 from gvlstress.judge.explain import stack_groups
 from gvlstress.judge.vocab import fold_frames, short_name, where
@@ -30,8 +32,6 @@ from gvlstress.model import (
     WorkerOutcome,
     plural,
 )
-from gvlstress.selftest import SelftestResult
-from gvlstress.sweep import SweepResult
 
 MAX_FRAMES = 40
 MAX_LINE = 240

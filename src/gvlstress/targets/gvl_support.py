@@ -16,9 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from gvlstress import interpreter
 from gvlstress.errors import EnvironmentProblem, UsageError
-from gvlstress.probes import tools
+from gvlstress.probes import interpreter, tools
 from gvlstress.scenario import Scenario
 from gvlstress.system.cache import cache_root
 from gvlstress.targets.base import TargetPlan

@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from gvlstress import stats
+from gvlstress.campaign import stats
 from gvlstress.errors import UsageError
 from gvlstress.model import HostShard, RunResult, SequentialResult, Shard, WaveResult
 

@@ -11,8 +11,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from gvlstress import hostenv
 from gvlstress.model import syscalls
+from gvlstress.probes import host as hostenv
 from gvlstress.probes import native, procfs, pyspy
 from gvlstress.system.knobs import thread_knobs
 

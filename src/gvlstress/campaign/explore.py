@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from gvlstress import stats
+from gvlstress.campaign import stats
 from gvlstress.model import ArmStats, WaveResult
 from gvlstress.scenario import Scenario
 

@@ -9,8 +9,8 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
+from gvlstress.campaign.stats import fisher_exact, rate
 from gvlstress.model import Rate, RunResult, SequentialResult
-from gvlstress.stats import fisher_exact, rate
 
 
 @dataclass(frozen=True)

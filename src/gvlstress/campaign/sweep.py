@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from gvlstress import stats
+from gvlstress.campaign import stats
 from gvlstress.errors import UsageError
 from gvlstress.model import Rate, RunResult
 from gvlstress.scenario import Scenario, check_setting
