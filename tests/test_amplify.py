@@ -16,7 +16,7 @@ import psutil
 import pytest
 
 from conftest import alive, cli_env, cli_run, load_run, run_cli, spawned_workers, wait_for
-from gvlstress.amplify import BURN_TAG
+from gvlstress.supervisor.amplifiers import BURN_TAG
 
 TOKEN = f"amplify-{os.getpid()}"
 """Set in the environment of harnesses this module starts: their burners inherit it, so
@@ -202,7 +202,7 @@ def test_an_orphaned_burner_stops_by_itself() -> None:
             sys.executable,
             "-c",
             "import os, subprocess, sys\n"
-            "from gvlstress.amplify import BURN, BURN_TAG\n"
+            "from gvlstress.supervisor.amplifiers import BURN, BURN_TAG\n"
             "p = subprocess.Popen([sys.executable, '-c', BURN, BURN_TAG, str(os.getpid())],"
             " start_new_session=True)\n"
             "print(p.pid, flush=True)\n"

@@ -7,10 +7,9 @@ from typing import Any
 
 import pytest
 
-from gvlstress import amplify
+from gvlstress.judge.outcome import finished
 from gvlstress.model import Verdict
-from gvlstress.scenario import Scenario
-from gvlstress.supervisor import finished_verdict
+from gvlstress.supervisor import amplifiers as amplify
 
 
 @pytest.mark.parametrize(
@@ -29,7 +28,7 @@ from gvlstress.supervisor import finished_verdict
 def test_a_finished_worker_is_slow_when_a_batch_went_quiet_past_the_floor(
     stalls: int, batch_s_max: float, stall: float | None, floor: float, verdict: Verdict, says: str | None
 ) -> None:
-    got, detail = finished_verdict(stalls, batch_s_max, Scenario(stall=stall, stall_floor=floor, timeout=60))
+    got, detail = finished(stalls, batch_s_max, stall, floor)
     assert got is verdict
     assert (detail is None) if says is None else (says in (detail or ""))
 

@@ -25,7 +25,6 @@ from pathlib import Path
 
 import psutil
 
-from gvlstress import forkserver
 from gvlstress.campaign import explore, stats
 from gvlstress.campaign import shards as campaign
 from gvlstress.campaign import slurm as slurm_mod
@@ -57,13 +56,13 @@ from gvlstress.probes.capture import capture_many
 from gvlstress.reporters import json_report, junit, markdown, plot, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
-from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus, worker_spec
+from gvlstress.supervisor import Observer, StopFlag, Wave, WorkerStatus, forkserver, worker_spec
+from gvlstress.supervisor.warmup import warm_parent, warm_up
 from gvlstress.system import cgroups, watchdog
 from gvlstress.system.heartbeat import Board
 from gvlstress.system.redact import redact_argv, redact_path, redact_text, redact_tree
 from gvlstress.targets.base import Target, TargetPlan
 from gvlstress.targets.registry import BUILTINS, get_target
-from gvlstress.warmup import warm_parent, warm_up
 
 
 class NullObserver:
@@ -257,7 +256,7 @@ def _run(
         slots = max([scenario.workers, *(a.apply(scenario).workers for a in settings)])
         board = Board.create(slots)
         environment = redact_tree(snapshot.result(timeout=60))
-        # every door a secret could come in by is redacted here, once (see gvlstress.redact)
+        # every door a secret could come in by is redacted here, once (see gvlstress.system.redact)
         target_facts = redact_tree(
             {
                 "name": scenario.target,

@@ -1,5 +1,5 @@
 """File writes that cannot hurt a run: atomic writes (a reader, or a crash mid-write, never sees
-half a report) and appends of whole lines. Reads that cannot block are in `gvlstress.safeio`."""
+half a report) and appends of whole lines. Reads that cannot block are in `gvlstress.system.safeio`."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Stdlib only: spawned workers use it to record the knobs they were born with.
 A report lists the thread knobs and nothing else from the environment; values that look like
 secrets are redacted even under an allowed name (``GVL_API_TOKEN`` is a ``GVL_*`` knob).
-Redaction itself lives in `gvlstress.redact`, imported only when a value is redacted: a worker
+Redaction itself lives in `gvlstress.system.redact`, imported only when a value is redacted: a worker
 records its raw knobs (`knob_values`) and the supervisor redacts them at the door.
 """
 

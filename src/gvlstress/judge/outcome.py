@@ -1,0 +1,191 @@
+"""A worker's verdict at the end of its wave: pure rules over frozen facts, tested without
+processes (``tests/test_wave_rules.py``).
+
+The wave's loop only gathers facts (heartbeats, findings, how the wave ended) and calls these:
+when a quiet worker is probed (`stall_threshold`), what a worker that finished is (`finished`),
+what one that did not finish is (`unfinished`), which live workers deserve a capture before the
+kill (`captured`), and how crashes and errors are named (`failure_diagnoses`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from gvlstress.judge import patterns
+from gvlstress.judge.explain import explain
+from gvlstress.model import Capture, Diagnosis, ProbeFinding, ProbeKind, Verdict, WorkerOutcome
+from gvlstress.system.proctree import exit_status, signal_name
+
+STALL_FACTOR = 10.0
+"""Adaptive stall threshold: this many times the slowest batch seen so far (never below the floor)."""
+
+
+class EndReason(StrEnum):
+    """Why a wave's loop stopped watching."""
+
+    DONE = "done"
+    STALL = "stall"
+    """A quiet worker was shown deadlocked (the wave ends at once)."""
+    TIMEOUT = "timeout"
+    STOP = "stop"
+    """Ctrl-C or SIGTERM."""
+
+
+def stall_threshold(
+    stall: float | None, stall_floor: float, startup_grace: float, batch_s_seen: float, iterating: bool
+) -> float:
+    """Seconds of heartbeat silence before a worker is probed: a fixed --stall, else 10x the
+    slowest batch seen in the run (never below the floor); before its first batch a worker also
+    gets the start-up grace (spawn, imports, open)."""
+    base = stall if stall is not None else max(stall_floor, STALL_FACTOR * batch_s_seen)
+    return base if iterating else max(base, startup_grace)
+
+
+def finished(
+    stalls: int, batch_s_max: float, stall: float | None, stall_floor: float
+) -> tuple[Verdict, str | None]:
+    """A worker that finished its share: ``slow`` when a batch went quiet past the stall floor
+    (or the fixed --stall) whether or not it was probed, ``ok`` otherwise. The adaptive
+    threshold only decides when to probe (it learns a slow loader's batch time, so later waves
+    do not probe the same slow batch again); the verdict does not depend on which wave saw it."""
+    floor = stall if stall is not None else stall_floor
+    if stalls:
+        return Verdict.SLOW, f"stalled {stalls}x past the stall threshold, then progressed"
+    if batch_s_max > floor:
+        return (
+            Verdict.SLOW,
+            f"a batch took {batch_s_max:.1f}s, past the stall floor of {floor:g}s, then it progressed",
+        )
+    return Verdict.OK, None
+
+
+@dataclass(frozen=True)
+class SlotFacts:
+    """What the wave knows of one worker that did not finish, when the wave ends."""
+
+    pid: int | None
+    iterations: int
+    quiet_s: float
+    """Seconds since its last heartbeat (or since the wave started, before the first)."""
+    threshold: float
+    confirmed: bool
+    """Its probe showed a deadlock and it did not beat during the window."""
+    finding: ProbeFinding | None = None
+
+
+@dataclass(frozen=True)
+class WaveEnd:
+    """How the wave ended, for every worker that did not finish."""
+
+    reason: EndReason
+    stop_signal: int | None = None
+    broken: bool = False
+    """The process pool broke (a worker died on its own)."""
+    crashed: Mapping[int, int] = field(default_factory=dict)
+    """Exit codes of the workers that died on their own (read before anything was killed)."""
+
+
+@dataclass(frozen=True)
+class Ending:
+    """An unfinished worker's verdict and what the report says of it."""
+
+    verdict: Verdict
+    detail: str | None
+    exit_code: int | None = None
+    signal: int | None = None
+
+
+def unfinished(f: SlotFacts, end: WaveEnd) -> Ending:
+    """The verdict of a worker that did not finish its share of the wave."""
+    if f.confirmed:
+        return Ending(Verdict.DEADLOCK, f.finding.reason if f.finding else None)
+    if end.reason is EndReason.STOP:
+        return Ending(Verdict.CANCELLED, f"run stopped by {signal_name(end.stop_signal)}")
+    if end.broken:
+        if f.pid in end.crashed or not end.crashed:
+            code, sig = exit_status(end.crashed.get(f.pid) if f.pid is not None else None)
+            if code is None and sig is None:
+                detail = "process pool broke; the worker that died could not be identified"
+            elif sig is None:
+                detail = f"worker died: exit code {code}"
+            else:
+                detail = f"worker died: {signal_name(sig)}"
+            return Ending(Verdict.CRASH, detail, code, sig)
+        return Ending(Verdict.CANCELLED, "pool broken by a sibling's crash")
+    if end.reason is EndReason.STALL:
+        return Ending(Verdict.CANCELLED, "stopped: a sibling worker deadlocked")
+    # the launch timeout: judge what each worker is doing now
+    if f.pid is None:
+        return Ending(Verdict.STALLED, "never started: no pool process took its task")
+    if f.quiet_s <= f.threshold:
+        return Ending(Verdict.SLOW, "still progressing at the launch timeout")
+    kind = f.finding.kind if f.finding else ProbeKind.STALLED
+    verdict = Verdict.LIVELOCK if kind is ProbeKind.LIVELOCK else Verdict.STALLED
+    reason = f.finding.reason if f.finding else "no progress"
+    if kind is ProbeKind.WAITING:
+        reason = f"{reason}, for {f.quiet_s:.1f}s"
+    return Ending(verdict, f"no heartbeat for {f.quiet_s:.1f}s at the launch timeout; {reason}")
+
+
+def captured(f: SlotFacts, end: WaveEnd) -> bool:
+    """Will this live worker be judged a hang (so its stacks are taken before the kill)?"""
+    if f.finding is None or f.pid is None:
+        return False
+    return f.confirmed or (end.reason is EndReason.TIMEOUT and f.quiet_s > f.threshold)
+
+
+def hang_diagnosis(verdict: Verdict, f: SlotFacts, capture: Capture | None) -> Diagnosis | None:
+    """The evidence behind a hang verdict (None for any other)."""
+    if not verdict.is_hang:
+        return None
+    progress = f"no heartbeat for {f.quiet_s:.1f}s after {f.iterations} batch(es)"
+    return explain(verdict, f.finding, capture, progress)
+
+
+def failure_diagnoses(outcomes: tuple[WorkerOutcome, ...]) -> tuple[WorkerOutcome, ...]:
+    """Name crashes and errors. An error is nondeterministic when siblings running the same code
+    on the same kind of data finished cleanly: a wave-level fact, so it is decided here."""
+    passed = sum(1 for o in outcomes if o.verdict in (Verdict.OK, Verdict.SLOW))
+    errored = sum(1 for o in outcomes if o.verdict is Verdict.ERROR)
+    out = []
+    for o in outcomes:
+        cause = patterns.failure_cause(o.stderr_tail, o.signal) if o.verdict.is_failure else None
+        said = f" ({cause.name}: {cause.line[:200]})" if cause and cause.line else ""
+        if o.verdict is Verdict.CRASH and o.diagnosis is None:
+            line = (o.detail or "worker died").splitlines()[-1]
+            evidence = (
+                f"{line}; exit code {o.exit_code}, signal {signal_name(o.signal)}",
+                f"{o.iterations} batch(es) completed before it died",
+                *((f"{cause.name}, from its stderr: {cause.line}",) if cause and cause.line else ()),
+            )
+            o = replace(
+                o,
+                diagnosis=Diagnosis(
+                    Verdict.CRASH,
+                    f"crash: {line} after {o.iterations} batch(es){said}",
+                    evidence,
+                    pattern=patterns.CRASH,
+                    hint=cause.hint if cause else patterns.HINTS[patterns.CRASH],
+                ),
+            )
+        elif o.verdict is Verdict.ERROR and o.diagnosis is None:
+            last = ((o.detail or "").strip().splitlines() or ["(no traceback)"])[-1]
+            name = patterns.NONDETERMINISTIC_ERROR if passed else patterns.ERROR
+            evidence = (
+                f"{errored} of {len(outcomes)} workers raised; {passed} finished cleanly with the same code",
+                f"raised after {o.iterations} batch(es): {last}",
+            )
+            o = replace(
+                o,
+                diagnosis=Diagnosis(
+                    Verdict.ERROR,
+                    f"error ({name}): {last}{said}",
+                    evidence,
+                    pattern=name,
+                    hint=cause.hint if cause else patterns.HINTS[name],
+                ),
+            )
+        out.append(o)
+    return tuple(out)

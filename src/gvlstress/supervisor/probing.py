@@ -1,0 +1,173 @@
+"""When and whom to probe: /proc first (two samples of every live worker), stacks only where
+/proc cannot decide, judged by `judge.verdict` from the thread that calls the target.
+
+A probe never sees a state the harness made: chaos holds still meanwhile. Its first /proc
+sample is taken a window before a quiet worker is due (of every live worker with it), so a
+deadlock is decided the moment the stall threshold passes, with the siblings' evidence from the
+same window and every capture in one parallel round.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+
+from gvlstress.judge.verdict import decide, judge
+from gvlstress.model import ProbeFinding, ProbeKind, ProcSample
+from gvlstress.probes import procfs
+from gvlstress.probes.capture import capture_many
+from gvlstress.probes.procfs import PROBE_WINDOW_S
+from gvlstress.supervisor.slots import Slot
+from gvlstress.system.heartbeat import Board
+
+_FROM_PRESAMPLE = (ProbeKind.DEADLOCK, ProbeKind.WAITING, ProbeKind.GONE, ProbeKind.STOPPED)
+"""What a window opened before the whole threshold passed may decide (see `Prober.judged`)."""
+
+
+def probe_workers(
+    pids: list[int], window: float = PROBE_WINDOW_S, first: dict[int, ProcSample] | None = None
+) -> dict[int, ProbeFinding]:
+    """Two /proc samples of every worker, `window` apart, judged from the thread that calls the
+    target (a worker runs its task in its main thread, so that thread's id is the pid). With
+    `first` samples of every pid taken at least `window` ago (while the heartbeat was already
+    quiet), the window has passed already: one more sample and no wait."""
+    now = time.monotonic()
+    pairs: dict[int, tuple[ProcSample | None, ProcSample | None]]
+    if pids and first and all(p in first and now - first[p].at >= window for p in pids):
+        pairs = {pid: (first[pid], procfs.sample(pid)) for pid in pids}
+    else:
+        pairs = procfs.sample_pairs(pids, window)
+    return {pid: judge(a, b, progress_tid=pid, progress=True) for pid, (a, b) in pairs.items()}
+
+
+def needs_stacks(f: ProbeFinding) -> bool:
+    """/proc alone says deadlock, or the progress thread waits on a lock that another thread
+    might still end: the stacks decide (what it waits in; which threads are idle by design)."""
+    return f.kind is ProbeKind.DEADLOCK or (f.kind is ProbeKind.WAITING and bool(f.chain))
+
+
+class Prober:
+    """Probes one wave's workers; their slots keep the findings and captures."""
+
+    def __init__(
+        self,
+        board: Board,
+        threshold: Callable[[Slot], float],
+        quiet: Callable[[], contextlib.AbstractContextManager[object]],
+        poll_s: float,
+    ) -> None:
+        self.board = board
+        self.threshold = threshold
+        self.quiet = quiet
+        """Held while probing: chaos stops no worker meanwhile."""
+        self.poll_s = poll_s
+
+    def presample(self, live: list[Slot], started: float, now: float) -> None:
+        """The first /proc sample of a probe, taken one window before a quiet worker is due
+        (and of its siblings with it), so the probe needs no wait of its own. A sample taken
+        before the worker's last beat is worthless and dropped."""
+        soon = any(
+            now - s.last_beat(started) > self.threshold(s) - PROBE_WINDOW_S - self.poll_s
+            and now + PROBE_WINDOW_S >= s.next_probe_at
+            for s in live
+            if s.pid
+        )
+        for s in live:
+            pid = s.pid
+            if pid is None:
+                continue
+            stale = s.presample is not None and s.presample.at < s.last_beat(started)
+            if stale or not soon:
+                s.presample = None
+            elif s.presample is None:
+                s.presample = procfs.sample(pid)
+
+    def judged(self, by_pid: dict[int, Slot], due: set[int] | None = None) -> dict[int, ProbeFinding]:
+        """/proc findings, refined with stacks where /proc alone cannot decide; the capture is
+        kept as the evidence (a process is captured at most once per probe). With `due`, only
+        those may be captured unless one of them looks deadlocked (then every worker that needs
+        stacks is, in the same round)."""
+        with self.quiet():
+            first = {pid: s.presample for pid, s in by_pid.items() if s.presample is not None}
+            for s in by_pid.values():
+                s.presample = None  # used once
+            findings = probe_workers(list(by_pid), first=first)
+            # A window opened before the heartbeat was quiet for the whole threshold may hold the
+            # last of the work before the stall: only a closed or outside wait is taken from it;
+            # anything else is looked at again over a window of its own.
+            again = [p for p, f in findings.items() if p in first and f.kind not in _FROM_PRESAMPLE]
+            if again:
+                findings.update(probe_workers(again))
+            unsure = {pid: f for pid, f in findings.items() if needs_stacks(f)}
+            if due is not None and not any(
+                findings[p].kind is ProbeKind.DEADLOCK for p in due if p in findings
+            ):
+                unsure = {pid: f for pid, f in unsure.items() if pid in due}
+            for pid, cap in capture_many(unsure).items():
+                by_pid[pid].capture = cap
+                findings[pid] = decide(findings[pid], cap, progress=True)
+            for pid in findings:
+                if pid not in unsure:
+                    by_pid[pid].capture = None  # an older capture no longer matches the finding
+            return findings
+
+    def suspects(self, due: list[Slot], live: list[Slot], told: Callable[[Slot, ProbeFinding], None]) -> bool:
+        """Probe quiet workers; True when a deadlock is confirmed (the wave then ends).
+
+        Every live worker is sampled in the same /proc window as the quiet ones, so when a
+        deadlock is confirmed the siblings' evidence is already there (no second window), and
+        the stacks of every worker that needs them are captured in one parallel round."""
+        now = time.monotonic()
+        due_pids = {s.pid: s for s in due if s.pid}
+        by_pid = {s.pid: s for s in live if s.pid}
+        findings = self.judged(by_pid, due=set(due_pids))
+        for pid, s in due_pids.items():
+            finding = findings.get(pid)
+            if finding is None or finding.kind is ProbeKind.GONE:
+                continue  # it exited while probed: its future says how it ended
+            s.stalls += 1
+            s.finding = finding
+            s.suspected_at = s.state.last_beat if s.state and s.state.last_beat else now
+            s.next_probe_at = time.monotonic() + self.threshold(s)
+            s.confirmed = finding.kind is ProbeKind.DEADLOCK and not self.moved(s)
+            told(s, finding)
+        for s in due:
+            if not s.pid:
+                s.stalls += 1  # never started: the pool itself is stuck
+                s.next_probe_at = now + self.threshold(s)
+        if not any(s.confirmed for s in due):
+            for pid, s in by_pid.items():
+                if pid not in due_pids:
+                    s.capture = None  # a sibling's look is kept only when the wave ends on it
+            return False
+        for pid, s in by_pid.items():  # the rest, from the same window, before anything is killed
+            if pid not in due_pids and pid in findings:
+                s.finding = findings[pid]
+                s.confirmed = s.finding.kind is ProbeKind.DEADLOCK and not self.moved(s)
+        return True
+
+    def everyone(self, slots: list[Slot]) -> None:
+        """Probe the started workers among `slots` (at the launch timeout); confirm those shown
+        deadlocked."""
+        by_pid = {s.pid: s for s in slots if s.pid}
+        for pid, finding in self.judged(by_pid).items():
+            s = by_pid[pid]
+            s.finding = finding
+            s.confirmed = finding.kind is ProbeKind.DEADLOCK and not self.moved(s)
+
+    def capture(self, hung: dict[int, Slot]) -> None:
+        """Stacks of every hung worker not yet captured, in parallel, before anything is killed;
+        each finding is decided again with them."""
+        todo = {pid: s.finding for pid, s in hung.items() if s.finding is not None and s.capture is None}
+        for pid, cap in capture_many(todo).items():
+            s = hung[pid]
+            s.capture = cap
+            assert s.finding is not None
+            s.finding = decide(s.finding, cap, progress=True)
+            s.confirmed = s.confirmed and s.finding.kind is ProbeKind.DEADLOCK
+
+    def moved(self, s: Slot) -> bool:
+        """Did the worker beat since it was last read (i.e. during the probe window)?"""
+        st = self.board.read(s.slot)
+        return bool(s.state and st.last_beat != s.state.last_beat)

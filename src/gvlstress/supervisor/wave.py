@@ -1,0 +1,433 @@
+"""One wave: launch N workers, watch their heartbeats, catch hangs, capture, kill, reap.
+
+The loop never blocks without a deadline: it waits on the futures for one poll interval at a
+time and reads the heartbeat board in between. A worker whose heartbeat goes quiet past the
+stall threshold is probed (`probing`); on a hang, evidence is captured first and the worker
+process trees are killed after (`pool`), and nothing the wave started outlives it (its cgroup,
+the run's token). The verdicts themselves are pure rules (`judge.outcome`) fed what the loop saw.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
+from typing import Any, Protocol
+
+from gvlstress import worker
+from gvlstress.judge import outcome
+from gvlstress.judge.outcome import EndReason, WaveEnd
+from gvlstress.model import ProbeFinding, Verdict, WaveResult, WorkerOutcome, worst
+from gvlstress.model.live import WorkerStatus
+from gvlstress.probes import tools
+from gvlstress.scenario import Scenario
+from gvlstress.supervisor import amplifiers
+from gvlstress.supervisor.pool import Pool
+from gvlstress.supervisor.probing import Prober
+from gvlstress.supervisor.slots import Slot
+from gvlstress.supervisor.spec import error_detail, stderr_tail, wave_seed, worker_spec
+from gvlstress.system import proctree, watchdog
+from gvlstress.system.cgroups import WaveGroup
+from gvlstress.system.heartbeat import Board, Phase
+from gvlstress.system.knobs import redact_setting, thread_knobs
+from gvlstress.system.redact import redact_mapping
+from gvlstress.targets.base import TargetPlan
+
+__all__ = ["POLL_S", "Observer", "StopFlag", "Wave", "WorkerStatus", "wave_seed", "worker_spec"]
+
+POLL_S = 0.2
+"""How often the loop wakes to read heartbeats (also the latency of Ctrl-C handling)."""
+STATS_S = 0.5
+"""How often live stats (CPU, threads) are sampled for the display."""
+
+
+class Observer(Protocol):
+    """Receives live events; the console reporter implements it. Must not block."""
+
+    def wave_started(self, index: int, scenario: Scenario) -> None: ...
+
+    def progress(self, index: int, rows: tuple[WorkerStatus, ...]) -> None: ...
+
+    def suspected(self, index: int, slot: int, finding: ProbeFinding) -> None: ...
+
+    def capturing(self, index: int, pids: tuple[int, ...]) -> None: ...
+
+    def warn(self, message: str) -> None: ...
+
+    def wave_finished(self, wave: WaveResult) -> None: ...
+
+    def kept_alive(self, wave: WaveResult, seconds: float, report: str) -> None: ...
+
+
+class StopFlag:
+    """Set from a signal handler; the loop checks it every poll."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        tools.reset()
+
+    def set(self, signum: int) -> None:
+        if self.signum is None:
+            self.signum = signum
+        tools.cancel()  # a capture in progress kills its tools now, not at their deadlines
+
+    def __bool__(self) -> bool:
+        return self.signum is not None
+
+
+class Wave:
+    """One launch. `run()` returns its WaveResult and leaves no process behind."""
+
+    def __init__(
+        self,
+        index: int,
+        scenario: Scenario,
+        plan: TargetPlan,
+        board: Board,
+        observer: Observer,
+        stop: StopFlag,
+        batch_s_seen: float = 0.0,
+        stderr_dir: str | None = None,
+        keep_hung: bool = False,
+        setting: str | None = None,
+        shard: int | None = None,
+    ) -> None:
+        self.index = index
+        self.setting = setting
+        self.shard = shard
+        self.keep_hung = keep_hung
+        """Spare the first hung worker at teardown (``hunt --keep-alive``); `release()` ends it."""
+        self.scenario = scenario
+        self.plan = plan
+        self.board = board
+        self.observer = observer
+        self.stop = stop
+        self.batch_s_seen = batch_s_seen
+        self.stderr_dir = stderr_dir
+        self.slots = [Slot(i) for i in range(scenario.workers)]
+        self.end = WaveEnd(EndReason.DONE)
+        self.ended_at = 0.0
+        self.pool: Pool | None = None
+        self.group: WaveGroup | None = None
+        """The wave's cgroups (containment, and the quota when asked); None where none is writable."""
+        self.leftovers: set[int] = set()
+        """Processes the workers started that outlived them and were killed at the wave's end."""
+        self.chaos: amplifiers.Chaos | None = None
+        self.amplified: dict[str, Any] = {}
+        self.squeezed = amplifiers.squeeze_cpus(scenario.squeeze) if scenario.squeeze else None
+        self.prober = Prober(board, self.threshold, self._quiet, POLL_S)
+
+    def threshold(self, s: Slot) -> float:
+        """Seconds of heartbeat silence before `s` is probed."""
+        sc = self.scenario
+        seen = max([self.batch_s_seen] + [x.state.batch_s_max for x in self.slots if x.state])
+        return outcome.stall_threshold(sc.stall, sc.stall_floor, sc.startup_grace, seen, s.iterating)
+
+    def spec(self, slot: int) -> worker.WorkerSpec:
+        return worker_spec(self.scenario, self.plan, self.index, slot)
+
+    def _quiet(self) -> contextlib.AbstractContextManager[object]:
+        return self.chaos.quiet if self.chaos is not None else contextlib.nullcontext()
+
+    # -- the loop ---------------------------------------------------------------------------
+    def run(self) -> WaveResult:
+        sc = self.scenario
+        self.board.reset()
+        self.observer.wave_started(self.index, sc)
+        started = time.monotonic()
+        futures: dict[Future[worker.WorkerReport], int] = {}
+        detected_by: str | None = None
+        detect_s: float | None = None
+        born = proctree.boot_ticks()
+        self.group = WaveGroup.create(f"gvlstress-{os.getpid()}-{time.monotonic_ns()}", cores=sc.cpu_quota)
+        for d in self.group.dirs if self.group else ():
+            watchdog.watch_cgroup(str(d))
+        burners = amplifiers.Burners.start(sc.burners) if sc.burners else None
+        try:
+            self.pool = Pool(
+                sc, self.plan, self.board, self.stderr_dir, self.group.procs_files if self.group else []
+            )
+            futures = self.pool.start([self.spec(slot) for slot in range(sc.workers)])
+            for pid in self.pool.processes:
+                watchdog.watch(pid)
+                if self.group is not None:
+                    self.group.join(pid)
+            if sc.chaos is not None:
+                self.chaos = amplifiers.Chaos(sc.chaos * 1_000_003 + self.index, self._iterating).start()
+            self.end = WaveEnd(
+                self._watch(futures, started), self.stop.signum, self.end.broken, self.end.crashed
+            )
+            self.ended_at = time.monotonic()
+            self._stop_chaos()  # every thread restored before it is captured or killed
+            if self.end.reason in (EndReason.STALL, EndReason.TIMEOUT):
+                detected_by = self.end.reason.value
+                detect_s = self.ended_at - started
+                self._capture_hung()  # evidence first; the teardown kills
+                if self.keep_hung:
+                    self._keep_first_hung()
+            self._check_squeeze(self.slots)  # workers still alive whose pool was never reported
+        finally:
+            self._stop_chaos()
+            if burners is not None:
+                self.amplified["burners"] = {"count": sc.burners, "running_at_end": burners.running()}
+            if self.pool is not None:
+                started_by_workers, detached = self.pool.teardown()
+                self.leftovers |= started_by_workers
+                if detached:
+                    self.observer.warn(
+                        "the process pool's manager thread did not end after its workers were killed; "
+                        "it is left behind so the harness can still exit"
+                    )
+            if burners is not None:
+                burners.stop()
+            if self.group is not None and self.group.cpu is not None:
+                self.amplified["cpu_quota"] = {
+                    "cores": self.group.cores,
+                    "cgroup": str(self.group.cpu),
+                    "cgroup_version": self.group.version,
+                    "workers_joined": len(self.group.joined),
+                    "nr_throttled": self.group.throttled(),
+                }
+            self._contain(born, burners)
+        self._settle(futures)
+        if self.pool is not None:
+            self.pool.release_handles()
+        self._record_squeeze()
+        if self.amplified:
+            started_n = sum(1 for x in self.slots if x.pid)
+            self.amplified["not_applied"] = amplifiers.gaps(self.amplified, started_n)
+        outcomes = outcome.failure_diagnoses(
+            tuple(replace(o, stderr_tail=stderr_tail(self.stderr_dir, o.pid)) for o in self._outcomes())
+        )
+        result = WaveResult(
+            index=self.index,
+            verdict=worst([o.verdict for o in outcomes]),
+            wall_s=time.monotonic() - started,
+            workers=outcomes,
+            detected_by=detected_by,
+            detect_s=detect_s,
+            interrupted=bool(self.stop),
+            env={k: redact_setting(k, v) for k, v in self.spec(0).env.items()},
+            amplifiers=dict(self.amplified),
+            kept_alive=next(iter(self.pool.kept), None) if self.pool else None,
+            setting=self.setting,
+            shard=self.shard,
+            seed=wave_seed(sc.seed, self.index),
+            leftovers=len(self.leftovers),
+        )
+        self.observer.wave_finished(result)
+        return result
+
+    def _watch(self, futures: dict[Future[worker.WorkerReport], int], started: float) -> EndReason:
+        """Poll until every worker is done, a hang is confirmed, the deadline passes or a stop."""
+        deadline = started + self.scenario.timeout
+        pending = set(futures)
+        last_stats = 0.0
+        while pending:
+            done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            for fut in done:
+                self._harvest(futures[fut], fut)
+            now = time.monotonic()
+            self._read_board(now)
+            if now - last_stats >= STATS_S:
+                for s in self.slots:
+                    s.sample(now)
+                self.observer.progress(self.index, tuple(s.status(now) for s in self.slots))
+                last_stats = now
+            if self.stop:
+                return EndReason.STOP
+            if not pending:
+                return EndReason.DONE
+            live = [s for s in self.slots if s.outcome is None]
+            if now >= deadline:
+                self.prober.everyone(live)
+                return EndReason.TIMEOUT
+            due = [
+                s for s in live if now - s.last_beat(started) > self.threshold(s) and now >= s.next_probe_at
+            ]
+            told = lambda s, f: self.observer.suspected(self.index, s.slot, f)  # noqa: E731
+            if due and self.prober.suspects(due, live, told):
+                return EndReason.STALL
+            self.prober.presample(live, started, now)
+        return EndReason.DONE
+
+    def _harvest(self, slot: int, fut: Future[worker.WorkerReport]) -> None:
+        s = self.slots[slot]
+        s.state = self.board.read(slot)
+        exc = fut.exception(timeout=0)
+        if exc is None:
+            rep = fut.result(timeout=0)
+            sc = self.scenario
+            verdict, detail = outcome.finished(s.stalls, rep.batch_s_max, sc.stall, sc.stall_floor)
+            rayon = rep.target_info.get("rayon_threads")
+            s.outcome = WorkerOutcome(
+                slot=slot,
+                pid=rep.pid,
+                verdict=verdict,
+                iterations=rep.iterations,
+                threads_max=max(rep.threads_max, s.threads_max),
+                cpu_s=rep.cpu_s,
+                rayon_threads=rayon if isinstance(rayon, int) and not isinstance(rayon, bool) else None,
+                batch_s_max=rep.batch_s_max,
+                iter_s=rep.elapsed_s,
+                env_inherited=thread_knobs(rep.env_inherited),  # redacted at the door
+                env_effective=thread_knobs(rep.env_effective),
+                target_info=redact_mapping(rep.target_info),
+                probe=s.finding,
+                stalls=s.stalls,
+                detail=detail,
+            )
+            if rep.pinned is not None:
+                s.pinned = rep.pinned
+        elif isinstance(exc, BrokenProcessPool):
+            # Attributed in _settle. Exit codes are read now, before our own SIGKILLs.
+            if not self.end.broken and self.pool is not None:
+                self.end = replace(self.end, broken=True, crashed=self.pool.dead_workers())
+        else:
+            s.outcome = self._outcome_of(s, outcome.Ending(Verdict.ERROR, error_detail(exc)))
+
+    def _read_board(self, now: float) -> None:
+        for s in self.slots:
+            st = self.board.read(s.slot)
+            if st.pid and (s.state is None or s.state.pid != st.pid):
+                watchdog.watch(st.pid)  # a worker the executor started after submit
+                if self.group is not None:
+                    self.group.join(st.pid)
+            s.read(st, now)
+            if st.rayon_threads and s.pinned is None:  # the beat that reports the pool
+                self._check_squeeze([s])
+
+    # -- amplifiers -------------------------------------------------------------------------
+    def _check_squeeze(self, slots: list[Slot]) -> None:
+        """--squeeze as it stands in each live worker not checked yet (threads pinned, strays
+        re-pinned): on the beat that reports its pool, and before teardown for the rest."""
+        if self.squeezed is None:
+            return
+        for s in slots:
+            if s.pinned is None and s.outcome is None and s.pid:
+                inside, total = amplifiers.squeeze(s.pid, self.squeezed)
+                if total:
+                    s.pinned = (inside, total)
+
+    def _record_squeeze(self) -> None:
+        if self.squeezed is None:
+            return
+        started_slots = [x for x in self.slots if x.pid]
+        checked = [x.pinned for x in started_slots if x.pinned is not None]
+        self.amplified["squeeze"] = {
+            "cpus": self.scenario.squeeze,
+            "cpu_ids": list(self.squeezed),
+            "workers": len(started_slots),
+            "workers_pinned": sum(1 for inside, total in checked if total and inside == total),
+            "threads_pinned": sum(inside for inside, _ in checked),
+            "threads": sum(total for _, total in checked),
+        }
+
+    def _stop_chaos(self) -> None:
+        """Halt chaos (once) and record what it did."""
+        if self.chaos is not None:
+            self.amplified["chaos"] = {"seed": self.scenario.chaos, **self.chaos.stop()}
+            self.chaos = None
+
+    def _iterating(self) -> list[int]:
+        """Workers in their batches now (chaos perturbs only these), read from the board itself
+        rather than the loop's last poll, so chaos acts within milliseconds of the first batch."""
+        out = []
+        for s in self.slots:
+            st = self.board.read(s.slot)
+            if st.pid and st.phase == Phase.ITERATING and s.outcome is None:
+                out.append(st.pid)
+        return out
+
+    # -- hangs and teardown -----------------------------------------------------------------
+    def _facts(self, s: Slot) -> outcome.SlotFacts:
+        return s.facts(self.ended_at, self.ended_at, self.threshold(s))
+
+    def _hung(self) -> dict[int, Slot]:
+        """Live workers that will be judged a hang (they deserve a capture), by pid."""
+        return {
+            s.pid: s
+            for s in self.slots
+            if s.pid and s.outcome is None and outcome.captured(self._facts(s), self.end)
+        }
+
+    def _capture_hung(self) -> None:
+        hung = self._hung()
+        if hung:
+            self.observer.capturing(self.index, tuple(hung))
+        self.prober.capture(hung)
+
+    def _keep_first_hung(self) -> None:
+        """Mark the lowest-slot hung worker to outlive the teardown (it stays watched)."""
+        assert self.pool is not None
+        hung = self._hung()
+        for pid in sorted(hung, key=lambda p: hung[p].slot):
+            if self.pool.keep(pid):
+                return
+
+    def kept_running(self) -> bool:
+        return self.pool is not None and self.pool.kept_running()
+
+    def release(self) -> None:
+        """End the kept worker (``hunt --keep-alive``) and its cgroup."""
+        if self.pool is not None:
+            self.pool.release()
+        if self.group is not None:  # the kept worker's cgroup: its stragglers go with it
+            self.group.close()
+            self.group = None
+
+    def _contain(self, born: int, burners: amplifiers.Burners | None) -> None:
+        """Nothing the wave started outlives it: everything left in its containment cgroup (at
+        any depth, daemonized or not) is killed and the cgroups removed; then, cgroup or not,
+        every process carrying the run's token that was born since the wave began and is no
+        helper. A kept worker keeps its cgroup and its children until `release()`."""
+        kept = set(self.pool.kept) if self.pool else set()
+        if self.group is not None and not kept:
+            self.leftovers |= set(self.group.close())
+            self.group = None
+        if (own := watchdog.owner()) is not None:
+            keep = watchdog.helpers() | kept | {p.pid for p in (burners.procs if burners else [])}
+            self.leftovers |= set(proctree.sweep_owned(own[0], born, keep))
+
+    def _settle(self, futures: dict[Future[worker.WorkerReport], int]) -> None:
+        """Give every slot without an outcome one, now that the wave is over and reaped."""
+        for fut, slot in futures.items():
+            # A worker may have finished between the last poll and the teardown.
+            if self.slots[slot].outcome is None and fut.done() and not fut.cancelled():
+                exc = fut.exception(timeout=0)
+                if not isinstance(exc, BrokenProcessPool):  # ours: we killed the pool
+                    self._harvest(slot, fut)
+        for s in self.slots:
+            if s.outcome is None:
+                s.outcome = self._outcome_of(s, outcome.unfinished(self._facts(s), self.end))
+
+    def _outcome_of(self, s: Slot, ending: outcome.Ending) -> WorkerOutcome:
+        """A worker's outcome from its verdict and what the wave saw of it."""
+        st = s.state
+        return WorkerOutcome(
+            slot=s.slot,
+            pid=s.pid,
+            verdict=ending.verdict,
+            iterations=st.iterations if st else 0,
+            threads_max=max(s.threads_max, len(s.finding.threads) if s.finding else 0),
+            cpu_s=s.cpu_s,
+            rayon_threads=st.rayon_threads if st else None,
+            batch_s_max=st.batch_s_max if st and st.batch_s_max else None,
+            probe=s.finding,
+            capture=s.capture,
+            diagnosis=outcome.hang_diagnosis(ending.verdict, self._facts(s), s.capture),
+            stalls=s.stalls,
+            detail=ending.detail,
+            exit_code=ending.exit_code,
+            signal=ending.signal,
+        )
+
+    def _outcomes(self) -> list[WorkerOutcome]:
+        out = []
+        for s in self.slots:
+            assert s.outcome is not None
+            out.append(s.outcome)
+        return out
