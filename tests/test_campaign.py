@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+import builders
 from conftest import load_run, run_cli
 from gvlstress.campaign import shards as campaign
 from gvlstress.errors import UsageError
-from gvlstress.model import RunResult, Shard, Verdict, WaveResult, WorkerOutcome
-from gvlstress.scenario import Scenario
+from gvlstress.model import RunResult, Shard, Verdict
 
 
 @pytest.mark.parametrize(
@@ -125,27 +125,16 @@ def test_merge_of_nothing_readable_is_one_line(tmp_path: Path) -> None:
 
 
 def _run(hung: int, clean: int, host: str, index: int) -> RunResult:
-    waves = []
-    for i in range(hung + clean):
-        verdict = Verdict.DEADLOCK if i < hung else Verdict.OK
-        worker = WorkerOutcome(0, 1, verdict, 10, 3, 1.0, 2, 0.1)
-        waves.append(WaveResult(i * 4 + index, verdict, 1.0, (worker,), shard=index))
-    return RunResult(
-        scenario=Scenario(),
-        environment={"host": host},
-        target={},
-        waves=tuple(waves),
-        started_at=f"2026-11-22T00:00:0{index}",
-        finished_at="2026-11-22T01:00:00",
-        command=("gvlstress", "run"),
-        run_dir=f"/r/{host}",
-        shard=Shard(index, 4),
+    waves = tuple(
+        builders.wave(i * 4 + index, Verdict.DEADLOCK if i < hung else Verdict.OK, shard=index)
+        for i in range(hung + clean)
     )
+    return builders.run(waves, host, Shard(index, 4), started_at=f"2026-11-22T00:00:0{index}")
 
 
 def test_one_odd_host_is_flagged_and_even_hosts_are_not() -> None:
     odd = [_run(0, 20, "a", 0), _run(0, 20, "b", 1), _run(9, 11, "c", 2), _run(1, 19, "d", 3)]
-    flags = {h.environment["host"]: (h.out_of_line, h.p_value) for h in campaign.hosts(odd)}
+    flags = {h.environment.host: (h.out_of_line, h.p_value) for h in campaign.hosts(odd)}
     assert flags["c"][0]
     assert flags["c"][1] < 0.05 / 4
     assert not any(flags[h][0] for h in "abd")

@@ -170,7 +170,7 @@ def test_report_of_a_non_run_dir_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "run.json").write_text('{"schema": "other"}')
     result = run_cli(["report", str(tmp_path)], timeout=60)
     assert result.returncode == 2
-    assert "not a gvlstress.run/2 file" in result.stderr
+    assert "not a gvlstress.run/3 file" in result.stderr
 
 
 def test_without_pyspy_or_native_tools_the_proc_verdict_stands(tmp_path: Path) -> None:

@@ -9,16 +9,17 @@ from pathlib import Path
 
 import pytest
 
+import builders
 from conftest import run_cli
 from gvlstress.campaign import explore
-from gvlstress.model import Verdict, WaveResult, WorkerOutcome
+from gvlstress.model import Verdict, WaveResult
 from gvlstress.scenario import Scenario
 
 
 def wave(setting: str, hung: bool, cpu_s: float, batches: int) -> WaveResult:
     verdict = Verdict.DEADLOCK if hung else Verdict.OK
-    worker = WorkerOutcome(0, 100, verdict, batches, 3, cpu_s, 2, 0.01)
-    return WaveResult(0, verdict, cpu_s, (worker,), setting=setting)
+    one = builders.worker(verdict, pid=100, iterations=batches, cpu_s=cpu_s, batch_s_max=0.01)
+    return builders.wave(0, verdict, (one,), wall_s=cpu_s, setting=setting)
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import psutil
 import pytest
 
 from conftest import run_cli
-from gvlstress import api
+from gvlstress.api.inspect import _inspect as look
 from gvlstress.errors import UsageError
 
 
@@ -74,7 +74,7 @@ def test_inspect_says_when_the_process_exited_during_the_look(tmp_path: Path) ->
     run_dir = tmp_path / "look"
     run_dir.mkdir()
     with pytest.raises(UsageError, match=f"process {proc.pid} exited while it was being inspected"):
-        api._inspect([seen], False, run_dir, dt.datetime.now(dt.UTC), ("gvlstress",), None)
+        look([seen], False, run_dir, dt.datetime.now(dt.UTC), ("gvlstress",), None)
 
 
 def test_a_huge_native_option_is_a_usage_error_not_a_crash(tmp_path: Path) -> None:

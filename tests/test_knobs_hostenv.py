@@ -63,5 +63,5 @@ def test_live_budget_is_consistent() -> None:
     assert 1 <= b.affinity <= b.cpu_count
     assert 0 < b.cpus <= b.affinity
     snap = hostenv.snapshot()
-    assert snap["cpu_budget"] == b.cpus
-    assert all(is_knob(k) for k in snap["thread_knobs"])
+    assert snap.cpu_budget == b.cpus
+    assert all(is_knob(k) for k in snap.thread_knobs)

@@ -31,7 +31,7 @@ def test_healthy_5x16_run_is_ok_and_shows_16_rayon_threads_per_worker(report_dir
     )
     assert result.returncode == 0, result.stdout + result.stderr
     run = load_run(report_dir)
-    assert run["schema"] == "gvlstress.run/2"
+    assert run["schema"] == "gvlstress.run/3"
     assert run["summary"] == {
         "waves": 2,
         "hung": 0,

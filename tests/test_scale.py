@@ -93,3 +93,24 @@ def test_run_json_refers_to_captures_and_report_renders_them_again(report_dir: P
     assert r.returncode == 0, r.stderr
     assert (run_dir / "report.md").read_text() == before
     assert "Stacks of hung workers" in before
+
+
+def test_an_old_run_json_is_read_and_its_audit_worked_out(tmp_path: Path) -> None:
+    # GIVEN the committed example, written by an older gvlstress (schema /1, captures inline,
+    # no audit stored)
+    from gvlstress.reporters import json_report, markdown
+
+    example = ROOT / "reports" / "examples" / "lock-across-par-iter"
+    old = json.loads((example / "run.json").read_text())
+    assert old["schema"] == "gvlstress.run/1"
+    assert "audit" not in old
+    # WHEN it is read
+    result = json_report.read(example)
+    # THEN its audit is there, and writing it again gives schema /3 with the audit stored
+    assert result.audit
+    assert any("rayon threads" in a.message for a in result.audit)
+    json_report.write(result, tmp_path)
+    again = json.loads((tmp_path / "run.json").read_text())
+    assert again["schema"] == json_report.SCHEMA == "gvlstress.run/3"
+    assert again["audit"][0]["message"] == result.audit[0].message
+    assert markdown.render(json_report.read(tmp_path)) == markdown.render(result)

@@ -12,13 +12,14 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, TypeVar, cast
+from typing import IO, Any, Literal, TypeVar, cast
 
 import click
 from rich.console import Console
 from rich.markup import escape
 
 from gvlstress import __version__, api
+from gvlstress.api.hunt import DEFAULT as HUNT_DEFAULT
 from gvlstress.campaign import shards as campaign
 from gvlstress.campaign import stats
 from gvlstress.campaign import sweep as sweep_mod
@@ -460,7 +461,7 @@ def hunt(
     if explore_settings and budget is None and max_waves == MAX_WAVES:
         raise UsageError("--explore needs --budget or --max-waves", hint="e.g. --explore --budget 20m")
     budget_s = _duration(budget) if budget else None
-    hangs = until_hangs if until_hangs is not None else (None if explore_settings or test else 1)
+    hangs: int | Literal["default"] = until_hangs if until_hangs is not None else HUNT_DEFAULT
     keep_s = _duration(keep_alive, "--keep-alive") if keep_alive else None
     opts["waves"] = max_waves
     scenario = scenario_from_options(**opts)

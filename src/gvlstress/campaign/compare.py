@@ -54,7 +54,7 @@ def _versions(result: RunResult) -> str:
                 if key in w.target_info:
                     seen.setdefault(key, set()).add(str(w.target_info[key]))
     if not seen:
-        return ", ".join(f"{k} {v}" for k, v in (result.target.get("versions") or {}).items()) or "-"
+        return ", ".join(f"{k} {v}" for k, v in result.target.versions.items()) or "-"
     return ", ".join(f"{k} {'/'.join(sorted(v))}" for k, v in seen.items())
 
 
@@ -65,7 +65,7 @@ def run_stats(result: RunResult) -> RunStats:
     rates = [w.iterations / w.iter_s for w in workers if w.iter_s and w.iterations]
     threads = [w.threads_max for w in workers if w.threads_max]
     pools = sorted({w.rayon_threads for w in workers if w.rayon_threads})
-    mode = (result.target.get("options") or {}).get("mode")
+    mode = result.target.options.get("mode")
     config = (
         f"{sc.workers} x {sc.rayon or 'default'} threads"
         + (f", inherited RAYON_NUM_THREADS={sc.inherit_rayon}" if sc.inherit_rayon else "")

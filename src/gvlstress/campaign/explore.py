@@ -137,8 +137,8 @@ def rank(waves: Sequence[WaveResult], candidates: Sequence[Arm]) -> tuple[ArmSta
             hangs=h,
             batches=b,
             cpu_minutes=cpu,
-            per_cpu_minute=stats.poisson_rate(h, cpu) if cpu > 0 else None,
-            hazard=stats.rate(h, max(b, 1)),
+            per_cpu_minute=stats.per_cpu_minute(h, cpu),
+            hazard=stats.hazard(h, b),
             p_best=wins[i] / DRAWS,
         )
         for i, (arm, (h, cpu, b, n)) in enumerate(zip(candidates, seen, strict=True))

@@ -95,7 +95,7 @@ def _dedupe(runs: Sequence[RunResult]) -> list[RunResult]:
     out = []
     for run in runs:
         waves = tuple((w.index, w.wall_s) for w in run.waves)
-        key = (run.started_at, run.finished_at, str(run.environment.get("host", "")), waves)
+        key = (run.started_at, run.finished_at, run.environment.host, waves)
         if key not in seen:
             seen.add(key)
             out.append(run)
@@ -123,7 +123,7 @@ def hosts(runs: Sequence[RunResult]) -> tuple[HostShard, ...]:
                 command=run.command,
                 waves=n,
                 hung=hung,
-                batches=sum(w.iterations for wave in run.waves for w in wave.workers),
+                batches=run.batches,
                 p_value=p,
                 out_of_line=len(runs) > 1 and p < 0.05 / len(runs),
             )

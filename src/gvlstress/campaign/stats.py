@@ -73,6 +73,18 @@ def poisson_rate(k: int, exposure: float, confidence: float = 0.95) -> tuple[flo
     return k / exposure, float(low) / exposure, float(high) / exposure
 
 
+def hazard(hangs: int, batches: int) -> Rate:
+    """Hangs per batch with its interval: the one definition every campaign uses (a wave ends at
+    its first hang, so this is hung waves per batch run)."""
+    return rate(hangs, max(batches, 1))
+
+
+def per_cpu_minute(hangs: int, cpu_minutes: float) -> tuple[float, float, float] | None:
+    """Hangs per CPU-minute of the workers, exact 95% (rate, low, high); None when no CPU was
+    used at all (nothing to divide by), the same answer everywhere it is asked."""
+    return poisson_rate(hangs, cpu_minutes) if cpu_minutes > 0 else None
+
+
 def rate_ratio(
     k1: int, t1: float, k2: int, t2: float, confidence: float = 0.95
 ) -> tuple[float, float, float]:

@@ -105,9 +105,7 @@ def cells(
 
 def measure(workers: int, rayon: int, amplifier: str, run: RunResult) -> SweepCell:
     """A cell's numbers from its run."""
-    hung = sum(1 for w in run.waves if w.verdict.is_hang)
-    batches = sum(w.iterations for wave in run.waves for w in wave.workers)
-    cpu = sum(w.cpu_s or 0.0 for wave in run.waves for w in wave.workers) / 60
+    hung, batches, cpu = run.hung, run.batches, run.cpu_minutes
     return SweepCell(
         workers=workers,
         rayon=rayon,
@@ -117,6 +115,6 @@ def measure(workers: int, rayon: int, amplifier: str, run: RunResult) -> SweepCe
         hung=hung,
         batches=batches,
         cpu_minutes=cpu,
-        hazard=stats.rate(hung, max(batches, 1)),
-        per_cpu_minute=stats.poisson_rate(hung, cpu) if cpu > 0 else None,
+        hazard=stats.hazard(hung, batches),
+        per_cpu_minute=stats.per_cpu_minute(hung, cpu),
     )

@@ -7,29 +7,22 @@ amplifier of every race here, and an inherited ``RAYON_NUM_THREADS`` that a libr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from gvlstress.model import AuditItem, RunResult
 
-from gvlstress.model import RunResult
-
-
-@dataclass(frozen=True)
-class AuditItem:
-    severity: str
-    """'info' or 'warn'."""
-    message: str
+__all__ = ["AuditItem", "audit"]
 
 
 def audit(result: RunResult) -> tuple[AuditItem, ...]:
     env = result.environment
     sc = result.scenario
-    budget = float(env.get("cpu_budget") or env.get("affinity") or 1)
-    quota = env.get("cpu_quota")
+    budget = float(env.cpu_budget or env.affinity or 1)
+    quota = env.cpu_quota
     items: list[AuditItem] = []
     workers = [w for wave in result.waves for w in wave.workers]
     pools = [w.rayon_threads for w in workers if w.rayon_threads]
     threads = [w.threads_max for w in workers if w.threads_max]
     n = sc.workers
-    where = f"a CPU budget of {budget:g} (affinity {env.get('affinity')}"
+    where = f"a CPU budget of {budget:g} (affinity {env.affinity}"
     where += f", cgroup quota {quota:g})" if quota else ", no cgroup quota)"
     requested_pool: int | None = sc.rayon or sc.inherit_rayon
     if pools or requested_pool:
@@ -45,7 +38,7 @@ def audit(result: RunResult) -> tuple[AuditItem, ...]:
                 + ("oversubscribed" if total > budget else "the budget"),
             )
         )
-    warmed = result.target.get("parent_warmed")
+    warmed = result.target.parent_warmed
     if warmed:
         items.append(
             AuditItem(
@@ -54,11 +47,11 @@ def audit(result: RunResult) -> tuple[AuditItem, ...]:
                 "they inherit whatever pools that started",
             )
         )
-    if quota and quota < float(env.get("affinity") or 0):
+    if quota and quota < float(env.affinity or 0):
         items.append(
             AuditItem(
                 "warn",
-                f"the cgroup CPU quota ({quota:g} CPUs) is below the affinity ({env.get('affinity')} CPUs): "
+                f"the cgroup CPU quota ({quota:g} CPUs) is below the affinity ({env.affinity} CPUs): "
                 "nproc and os.sched_getaffinity over-report what workers really get",
             )
         )

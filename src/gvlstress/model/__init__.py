@@ -17,17 +17,30 @@ from gvlstress.model.proc import (
     WaitKind,
 )
 from gvlstress.model.rate import Rate
-from gvlstress.model.run import ArmStats, HostShard, RunResult, Shard, Summary, WaveResult, WorkerOutcome
+from gvlstress.model.run import (
+    ArmStats,
+    AuditItem,
+    HostFacts,
+    HostShard,
+    RunResult,
+    Shard,
+    Summary,
+    TargetFacts,
+    WaveResult,
+    WorkerOutcome,
+)
 from gvlstress.model.stacks import Capture, Frame, NativeThread, PyThread, ThreadView, ToolRun
 from gvlstress.model.verdicts import Verdict, plural, worst
 
 __all__ = [
     "Activity",
     "ArmStats",
+    "AuditItem",
     "Capture",
     "Diagnosis",
     "Frame",
     "FutexGroup",
+    "HostFacts",
     "HostShard",
     "HuntResult",
     "InspectResult",
@@ -43,6 +56,7 @@ __all__ = [
     "SequentialResult",
     "Shard",
     "Summary",
+    "TargetFacts",
     "ThreadActivity",
     "ThreadDelta",
     "ThreadSample",

@@ -44,7 +44,7 @@ class HuntResult:
     cpu_minutes: float
     hazard: Rate
     """Hung waves per batch run (shown per 1000 batches)."""
-    per_cpu_minute: tuple[float, float, float]
+    per_cpu_minute: tuple[float, float, float] | None
     """Hangs per CPU-minute of the workers: (rate, low, high), exact Poisson 95%."""
     batches_to_hang: int | None
     seconds_to_hang: float | None

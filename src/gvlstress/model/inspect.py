@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from gvlstress.model.diagnosis import Diagnosis
 from gvlstress.model.proc import ProbeFinding
+from gvlstress.model.run import HostFacts
 from gvlstress.model.stacks import Capture
 from gvlstress.model.verdicts import Verdict
 
@@ -49,7 +49,7 @@ class Inspected:
 @dataclass(frozen=True)
 class InspectResult:
     processes: tuple[Inspected, ...]
-    environment: dict[str, Any]
+    environment: HostFacts
     started_at: str
     command: tuple[str, ...]
     run_dir: str

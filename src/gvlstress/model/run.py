@@ -14,6 +14,61 @@ from gvlstress.scenario import Scenario
 
 
 @dataclass(frozen=True)
+class HostFacts:
+    """What a report reader needs to know about the host a run ran on (thread knobs only from
+    its environment, redacted)."""
+
+    host: str = "?"
+    python: str = ""
+    implementation: str = ""
+    executable: str = ""
+    platform: str = ""
+    machine: str = ""
+    kernel: str = ""
+    libc: str = ""
+    cpu_count: int = 0
+    affinity: int = 0
+    cpu_quota: float | None = None
+    """CPUs allowed by the cgroup CPU quota; None when unlimited or unknown."""
+    cpu_quota_source: str | None = None
+    cpu_budget: float = 0.0
+    """What the process can really use: min(affinity, quota)."""
+    thread_knobs: dict[str, str] = field(default_factory=dict)
+    gvlstress: str = ""
+    tools: dict[str, Any] = field(default_factory=dict)
+    """Diagnostic tools found (py-spy, the native stack tool, c++filt) and the ptrace policy."""
+
+
+@dataclass(frozen=True)
+class TargetFacts:
+    """What a run ran: the target, its options and versions, and what was done before the waves."""
+
+    name: str
+    entry: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
+    python: str = ""
+    """The workers' interpreter."""
+    warm_up: dict[str, Any] | None = None
+    """The warm-up (targets that ask for one): done or why not, and how long it took."""
+    preloaded: dict[str, Any] | None = None
+    """``--preload``: what the fork server imported and its threads."""
+    parent_warmed: str | None = None
+    """``--warm-parent``: what ran in the supervisor before the workers forked."""
+    facts: dict[str, Any] = field(default_factory=dict)
+    """Anything else the target reports about itself (the dataset it built, its contract)."""
+
+
+@dataclass(frozen=True)
+class AuditItem:
+    """One finding of the thread-cap audit (computed once with the verdicts, kept in run.json)."""
+
+    severity: str
+    """'info' or 'warn'."""
+    message: str
+
+
+@dataclass(frozen=True)
 class WorkerOutcome:
     """One worker of one wave: what it did and how it ended."""
 
@@ -44,6 +99,8 @@ class WorkerOutcome:
     signal: int | None = None
     stderr_tail: tuple[str, ...] = ()
     """The last lines the worker wrote to stderr (redacted): an LLVM error, a Rust panic."""
+    raised: str | None = None
+    """The type of the exception an ``error`` worker raised (its traceback is `detail`)."""
 
     @property
     def verdict_line(self) -> str:
@@ -88,6 +145,19 @@ class WaveResult:
     """The harness's own fds, threads, maps and peak RSS after this wave (flat in a healthy run),
     and `at_ms`, when the wave's files were done, from the first wave's start."""
 
+    @property
+    def batches(self) -> int:
+        return sum(w.iterations for w in self.workers)
+
+    @property
+    def cpu_s(self) -> float:
+        return sum(w.cpu_s or 0.0 for w in self.workers)
+
+    @property
+    def batch_s_max(self) -> float:
+        """The slowest batch any worker of this wave reported."""
+        return max((w.batch_s_max or 0.0 for w in self.workers), default=0.0)
+
 
 @dataclass(frozen=True)
 class Shard:
@@ -103,7 +173,7 @@ class HostShard:
 
     run_dir: str
     shard: Shard | None
-    environment: dict[str, Any]
+    environment: HostFacts
     command: tuple[str, ...]
     waves: int
     hung: int
@@ -148,8 +218,8 @@ class RunResult:
     """Everything one ``gvlstress run`` learnt; the source of every report."""
 
     scenario: Scenario
-    environment: dict[str, Any]
-    target: dict[str, Any]
+    environment: HostFacts
+    target: TargetFacts
     waves: tuple[WaveResult, ...]
     started_at: str
     finished_at: str
@@ -165,6 +235,24 @@ class RunResult:
     """Set when this run is one shard of a campaign (``--shard I/N``)."""
     hosts: tuple[HostShard, ...] = ()
     """Set by ``gvlstress merge``: every input run with its host facts and an outlier test."""
+    audit: tuple[AuditItem, ...] = ()
+    """The thread-cap audit, computed once when the run ended (see judge.audit)."""
+    stopped: str | None = None
+    """Why the waves stopped before the last one (a hunt's decision, a time budget), if they did."""
+
+    @property
+    def batches(self) -> int:
+        """Batches every worker of every wave ran: the denominator of a hazard per batch."""
+        return sum(w.batches for w in self.waves)
+
+    @property
+    def cpu_minutes(self) -> float:
+        """CPU-minutes of every worker of every wave: the denominator of hangs per CPU-minute."""
+        return sum(w.cpu_s for w in self.waves) / 60
+
+    @property
+    def hung(self) -> int:
+        return sum(1 for w in self.waves if w.verdict.is_hang)
 
     @property
     def summary(self) -> Summary:

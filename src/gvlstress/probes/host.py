@@ -6,6 +6,7 @@ so the CPU budget is the smaller of the affinity size and the quota.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import platform
 import socket
@@ -15,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from gvlstress import __version__
+from gvlstress.model import HostFacts
 from gvlstress.system.knobs import thread_knobs
+from gvlstress.system.redact import redact_tree
 
 
 @dataclass(frozen=True)
@@ -106,25 +109,27 @@ def tools_snapshot() -> dict[str, Any]:
     }
 
 
-def snapshot() -> dict[str, Any]:
-    """What report readers need to know about the host; knobs only, redacted."""
+def snapshot() -> HostFacts:
+    """What report readers need to know about the host; knobs only; every string redacted (the
+    host's paths and names are a door a secret can come in by)."""
     budget = cpu_budget()
     libc, libc_version = platform.libc_ver()
-    return {
-        "host": socket.gethostname(),
-        "python": sys.version.split()[0],
-        "implementation": platform.python_implementation(),
-        "executable": sys.executable,
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-        "kernel": platform.release(),
-        "libc": f"{libc} {libc_version}".strip(),
-        "cpu_count": budget.cpu_count,
-        "affinity": budget.affinity,
-        "cpu_quota": budget.quota,
-        "cpu_quota_source": budget.quota_source,
-        "cpu_budget": budget.cpus,
-        "thread_knobs": thread_knobs(os.environ),
-        "gvlstress": __version__,
-        "tools": tools_snapshot(),
-    }
+    facts = HostFacts(
+        host=socket.gethostname(),
+        python=sys.version.split()[0],
+        implementation=platform.python_implementation(),
+        executable=sys.executable,
+        platform=platform.platform(),
+        machine=platform.machine(),
+        kernel=platform.release(),
+        libc=f"{libc} {libc_version}".strip(),
+        cpu_count=budget.cpu_count,
+        affinity=budget.affinity,
+        cpu_quota=budget.quota,
+        cpu_quota_source=budget.quota_source,
+        cpu_budget=budget.cpus,
+        thread_knobs=thread_knobs(os.environ),
+        gvlstress=__version__,
+        tools=tools_snapshot(),
+    )
+    return HostFacts(**redact_tree(dataclasses.asdict(facts)))

@@ -6,6 +6,8 @@ rich). Machine-readable output goes to files, never here.
 
 from __future__ import annotations
 
+import math
+
 from rich.console import Console
 from rich.live import Live
 from rich.markup import escape
@@ -279,7 +281,7 @@ def print_hosts(console: Console, result: RunResult) -> None:
         shard = f"shard {h.shard.index}/{h.shard.count}" if h.shard else "run"
         flag = "  [bold red]out of line[/]" if h.out_of_line else ""
         console.print(
-            f"{shard} on {escape(str(h.environment.get('host', '?')))}: {h.hung}/{h.waves} waves hung "
+            f"{shard} on {escape(h.environment.host)}: {h.hung}/{h.waves} waves hung "
             f"(p = {h.p_value:.3g} against the others){flag}",
             highlight=False,
         )
@@ -358,7 +360,7 @@ def print_compare(console: Console, c: Comparison, path: str) -> None:
 def print_hunt(console: Console, h: HuntResult) -> None:
     """The hunt's summary: why it stopped, the hazard with its 95% intervals, time to the hang."""
     r = h.hazard
-    rate, low, high = h.per_cpu_minute
+    rate, low, high = h.per_cpu_minute or (0.0, 0.0, math.inf)
     console.print(
         f"[bold]hunt stopped[/]: {escape(h.stopped)}; {plural(h.waves, 'wave')}, {plural(h.batches, 'batch')}, "
         f"{h.cpu_minutes:.1f} CPU-minutes of workers",

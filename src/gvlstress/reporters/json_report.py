@@ -21,13 +21,16 @@ from typing import Any
 
 from gvlstress import __version__
 from gvlstress.errors import UsageError
+from gvlstress.judge.audit import audit
 from gvlstress.model import Capture, InspectResult, RunResult, WaveResult, WorkerOutcome
 from gvlstress.reporters.files import append_line, write_atomic
 from gvlstress.system.safeio import read_text_capped
 
-SCHEMA = "gvlstress.run/2"
-"""/2: captures moved out to workers/*/capture.json; waves appended to waves.jsonl; `complete`."""
-READABLE = ("gvlstress.run/1", SCHEMA)
+SCHEMA = "gvlstress.run/3"
+"""/2: captures moved out to workers/*/capture.json; waves appended to waves.jsonl; `complete`.
+/3: the thread-cap `audit` and why the run `stopped` are stored; a target's own facts sit under
+`target.facts`. Older runs are read too (their audit is worked out as they are read)."""
+READABLE = ("gvlstress.run/1", "gvlstress.run/2", SCHEMA)
 WAVES_FILE = "waves.jsonl"
 MAX_JSON_BYTES = 256 * 1024 * 1024
 """Larger run.json or capture files are refused, not read (a huge file cannot stall a reader)."""
@@ -240,6 +243,7 @@ def read(run_dir: Path) -> RunResult:
     data = _read_json(path)
     if not isinstance(data, dict) or data.get("schema") not in READABLE:
         raise UsageError(f"{path}: not a {SCHEMA} file")
+    stored_audit = "audit" in data
     if data.get("complete") is False:
         logged = _waves_from_log(run_dir)
         if len(logged) > len(data.get("waves") or []):
@@ -254,4 +258,6 @@ def read(run_dir: Path) -> RunResult:
     except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
         raise UsageError(f"{path}: malformed run.json ({type(exc).__name__}: {str(exc)[:200]})") from None
     assert isinstance(result, RunResult)
+    if not stored_audit:  # written before the audit was kept: work it out once, as it is read
+        result = dataclasses.replace(result, audit=audit(result))
     return result

@@ -16,7 +16,6 @@ from gvlstress.campaign import stats
 from gvlstress.campaign.compare import Comparison
 from gvlstress.campaign.sweep import SweepResult
 from gvlstress.controls.selftest import SelftestResult
-from gvlstress.judge.audit import audit
 from gvlstress.judge.explain import stack_groups
 from gvlstress.judge.vocab import fold_frames, short_name, where
 from gvlstress.model import (
@@ -24,6 +23,7 @@ from gvlstress.model import (
     Capture,
     Diagnosis,
     Frame,
+    HostFacts,
     InspectResult,
     RunResult,
     SequentialResult,
@@ -122,24 +122,24 @@ def summary_paragraph(result: RunResult) -> str:
 
 
 def _environment(result: RunResult) -> list[str]:
-    return _environment_rows(result.environment, result.target.get("versions") or {}, result)
+    return _environment_rows(result.environment, result.target.versions, result)
 
 
-def _environment_rows(env: dict[str, Any], versions: dict[str, str], result: RunResult | None) -> list[str]:
-    tools = env.get("tools") or {}
+def _environment_rows(env: HostFacts, versions: dict[str, str], result: RunResult | None) -> list[str]:
+    tools = env.tools
     spy = tools.get("py_spy") or {}
     nat = tools.get("native_stack_tool") or {}
     ptrace = tools.get("ptrace") or {}
-    quota = env.get("cpu_quota")
+    quota = env.cpu_quota
     rows = [
-        ["gvlstress", str(env.get("gvlstress", "?"))],
-        ["Python", f"{env.get('python')} ({env.get('implementation')})"],
-        ["platform", str(env.get("platform"))],
-        ["kernel / libc", f"{env.get('kernel')} / {env.get('libc')}"],
+        ["gvlstress", env.gvlstress or "?"],
+        ["Python", f"{env.python} ({env.implementation})"],
+        ["platform", env.platform],
+        ["kernel / libc", f"{env.kernel} / {env.libc}"],
         [
             "CPUs",
-            f"{env.get('cpu_count')} online, affinity {env.get('affinity')}, "
-            f"cgroup quota {f'{quota:g}' if quota else 'none'} -> budget {env.get('cpu_budget')}",
+            f"{env.cpu_count} online, affinity {env.affinity}, "
+            f"cgroup quota {f'{quota:g}' if quota else 'none'} -> budget {env.cpu_budget}",
         ],
         [
             "target",
@@ -154,7 +154,7 @@ def _environment_rows(env: dict[str, Any], versions: dict[str, str], result: Run
             f"yama scope {ptrace.get('yama_ptrace_scope')}",
         ],
     ]
-    knobs = env.get("thread_knobs") or {}
+    knobs = env.thread_knobs
     rows.append(["thread knobs (parent)", ", ".join(f"{k}={v}" for k, v in knobs.items()) or "none set"])
     worker_knobs = sorted(
         {
@@ -244,16 +244,14 @@ def _hosts(result: RunResult) -> list[str]:
     rows = []
     for h in result.hosts:
         env = h.environment
-        quota = env.get("cpu_quota")
-        budget = f"{env.get('cpu_budget', '?')}" + (
-            f" (quota {quota:g})" if isinstance(quota, (int, float)) else ""
-        )
+        quota = env.cpu_quota
+        budget = f"{env.cpu_budget}" + (f" (quota {quota:g})" if isinstance(quota, (int, float)) else "")
         r = stats.rate(h.hung, max(h.waves, 1))
         rows.append(
             [
                 f"{h.shard.index}/{h.shard.count}" if h.shard else "-",
-                _code(str(env.get("host", "?"))),
-                str(env.get("kernel", "?")),
+                _code(env.host),
+                env.kernel or "?",
                 budget,
                 str(h.waves),
                 str(h.hung),
@@ -472,7 +470,7 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
     out += ["## Waves", ""] + (_waves(result) if result.waves else ["(no wave finished)"]) + [""]
     out += ["## Diagnosis", "", *_diagnosis(result)]
     out += ["## Thread-cap audit", ""]
-    items = audit(result)
+    items = result.audit
     out += [f"- {'**warning**: ' if i.severity == 'warn' else ''}{i.message}" for i in items] or [
         "- nothing to flag"
     ]

@@ -287,7 +287,8 @@ class Wave:
             if not self.end.broken and self.pool is not None:
                 self.end = replace(self.end, broken=True, crashed=self.pool.dead_workers())
         else:
-            s.outcome = self._outcome_of(s, outcome.Ending(Verdict.ERROR, error_detail(exc)))
+            ending = outcome.Ending(Verdict.ERROR, error_detail(exc))
+            s.outcome = replace(self._outcome_of(s, ending), raised=type(exc).__name__)
 
     def _read_board(self, now: float) -> None:
         for s in self.slots:

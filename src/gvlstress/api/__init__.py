@@ -1,0 +1,31 @@
+"""The programmatic API the CLI and the pytest plugin use: one module per use case.
+
+It raises `GvlstressError` for expected failures and never prints: observers and reporters
+decide what a human sees.
+"""
+
+from gvlstress.api.campaigns import compare, merge, plan, slurm, sweep
+from gvlstress.api.hunt import hunt
+from gvlstress.api.inspect import inspect
+from gvlstress.api.output import check_report_dir, new_run_dir, rerender, write_reports
+from gvlstress.api.run import NullObserver, harness_health, run, version_warnings
+from gvlstress.api.selftest import selftest
+
+__all__ = [
+    "NullObserver",
+    "check_report_dir",
+    "compare",
+    "harness_health",
+    "hunt",
+    "inspect",
+    "merge",
+    "new_run_dir",
+    "plan",
+    "rerender",
+    "run",
+    "selftest",
+    "slurm",
+    "sweep",
+    "version_warnings",
+    "write_reports",
+]

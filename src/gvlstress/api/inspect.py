@@ -1,0 +1,135 @@
+"""`inspect`: capture and explain a live process (and its descendants); never kill it."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+import psutil
+
+from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
+from gvlstress.errors import EnvironmentProblem, UsageError
+from gvlstress.judge.activity import activity
+from gvlstress.judge.explain import explain
+from gvlstress.judge.tree import link_tree
+from gvlstress.judge.verdict import INSPECT_VERDICT, decide, judge
+from gvlstress.model import (
+    Inspected,
+    InspectResult,
+    ProbeKind,
+    ProcSample,
+)
+from gvlstress.probes import host as hostenv
+from gvlstress.probes import procfs
+from gvlstress.probes.capture import capture_many
+from gvlstress.reporters import json_report, markdown, raw
+from gvlstress.reporters.files import write_atomic
+from gvlstress.system import watchdog
+from gvlstress.system.redact import redact_argv
+
+
+def inspect(
+    pid: int,
+    tree: bool = False,
+    report_dir: Path = Path("reports"),
+    command: tuple[str, ...] | None = None,
+    watch: float | None = None,
+) -> InspectResult:
+    """Capture and explain a live process (and its descendants with `tree`); never kill it.
+
+    One look has no progress signal: /proc is sampled twice (before any ptrace tool touches the
+    process), the stacks are captured, and the verdict is idle, busy, stopped, stalled, or
+    deadlock only when a named pattern or a cycle across processes explains a closed wait set.
+    With `watch` seconds, /proc is sampled over that time instead, and each process gets its
+    activity (CPU, syscalls, wake-ups per thread): the progress signal one look lacks.
+    """
+    try:
+        root = psutil.Process(pid)
+        if root.status() == psutil.STATUS_ZOMBIE:
+            raise UsageError(f"process {pid} is a zombie (it has exited; its parent has not reaped it)")
+        if procfs.is_kernel_thread(pid):
+            raise UsageError(
+                f"process {pid} ({root.name()}) is a kernel thread: it has no user stack to read",
+                hint="inspect a user process (ps -ef shows kernel threads in [brackets])",
+            )
+        procs = [root, *(root.children(recursive=True) if tree else [])]
+    except psutil.NoSuchProcess:
+        raise UsageError(f"no process with pid {pid}", hint="check the pid (ps -ef)") from None
+    check_report_dir(report_dir)
+    if not os.access(f"/proc/{pid}/task", os.R_OK):
+        raise EnvironmentProblem(f"cannot read /proc/{pid}/task", hint="run as the process owner or root")
+    started = utc_now()
+    run_dir = new_run_dir(report_dir, f"inspect-{pid}", started)
+    with watchdog.guarding():
+        return _inspect(procs, tree, run_dir, started, command, watch)
+
+
+def _inspect(
+    procs: list[psutil.Process],
+    tree: bool,
+    run_dir: Path,
+    started: dt.datetime,
+    command: tuple[str, ...] | None,
+    watch: float | None,
+) -> InspectResult:
+    pids = [p.pid for p in procs]
+    watched: dict[int, list[ProcSample]] = {}
+    if watch:
+        with ThreadPoolExecutor(max_workers=len(pids)) as pool:
+            watched = dict(zip(pids, pool.map(lambda p: procfs.watch(p, watch), pids), strict=True))
+        pairs = {p: (s[0] if s else None, s[-1] if len(s) > 1 else None) for p, s in watched.items()}
+    else:
+        pairs = procfs.sample_pairs(pids, procfs.PROBE_WINDOW_S)
+    findings = {
+        p: f
+        for p, (a, b) in pairs.items()
+        if (f := judge(a, b, progress_tid=p, progress=False)).kind is not ProbeKind.GONE
+    }
+    if pids[0] not in findings:
+        raise UsageError(
+            f"process {pids[0]} exited while it was being inspected: there is nothing left to judge",
+            hint="inspect it again while it runs",
+        )
+    # (`run` probes only workers whose heartbeat went quiet; inspect has no heartbeat at all)
+    captures = capture_many(findings)
+    decided = {p: decide(f, captures.get(p), progress=False) for p, f in findings.items()}
+    parents = {}
+    for proc in procs:
+        with contextlib.suppress(psutil.Error):
+            parents[proc.pid] = proc.ppid()
+    linked = link_tree(decided, parents, {p: procfs.pipe_ends(p) for p in decided} if tree else {})
+    inspected = []
+    for proc in procs:
+        if proc.pid not in linked:
+            continue
+        f, named = linked[proc.pid]
+        try:
+            cmdline = " ".join(redact_argv(proc.cmdline())) or proc.name()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            cmdline = "?"
+        cap = captures.get(proc.pid)
+        verdict = INSPECT_VERDICT[f.kind]
+        how = f"sampled over {watch:g}s" if watch else "inspected once (no progress signal)"
+        diagnosis = explain(verdict, f, cap, how, named=named)
+        seen = activity(watched[proc.pid]) if proc.pid in watched else None
+        if seen is not None:
+            diagnosis = replace(diagnosis, evidence=(seen.summary, *diagnosis.evidence))
+        inspected.append(Inspected(proc.pid, cmdline, f, cap, diagnosis, seen))
+    result = InspectResult(
+        tuple(inspected),
+        hostenv.snapshot(),
+        started.isoformat(timespec="seconds"),
+        redact_argv(command if command is not None else sys.argv),
+        str(run_dir),
+    )
+    for p in result.processes:
+        if p.capture:
+            raw.write_raw(p.capture, run_dir / "processes" / f"pid{p.pid}")
+    json_report.write_inspect(result, run_dir)
+    write_atomic(run_dir / "report.md", markdown.render_inspect(result))
+    return result

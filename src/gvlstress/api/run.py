@@ -1,0 +1,394 @@
+"""`run`: every wave of a scenario, its files written as it goes, its reports at the end.
+
+In order: the target prepares (`_prepare`: the user's own errors named as theirs); what the
+waves need is set up around the target (`_set_up`: another interpreter, the warm-up, the fork
+server, scratch directories); the facts the report keeps are gathered once, redacted at the
+door (`_facts`); then `_Waves` runs one wave after another (the setting and the time budget of
+each, its files, when to stop), and the reports are written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import random
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from gvlstress.api.output import check_report_dir, new_run_dir, utc_now, write_reports
+from gvlstress.campaign import explore
+from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow, UsageError, user_error
+from gvlstress.judge.audit import audit
+from gvlstress.model import HostFacts, RunResult, Shard, TargetFacts, WaveResult
+from gvlstress.model.live import WorkerStatus
+from gvlstress.probes import host, interpreter
+from gvlstress.reporters import json_report, raw
+from gvlstress.scenario import Scenario
+from gvlstress.supervisor import Observer, StopFlag, Wave, forkserver, worker_spec
+from gvlstress.supervisor.warmup import warm_parent, warm_up
+from gvlstress.system import watchdog
+from gvlstress.system.heartbeat import Board
+from gvlstress.system.redact import redact_argv, redact_path, redact_text, redact_tree
+from gvlstress.targets.base import Target, TargetPlan
+from gvlstress.targets.callable import TargetShapeError
+from gvlstress.targets.registry import BUILTINS, get_target
+
+Until = Callable[[list[WaveResult]], str | None]
+"""Asked after every wave: a reason to stop now, or None to go on."""
+
+HOLD_POLL_S = 0.2
+MIN_WAVE_S = 5.0
+"""A wave shorter than this cannot spawn, import and iterate meaningfully."""
+
+
+class NullObserver:
+    """Observer that ignores every event (API use without a display)."""
+
+    def wave_started(self, index: int, scenario: Scenario) -> None:
+        pass
+
+    def progress(self, index: int, rows: tuple[WorkerStatus, ...]) -> None:
+        pass
+
+    def suspected(self, index: int, slot: int, finding: object) -> None:
+        pass
+
+    def capturing(self, index: int, pids: tuple[int, ...]) -> None:
+        pass
+
+    def warn(self, message: str) -> None:
+        pass
+
+    def wave_finished(self, wave: WaveResult) -> None:
+        pass
+
+    def kept_alive(self, wave: WaveResult, seconds: float, report: str) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class Drive:
+    """How a run is driven beyond its scenario (what `hunt`, `--explore` and shards add)."""
+
+    command: tuple[str, ...] | None = None
+    deadline: float | None = None
+    """time.monotonic() after which no wave starts; each wave's timeout is capped to fit."""
+    until: Until | None = None
+    keep_alive: float | None = None
+    settings: tuple[explore.Arm, ...] = ()
+    shard: Shard | None = None
+
+
+def run(
+    scenario: Scenario,
+    observer: Observer | None = None,
+    stop: StopFlag | None = None,
+    command: tuple[str, ...] | None = None,
+    deadline: float | None = None,
+    until: Until | None = None,
+    keep_alive: float | None = None,
+    settings: tuple[explore.Arm, ...] = (),
+    shard: Shard | None = None,
+) -> RunResult:
+    """Run every wave of `scenario`; write its files as it goes and its reports at the end.
+
+    With a `deadline` (time.monotonic()), each wave's launch timeout is capped at its share of
+    the time left, and waves that no longer fit are not started (a warning says so). `until`
+    is asked after every wave whether to stop early (``hunt``); its reason becomes a warning.
+    With `keep_alive` seconds, the first hung worker outlives its wave and, once the reports
+    are written, is held for that long (or until a stop signal, or until it exits), then killed.
+    With `settings`, each wave runs on the setting Thompson sampling picks (``hunt --explore``).
+    With `shard` I/N, only the campaign's global waves I, I+N, ... run (`scenario.waves` is the
+    campaign's total), each under its global index and the seed derived from it.
+    """
+    observer = observer if observer is not None else NullObserver()
+    stop = stop if stop is not None else StopFlag()  # an unset StopFlag is falsy: no `or` here
+    target = get_target(scenario.target)
+    report_dir = check_report_dir(Path(scenario.report_dir))
+    if not Path("/proc/self/task").is_dir():
+        raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
+    drive = Drive(command, deadline, until, keep_alive, settings, shard)
+    with watchdog.guarding():  # nothing started from here on outlives a SIGKILLed harness
+        # the host snapshot (tool versions, each with a 3 s deadline) is taken beside the set-up
+        starting = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gvlstress-snapshot")
+        snapshot = starting.submit(host.snapshot)
+        starting.shutdown(wait=False)
+        plan = _prepare(target, scenario, report_dir)
+        with contextlib.ExitStack() as cleanup:
+            plan, stderr_dir, extras = _set_up(scenario, plan, cleanup)
+            waves = _Waves(scenario, plan, report_dir, observer, stop, drive, stderr_dir, cleanup)
+            waves.facts(snapshot, extras)
+            return waves.run()
+
+
+def _prepare(target: Target, scenario: Scenario, report_dir: Path) -> TargetPlan:
+    """The target's own preparation; what a third-party target raises (or exits with) is its
+    author's error, named as such."""
+    try:
+        plan = target.prepare(scenario, report_dir)
+    except (GvlstressError, StopNow):
+        raise
+    except OSError as exc:
+        if scenario.target in BUILTINS:
+            raise  # ours: the host's disk or permissions (exit 4)
+        raise user_error(f"target {scenario.target!r}: prepare()", exc) from None
+    except BaseException as exc:  # a third-party target's own bug: name it, it is not ours
+        raise user_error(f"target {scenario.target!r}: prepare()", exc) from None
+    if not isinstance(plan, TargetPlan):
+        raise UsageError(
+            f"target {scenario.target!r}: prepare() returned {type(plan).__name__}, not a TargetPlan",
+            hint="return gvlstress.targets.base.TargetPlan(entry=..., options=...)",
+        )
+    return plan
+
+
+@dataclass(frozen=True)
+class _Extras:
+    """What was done around the target before the waves (it goes into the target's facts)."""
+
+    warm_up: dict[str, object] | None
+    preloaded: dict[str, object] | None
+    parent_warmed: str | None
+
+
+def _set_up(
+    scenario: Scenario, plan: TargetPlan, cleanup: contextlib.ExitStack
+) -> tuple[TargetPlan, str, _Extras]:
+    """Everything the waves need around the target: another interpreter (the harness, not the
+    target, owns --python), the warm-up, the fork server's preload, --warm-parent, and scratch
+    directories removed however the run ends (also by the watchdog if the harness dies)."""
+    for path in plan.scratch:  # removed however the run ends, a bad --python included
+        cleanup.callback(shutil.rmtree, path, ignore_errors=True)
+    if scenario.python and plan.python is None:
+        info = interpreter.probe(scenario.python)
+        plan = dataclasses.replace(plan, python=scenario.python, sys_path=interpreter.sys_path(info))
+    warmed = warm_up(scenario, plan) if plan.warm_up and scenario.warm_up else None
+    if plan.warm_up and warmed is None:
+        warmed = {"done": False, "why": "turned off (--no-warm-up)"}
+    preloaded = None
+    if scenario.preload:
+        modules = (*plan.preload, plan.entry.partition(":")[0])
+        env = worker_spec(scenario, plan, "preload", 0).env
+        preloaded = forkserver.preload(modules, env, max(scenario.startup_grace, 5.0))
+    stderr_dir = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="gvlstress-stderr-"))
+    for path in (stderr_dir, *plan.scratch):
+        watchdog.remove_on_death(path)
+    parent = warm_parent(scenario, plan) if scenario.warm_parent else None
+    return plan, stderr_dir, _Extras(warmed, preloaded, parent)
+
+
+def harness_health() -> dict[str, int]:
+    """The harness's own descriptors, threads, memory maps and peak RSS now: flat across the
+    waves of a healthy run (nothing a wave opens outlives it)."""
+
+    def count(path: str) -> int:
+        try:
+            return len(os.listdir(path))
+        except OSError:
+            return -1
+
+    try:
+        with open("/proc/self/maps", "rb") as fh:
+            maps = sum(1 for _ in fh)
+    except OSError:
+        maps = -1
+    return {
+        "fds": count("/proc/self/fd"),
+        "threads": count("/proc/self/task"),
+        "maps": maps,
+        "max_rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    }
+
+
+def version_warnings(wave: WaveResult, expect: dict[str, str]) -> list[str]:
+    """Workers that imported another version than the scenario pins."""
+    out = []
+    for key, want in expect.items():
+        got = sorted({str(w.target_info[key]) for w in wave.workers if key in w.target_info})
+        out += [f"scenario expects {key} {want}, but workers imported {g}" for g in got if g != want]
+    return out
+
+
+def shape_error(wave: WaveResult) -> str | None:
+    """A ten-line target that returned no iterable is a usage error, not a loader failure."""
+    for w in wave.workers:
+        if w.raised == TargetShapeError.__name__ and w.detail:
+            return w.detail.strip().splitlines()[-1].split(": ", 1)[-1]
+    return None
+
+
+class _Waves:
+    """One wave after another, each one's files written as it ends, the result kept whole."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        plan: TargetPlan,
+        report_dir: Path,
+        observer: Observer,
+        stop: StopFlag,
+        drive: Drive,
+        stderr_dir: str,
+        cleanup: contextlib.ExitStack,
+    ) -> None:
+        self.scenario, self.plan, self.observer, self.stop, self.drive = scenario, plan, observer, stop, drive
+        self.stderr_dir, self.cleanup = stderr_dir, cleanup
+        self.started = utc_now()
+        self.run_dir = new_run_dir(report_dir, scenario.name, self.started)
+        self.slots = max([scenario.workers, *(a.apply(scenario).workers for a in drive.settings)])
+        self.board = Board.create(self.slots)
+        self.waves: list[WaveResult] = []
+        self.warnings: list[str] = [redact_text(w) for w in plan.warnings]
+        self.kept: Wave | None = None
+        self.stopped: str | None = None
+        self.picker = random.Random(scenario.seed)
+        # every door a secret could come in by is redacted here, once (see gvlstress.system.redact)
+        self.recorded = scenario.recorded()
+        self.argv = redact_argv(drive.command if drive.command is not None else sys.argv)
+        self.shown_dir = redact_path(str(self.run_dir))
+        self.environment = HostFacts()
+        self.target = TargetFacts(scenario.target)
+
+    def facts(self, snapshot: Future[HostFacts], extras: _Extras) -> None:
+        """The host and the target as the report keeps them (redacted once, here)."""
+        plan = self.plan
+        self.environment = snapshot.result(timeout=60)
+        self.target = TargetFacts(
+            name=redact_text(self.scenario.target),
+            entry=plan.entry,
+            options=redact_tree(plan.options),
+            versions=redact_tree(plan.versions),
+            python=redact_path(plan.python or sys.executable),
+            warm_up=redact_tree(extras.warm_up) if extras.warm_up is not None else None,
+            preloaded=redact_tree(extras.preloaded) if extras.preloaded is not None else None,
+            parent_warmed=redact_text(extras.parent_warmed) if extras.parent_warmed else None,
+            facts=redact_tree(plan.facts),
+        )
+
+    def result(self, final: bool = False) -> RunResult:
+        r = RunResult(
+            scenario=self.recorded,
+            environment=self.environment,
+            target=self.target,
+            waves=tuple(self.waves),
+            started_at=self.started.isoformat(timespec="seconds"),
+            finished_at=utc_now().isoformat(timespec="seconds"),
+            command=self.argv,
+            run_dir=self.shown_dir,
+            interrupted_by=self.stop.signum,
+            warnings=tuple(self.warnings),
+            exploration=explore.rank(self.waves, self.drive.settings) if self.drive.settings else (),
+            shard=self.drive.shard,
+            stopped=self.stopped,
+        )
+        return replace(r, audit=audit(r)) if final else r
+
+    def run(self) -> RunResult:
+        sc, shard = self.scenario, self.drive.shard
+        indices = range(shard.index, sc.waves, shard.count) if shard else range(sc.waves)
+        json_report.write(self.result(), self.run_dir, complete=False)  # a harness that dies leaves this
+        began = time.monotonic()
+        batch_seen = 0.0
+        for done, index in enumerate(indices):
+            if self.stop:
+                break
+            picked = self._wave_scenario(done, len(indices))
+            if picked is None:
+                break
+            wave_scenario, setting = picked
+            launch = Wave(
+                index,
+                wave_scenario,
+                self.plan,
+                self.board,
+                self.observer,
+                self.stop,
+                batch_seen,
+                self.stderr_dir,
+                keep_hung=self.drive.keep_alive is not None and self.kept is None,
+                setting=setting,
+                shard=shard.index if shard else None,
+            )
+            try:
+                wave = launch.run()
+            except BaseException:
+                launch.release()  # a kept worker never outlives the run, however it ends
+                raise
+            if wave.kept_alive is not None:
+                self.kept = launch
+                self.cleanup.callback(launch.release)
+                self.board = Board.create(self.slots)  # the kept worker keeps its old slot to itself
+            wave = replace(
+                wave, harness={**harness_health(), "at_ms": round(1000 * (time.monotonic() - began))}
+            )
+            batch_seen = max(batch_seen, wave.batch_s_max)
+            if self._record(wave):
+                break
+        final = self.result(final=True)
+        write_reports(final, self.run_dir)
+        if self.kept is not None and self.drive.keep_alive is not None and not self.stop:
+            self._hold(final, self.drive.keep_alive)
+        return final
+
+    def _wave_scenario(self, done: int, total: int) -> tuple[Scenario, str | None] | None:
+        """The next wave's scenario: the setting exploration picks, its timeout capped to its
+        share of a time budget; None when the budget has no room for another wave."""
+        sc, drive = self.scenario, self.drive
+        wave_scenario, setting = sc, None
+        if drive.settings:
+            labels = [a.label for a in drive.settings]
+            arm = drive.settings[explore.pick(self.picker, explore.tally(self.waves, labels))]
+            wave_scenario, setting = arm.apply(sc), arm.label
+        if drive.deadline is None:
+            return wave_scenario, setting
+        share = (drive.deadline - time.monotonic()) / (total - done)
+        if share < MIN_WAVE_S:
+            self.warnings.append(f"time budget: started {done} of {total} wave(s); the rest did not fit")
+            self.stopped = "the time budget had no room for another wave"
+            return None
+        if share < sc.timeout:
+            stall = min(sc.stall, share / 2) if sc.stall else None
+            wave_scenario = dataclasses.replace(wave_scenario, timeout=share, stall=stall)
+            if not any(w.startswith("time budget: launch timeout") for w in self.warnings):
+                self.warnings.append(
+                    f"time budget: launch timeout capped at {share:.0f}s (scenario: {sc.timeout:g}s)"
+                )
+        return wave_scenario, setting
+
+    def _record(self, wave: WaveResult) -> bool:
+        """Keep a finished wave and write its files (once); True when the run stops here."""
+        self.waves.append(wave)
+        for line in version_warnings(wave, self.plan.expect):
+            line = redact_text(line)
+            if line not in self.warnings:
+                self.warnings.append(line)
+                self.observer.warn(line)
+        raw.write(wave, self.run_dir)  # each wave's files are written once, here
+        json_report.append_wave(wave, self.run_dir)
+        if self.drive.until is not None and (why := self.drive.until(self.waves)):
+            self.warnings.append(f"stopped early: {why}")
+            self.stopped = why
+            return True
+        if misuse := shape_error(wave):
+            write_reports(self.result(final=True), self.run_dir)
+            raise UsageError(misuse, hint=f"see {self.shown_dir}/report.md")
+        return False
+
+    def _hold(self, final: RunResult, seconds: float) -> None:
+        """Leave the kept worker running for a debugger until the time is up, a stop signal, or
+        it exits."""
+        assert self.kept is not None
+        wave = next(w for w in final.waves if w.kept_alive is not None)
+        self.observer.kept_alive(wave, seconds, f"{self.shown_dir}/report.md")
+        end = time.monotonic() + seconds
+        while not self.stop and time.monotonic() < end and self.kept.kept_running():
+            time.sleep(HOLD_POLL_S)  # a poll of the stop flag and /proc, with a deadline
+        self.kept.release()
