@@ -9,61 +9,16 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter
-from pathlib import Path
-from typing import Any
 
 from gvlstress.campaign import stats
-from gvlstress.campaign.compare import Comparison
-from gvlstress.campaign.sweep import SweepResult
-from gvlstress.controls.selftest import SelftestResult
-from gvlstress.judge.explain import stack_groups
-from gvlstress.judge.vocab import fold_frames, short_name, where
-from gvlstress.model import (
-    ArmStats,
-    Capture,
-    Diagnosis,
-    Frame,
-    HostFacts,
-    InspectResult,
-    RunResult,
-    SequentialResult,
-    Verdict,
-    WaveResult,
-    WorkerOutcome,
-    plural,
-)
+from gvlstress.model import Diagnosis, HostFacts, RunResult, Verdict, WaveResult, WorkerOutcome, plural
+from gvlstress.reporters.cells import amplifier_cell, arm_cells
+from gvlstress.reporters.markdown.stacks import stacks_section
+from gvlstress.reporters.markdown.tables import _code, _range, _table, _value
 
-MAX_FRAMES = 40
-MAX_LINE = 240
-"""A frame line longer than this (gdb's template-heavy Rust symbols) is cut."""
 REPORT_LIMIT = 60_000
 """report.md stays under this many characters (GitHub takes 65,536 in an issue body); what does
 not fit moves to stacks.md beside it, and run.json plus the raw dumps keep everything."""
-
-
-def _code(text: str) -> str:
-    quote = "'"
-    return f"`{text.replace('`', quote)}`"
-
-
-def _range(xs: list[float]) -> str:
-    lo, hi = f"{min(xs):.1f}", f"{max(xs):.1f}"
-    return lo if lo == hi else f"{lo}-{hi}"
-
-
-def _value(v: object) -> str:
-    """A setting as a reader writes it: true/false, 2.5 not 2.5000, no Python reprs."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return f"{v:g}"
-    return str(v)
-
-
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows]
-    return out
 
 
 def _hung(result: RunResult) -> list[tuple[WaveResult, WorkerOutcome]]:
@@ -197,20 +152,6 @@ def _configuration(result: RunResult) -> list[str]:
     return _table(["setting", "value"], rows)
 
 
-def amplifier_cell(amp: dict[str, Any]) -> str:
-    """What the amplifiers of one wave really did, in a table cell."""
-    parts = []
-    if sq := amp.get("squeeze"):
-        parts.append(f"squeeze {sq['cpus']} CPU ({sq['workers_pinned']}/{sq['workers']} workers pinned)")
-    if q := amp.get("cpu_quota"):
-        parts.append(f"quota {q['cores']:g} cores ({q['workers_joined']} workers in it)")
-    if b := amp.get("burners"):
-        parts.append(f"{plural(b['count'], 'burner')}")
-    if c := amp.get("chaos"):
-        parts.append(f"chaos {c['starvations']} starvations, {c['stops']} stops")
-    return "; ".join(parts) or "-"
-
-
 def _waves(result: RunResult) -> list[str]:
     amplified = any(w.amplifiers for w in result.waves)
     rows = []
@@ -276,20 +217,6 @@ def _hosts(result: RunResult) -> list[str]:
         *_table(
             ["shard", "host", "kernel", "CPU budget", "waves", "hung", "hang rate [95%]", "p", "flag"], rows
         ),
-    ]
-
-
-def arm_cells(a: ArmStats) -> list[str]:
-    """An explored setting's evidence, as both the console and report.md show it: setting,
-    waves, hangs, CPU-minutes, hangs per CPU-minute [95%], P(best)."""
-    per = a.per_cpu_minute
-    return [
-        a.label,
-        str(a.waves),
-        str(a.hangs),
-        f"{a.cpu_minutes:.2f}",
-        f"{per[0]:.2f} [{per[1]:.2f}-{per[2]:.2f}]" if per else "-",
-        f"{a.p_best:.2f}",
     ]
 
 
@@ -360,67 +287,6 @@ def _diagnosis(result: RunResult) -> list[str]:
                 "",
             ]
     return out or ["Nothing to diagnose: no worker hung, crashed or raised.", ""]
-
-
-def _short_path(path: str) -> str:
-    """The last three parts of a source path (``rayon-1.12.0/src/iter/map.rs`` reads as well as
-    ``/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/rayon-1.12.0/src/iter/map.rs``)."""
-    parts = path.split("/")
-    return "/".join(parts[-3:]) if len(parts) > 3 else path
-
-
-def _frames_text(frames: tuple[Frame, ...], limit: int = MAX_FRAMES) -> str:
-    """Frames one per line, rayon's join/steal recursion folded, long symbols cut."""
-    folded, dropped = fold_frames(frames)
-    lines = []
-    for i, f in enumerate(folded[:limit]):
-        loc = f" ({_short_path(f.file)}:{f.line})" if f.file and f.line else ""
-        line = f"#{i:<3}{short_name(f.name)}{loc}"
-        lines.append(line if len(line) <= MAX_LINE else line[: MAX_LINE - 3] + "...")
-    if len(folded) > limit:
-        lines.append(f"... {len(folded) - limit} more frames")
-    if dropped:
-        lines.append(f"({dropped} frames of repeated recursion folded)")
-    return "\n".join(lines)
-
-
-def stacks_section(cap: Capture, title: str, limit: int = MAX_FRAMES) -> list[str]:
-    """One collapsed block per worker; inside, one per distinct stack with a thread count."""
-    groups = stack_groups(cap)
-    out = [
-        f"<details><summary>{title}: {len(cap.threads)} threads, {len(groups)} distinct stacks</summary>",
-        "",
-    ]
-    for g in groups:
-        first = g.shown
-        futex = f" on futex {first.futex_addr:#x}" if first.futex_addr is not None else ""
-        gil = " **holds the GIL**" if g.holds_gil else ""
-        tids = ", ".join(str(t) for t in g.tids[:20]) + (" ..." if len(g.tids) > 20 else "")
-        note = " (recursion depth varies; the shallowest shown)" if g.depth_varies else ""
-        idle = f" (idle: {g.idle})" if g.idle else ""
-        out += [
-            f"<details><summary>{g.who} ({first.state}{futex}{gil}): {where(first)}{idle}</summary>",
-            "",
-            f"tids: {tids}{note}",
-            "",
-        ]
-        if first.native:
-            out += ["native:", "", "```text", _frames_text(first.native, limit), "```", ""]
-        elif not (first.python and first.python.frames):
-            out += ["(no stack: see the missing views above)", ""]
-        py = first.python
-        if py and py.frames:
-            out += [
-                f"py-spy (thread {py.name}, {'active' if py.active else 'idle'}):",
-                "",
-                "```text",
-                _frames_text(py.frames, limit),
-                "```",
-                "",
-            ]
-        out += ["</details>", ""]
-    out += ["</details>", ""]
-    return out
 
 
 def render(result: RunResult) -> str:
@@ -522,181 +388,3 @@ def _diagnosis_block(d: Diagnosis) -> list[str]:
         ]
         out += [*_table(["futex", "threads", "who", "blocked in"], rows), ""]
     return out
-
-
-def render_inspect(result: InspectResult) -> str:
-    """report.md for `gvlstress inspect`: one section per process, stacks collapsed."""
-    n = len(result.processes)
-    out = [f"# gvlstress inspect: {n} process{'es' if n != 1 else ''}", ""]
-    out.append(
-        "A look at live process(es) with no heartbeat to say whether they make progress. Each is judged "
-        "from its main thread and what that thread waits for: *idle* (it waits on I/O, a sleep, a child, "
-        "a timed wait, or threads that can still end the wait), *busy* (burning CPU: a livelock and real "
-        "work look alike without `--watch`), *stopped*, *stalled* (no known shape), or *deadlock*: every "
-        "thread that could end the wait is blocked too and a named pattern (or a cycle across processes) "
-        "explains it."
-    )
-    out += ["", "## Environment", "", *_environment_rows(result.environment, {}, None), ""]
-    for p in result.processes:
-        out += [f"## pid {p.pid}: {p.diagnosis.verdict.value}", "", f"`{p.cmdline[:300]}`", ""]
-        out += _diagnosis_block(p.diagnosis)
-        if p.activity and p.activity.threads:
-            rows = [
-                [
-                    str(t.tid),
-                    t.comm,
-                    f"{t.cpu_s:.2f}",
-                    str(t.voluntary_ctxt),
-                    str(t.nonvoluntary_ctxt),
-                    "-" if t.syscalls is None else str(t.syscalls),
-                    ", ".join(t.waits_seen) or "-",
-                ]
-                for t in sorted(p.activity.threads, key=lambda t: -t.cpu_s)[:16]
-            ]
-            out += [
-                f"Activity over {p.activity.seconds:.1f}s ({p.activity.samples} samples): {p.activity.summary}.",
-                "",
-                *_table(["tid", "comm", "CPU s", "voluntary", "involuntary", "syscalls", "waits seen"], rows),
-                "",
-            ]
-        if p.capture:
-            out += stacks_section(p.capture, f"pid {p.pid}")
-    out += ["## Command", "", "```sh", shlex.join(result.command), "```", ""]
-    return "\n".join(out) + "\n"
-
-
-def render_selftest(result: SelftestResult) -> str:
-    """selftest.md: the positive/negative control table for this host."""
-    rows = [[*r.cells(), "pass" if r.passed else "**FAIL**"] for r in result.rows]
-    out = [f"# gvlstress selftest: {'pass' if result.passed else 'FAIL'}", ""]
-    out += _table(
-        ["class", "expected", "verdicts", "named patterns", "detection", "caught", "named", ""], rows
-    )
-    out += ["", "Each control's full report is in its own run directory next to this file.", ""]
-    return "\n".join(out)
-
-
-def _compare_rows(c: Comparison) -> list[list[str]]:
-    return [
-        [
-            f"{i + 1}. {r.name}",
-            r.versions,
-            r.config,
-            f"{r.hung}/{r.waves}",
-            str(r.rate),
-            str(r.batches),
-            f"{r.batches_per_s:.1f}" if r.batches_per_s is not None else "-",
-            r.threads,
-            str(r.errored),
-        ]
-        for i, r in enumerate(c.runs)
-    ]
-
-
-COMPARE_HEADER = [
-    "run",
-    "imported",
-    "configuration",
-    "hung waves",
-    "hang rate (95% CI)",
-    "batches",
-    "batches/s per worker",
-    "threads per worker",
-    "crashed/errored waves",
-]
-
-
-def sequential_lines(r: SequentialResult) -> list[str]:
-    """An SPRT's question, answer and cost against a fixed-size test (computed, rendered here)."""
-    n0, n1 = r.expected
-    return [
-        f"sequential test (Wald SPRT, alpha {r.alpha:g}, beta {r.beta:g}): {r.question}",
-        f"answer: {r.answer}",
-        f"used {r.trials} trials ({r.events} events; log-likelihood ratio {r.llr:.2f}, bounds "
-        f"{r.lower:.2f} and {r.upper:.2f}); on average it needs {n0:.0f} under H0 and {n1:.0f} under H1, "
-        f"a fixed-size test of the same error rates {r.fixed}",
-    ]
-
-
-def pair_lines(c: Comparison) -> list[str]:
-    out = []
-    for p in c.pairs:
-        a, b = c.runs[p.a], c.runs[p.b]
-        verdict = "a significant difference" if p.p_value < 0.05 else "no significant difference"
-        out.append(
-            f"{p.a + 1} vs {p.b + 1} ({a.name} vs {b.name}): {a.hung}/{a.waves} vs {b.hung}/{b.waves} "
-            f"hung waves, Fisher exact p = {p.p_value:.3g}: {verdict} at 5%"
-        )
-    return out
-
-
-def render_compare(c: Comparison) -> str:
-    out = ["# gvlstress compare", ""]
-    out += _table(COMPARE_HEADER, _compare_rows(c))
-    out += ["", *[f"- {line}" for line in pair_lines(c)]]
-    if c.sequential is not None:
-        out += [*[f"- {line}" for line in sequential_lines(c.sequential)]]
-    out += [
-        "",
-        "Hang rates are per wave (launch), with 95% Wilson intervals; with no hang, the bound is the "
-        "exact one-sided 95% upper limit (about 3/n). A clean run bounds the rate, it does not disprove a report.",
-        "",
-        "Runs:",
-        "",
-    ]
-    out += [f"{i + 1}. `{r.run_dir}`" for i, r in enumerate(c.runs)]
-    return "\n".join(out) + "\n"
-
-
-def render_sweep(r: SweepResult) -> str:
-    """The sweep's report: the hazard table per cell, the heatmap, and each cell's run."""
-    sc = r.base
-    out = [
-        "# gvlstress sweep",
-        "",
-        f"Target `{sc.target}`, fault `{sc.fault}`"
-        + (f" ({', '.join(f'{k}={v}' for k, v in sc.options.items())})" if sc.options else "")
-        + f"; {plural(sc.waves, 'wave')} of {sc.iterations} batches per worker in each cell"
-        + (" (**interrupted**: the cells below are those that finished)" if r.interrupted else "")
-        + ".",
-        "",
-    ]
-    if r.heatmap:
-        out += ["![hangs per 1000 batches](heatmap.png)", ""]
-    else:
-        out += ["(no heatmap: matplotlib could not be imported here)", ""]
-    rows = []
-    for c in r.cells:
-        per = c.per_cpu_minute
-        rows.append(
-            [
-                str(c.workers),
-                str(c.rayon),
-                c.amplifier,
-                f"{c.hung}/{c.waves}",
-                str(c.batches),
-                f"{1000 * c.hazard.p:.2f} [{1000 * c.hazard.low:.2f}-{1000 * c.hazard.high:.2f}]",
-                f"{per[0]:.2f} [{per[1]:.2f}-{per[2]:.2f}]" if per else "-",
-                f"`{Path(c.run_dir).name}`",
-            ]
-        )
-    out += _table(
-        [
-            "workers",
-            "threads",
-            "amplifier",
-            "hung waves",
-            "batches",
-            "hangs per 1000 batches [95%]",
-            "hangs per CPU-minute [95%]",
-            "run (under cells/)",
-        ],
-        rows,
-    )
-    out += [
-        "",
-        "A wave ends at its first hang, so a cell's hazard is hung waves per batch run; 95% Wilson "
-        "intervals (exact Poisson per CPU-minute).",
-        "",
-    ]
-    return "\n".join(out)

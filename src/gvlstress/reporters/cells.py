@@ -1,0 +1,92 @@
+"""Table cells and lines both human views share (the console and report.md): computed once,
+rendered by each its own way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gvlstress.campaign.compare import Comparison
+from gvlstress.model import ArmStats, SequentialResult, plural
+
+
+def arm_cells(a: ArmStats) -> list[str]:
+    """An explored setting's evidence, as both the console and report.md show it: setting,
+    waves, hangs, CPU-minutes, hangs per CPU-minute [95%], P(best)."""
+    per = a.per_cpu_minute
+    return [
+        a.label,
+        str(a.waves),
+        str(a.hangs),
+        f"{a.cpu_minutes:.2f}",
+        f"{per[0]:.2f} [{per[1]:.2f}-{per[2]:.2f}]" if per else "-",
+        f"{a.p_best:.2f}",
+    ]
+
+
+def amplifier_cell(amp: dict[str, Any]) -> str:
+    """What the amplifiers of one wave really did, in a table cell."""
+    parts = []
+    if sq := amp.get("squeeze"):
+        parts.append(f"squeeze {sq['cpus']} CPU ({sq['workers_pinned']}/{sq['workers']} workers pinned)")
+    if q := amp.get("cpu_quota"):
+        parts.append(f"quota {q['cores']:g} cores ({q['workers_joined']} workers in it)")
+    if b := amp.get("burners"):
+        parts.append(f"{plural(b['count'], 'burner')}")
+    if c := amp.get("chaos"):
+        parts.append(f"chaos {c['starvations']} starvations, {c['stops']} stops")
+    return "; ".join(parts) or "-"
+
+
+def compare_rows(c: Comparison) -> list[list[str]]:
+    return [
+        [
+            f"{i + 1}. {r.name}",
+            r.versions,
+            r.config,
+            f"{r.hung}/{r.waves}",
+            str(r.rate),
+            str(r.batches),
+            f"{r.batches_per_s:.1f}" if r.batches_per_s is not None else "-",
+            r.threads,
+            str(r.errored),
+        ]
+        for i, r in enumerate(c.runs)
+    ]
+
+
+COMPARE_HEADER = [
+    "run",
+    "imported",
+    "configuration",
+    "hung waves",
+    "hang rate (95% CI)",
+    "batches",
+    "batches/s per worker",
+    "threads per worker",
+    "crashed/errored waves",
+]
+
+
+def sequential_lines(r: SequentialResult) -> list[str]:
+    """An SPRT's question, answer and cost against a fixed-size test (computed, rendered here)."""
+    n0, n1 = r.expected
+    return [
+        f"sequential test (Wald SPRT, alpha {r.alpha:g}, beta {r.beta:g}): {r.question}",
+        f"answer: {r.answer}",
+        f"used {r.trials} trials ({r.events} events; log-likelihood ratio {r.llr:.2f}, bounds "
+        f"{r.lower:.2f} and {r.upper:.2f}); on average it needs {n0:.0f} under H0 and {n1:.0f} under H1, "
+        f"a fixed-size test of the same error rates {r.fixed}",
+    ]
+
+
+def pair_lines(c: Comparison) -> list[str]:
+    out = []
+    for p in c.pairs:
+        a, b = c.runs[p.a], c.runs[p.b]
+        verdict = "a significant difference" if p.p_value < 0.05 else "no significant difference"
+        out.append(
+            f"{p.a + 1} vs {p.b + 1} ({a.name} vs {b.name}): {a.hung}/{a.waves} vs {b.hung}/{b.waves} "
+            f"hung waves, Fisher exact p = {p.p_value:.3g}: {verdict} at 5%"
+        )
+    return out

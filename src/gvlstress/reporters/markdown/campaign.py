@@ -1,0 +1,95 @@
+"""Markdown for campaigns: selftest's control table, compare, sweep."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gvlstress.campaign.compare import Comparison
+from gvlstress.campaign.sweep import SweepResult
+from gvlstress.controls.selftest import SelftestResult
+from gvlstress.model import plural
+from gvlstress.reporters.cells import COMPARE_HEADER, compare_rows, pair_lines, sequential_lines
+from gvlstress.reporters.markdown.tables import _table
+
+
+def render_selftest(result: SelftestResult) -> str:
+    """selftest.md: the positive/negative control table for this host."""
+    rows = [[*r.cells(), "pass" if r.passed else "**FAIL**"] for r in result.rows]
+    out = [f"# gvlstress selftest: {'pass' if result.passed else 'FAIL'}", ""]
+    out += _table(
+        ["class", "expected", "verdicts", "named patterns", "detection", "caught", "named", ""], rows
+    )
+    out += ["", "Each control's full report is in its own run directory next to this file.", ""]
+    return "\n".join(out)
+
+
+def render_compare(c: Comparison) -> str:
+    out = ["# gvlstress compare", ""]
+    out += _table(COMPARE_HEADER, compare_rows(c))
+    out += ["", *[f"- {line}" for line in pair_lines(c)]]
+    if c.sequential is not None:
+        out += [*[f"- {line}" for line in sequential_lines(c.sequential)]]
+    out += [
+        "",
+        "Hang rates are per wave (launch), with 95% Wilson intervals; with no hang, the bound is the "
+        "exact one-sided 95% upper limit (about 3/n). A clean run bounds the rate, it does not disprove a report.",
+        "",
+        "Runs:",
+        "",
+    ]
+    out += [f"{i + 1}. `{r.run_dir}`" for i, r in enumerate(c.runs)]
+    return "\n".join(out) + "\n"
+
+
+def render_sweep(r: SweepResult) -> str:
+    """The sweep's report: the hazard table per cell, the heatmap, and each cell's run."""
+    sc = r.base
+    out = [
+        "# gvlstress sweep",
+        "",
+        f"Target `{sc.target}`, fault `{sc.fault}`"
+        + (f" ({', '.join(f'{k}={v}' for k, v in sc.options.items())})" if sc.options else "")
+        + f"; {plural(sc.waves, 'wave')} of {sc.iterations} batches per worker in each cell"
+        + (" (**interrupted**: the cells below are those that finished)" if r.interrupted else "")
+        + ".",
+        "",
+    ]
+    if r.heatmap:
+        out += ["![hangs per 1000 batches](heatmap.png)", ""]
+    else:
+        out += ["(no heatmap: matplotlib could not be imported here)", ""]
+    rows = []
+    for c in r.cells:
+        per = c.per_cpu_minute
+        rows.append(
+            [
+                str(c.workers),
+                str(c.rayon),
+                c.amplifier,
+                f"{c.hung}/{c.waves}",
+                str(c.batches),
+                f"{1000 * c.hazard.p:.2f} [{1000 * c.hazard.low:.2f}-{1000 * c.hazard.high:.2f}]",
+                f"{per[0]:.2f} [{per[1]:.2f}-{per[2]:.2f}]" if per else "-",
+                f"`{Path(c.run_dir).name}`",
+            ]
+        )
+    out += _table(
+        [
+            "workers",
+            "threads",
+            "amplifier",
+            "hung waves",
+            "batches",
+            "hangs per 1000 batches [95%]",
+            "hangs per CPU-minute [95%]",
+            "run (under cells/)",
+        ],
+        rows,
+    )
+    out += [
+        "",
+        "A wave ends at its first hang, so a cell's hazard is hung waves per batch run; 95% Wilson "
+        "intervals (exact Poisson per CPU-minute).",
+        "",
+    ]
+    return "\n".join(out)

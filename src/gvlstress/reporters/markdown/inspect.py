@@ -1,0 +1,51 @@
+"""report.md for `gvlstress inspect`: one section per process, stacks collapsed."""
+
+from __future__ import annotations
+
+import shlex
+
+from gvlstress.model import InspectResult
+from gvlstress.reporters.markdown.run import _diagnosis_block, _environment_rows
+from gvlstress.reporters.markdown.stacks import stacks_section
+from gvlstress.reporters.markdown.tables import _table
+
+
+def render_inspect(result: InspectResult) -> str:
+    """report.md for `gvlstress inspect`: one section per process, stacks collapsed."""
+    n = len(result.processes)
+    out = [f"# gvlstress inspect: {n} process{'es' if n != 1 else ''}", ""]
+    out.append(
+        "A look at live process(es) with no heartbeat to say whether they make progress. Each is judged "
+        "from its main thread and what that thread waits for: *idle* (it waits on I/O, a sleep, a child, "
+        "a timed wait, or threads that can still end the wait), *busy* (burning CPU: a livelock and real "
+        "work look alike without `--watch`), *stopped*, *stalled* (no known shape), or *deadlock*: every "
+        "thread that could end the wait is blocked too and a named pattern (or a cycle across processes) "
+        "explains it."
+    )
+    out += ["", "## Environment", "", *_environment_rows(result.environment, {}, None), ""]
+    for p in result.processes:
+        out += [f"## pid {p.pid}: {p.diagnosis.verdict.value}", "", f"`{p.cmdline[:300]}`", ""]
+        out += _diagnosis_block(p.diagnosis)
+        if p.activity and p.activity.threads:
+            rows = [
+                [
+                    str(t.tid),
+                    t.comm,
+                    f"{t.cpu_s:.2f}",
+                    str(t.voluntary_ctxt),
+                    str(t.nonvoluntary_ctxt),
+                    "-" if t.syscalls is None else str(t.syscalls),
+                    ", ".join(t.waits_seen) or "-",
+                ]
+                for t in sorted(p.activity.threads, key=lambda t: -t.cpu_s)[:16]
+            ]
+            out += [
+                f"Activity over {p.activity.seconds:.1f}s ({p.activity.samples} samples): {p.activity.summary}.",
+                "",
+                *_table(["tid", "comm", "CPU s", "voluntary", "involuntary", "syscalls", "waits seen"], rows),
+                "",
+            ]
+        if p.capture:
+            out += stacks_section(p.capture, f"pid {p.pid}")
+    out += ["## Command", "", "```sh", shlex.join(result.command), "```", ""]
+    return "\n".join(out) + "\n"
