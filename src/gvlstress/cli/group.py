@@ -1,0 +1,16 @@
+"""The `gvlstress` command group; each command module adds its commands to it."""
+
+from __future__ import annotations
+
+import click
+
+from gvlstress import __version__
+from gvlstress.cli.options import EXIT_CODES
+
+
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}, epilog=EXIT_CODES
+)
+@click.version_option(__version__, prog_name="gvlstress")
+def cli() -> None:
+    """Reproduce, detect and explain deadlocks in native (rayon/PyO3) data loaders."""

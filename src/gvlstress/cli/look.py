@@ -1,0 +1,107 @@
+"""`inspect`, `doctor`, `selftest`: looking at a live process, at this host, at the harness itself."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from gvlstress import api
+from gvlstress.cli.group import cli
+from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
+from gvlstress.controls.selftest import NAMES as _SELFTEST_NAMES
+from gvlstress.errors import ExitCode, UsageError
+from gvlstress.reporters.console import (
+    print_checks,
+    print_inspect,
+    print_selftest,
+)
+
+INSPECT_EPILOG = """\b
+Verdicts: idle (every thread waits, nothing implies a cycle), busy (burning CPU;
+one look cannot tell a livelock from work: use --watch), stopped (SIGSTOP or a
+tracer), stalled (no known shape), deadlock (a closed wait set that a named
+pattern or a cycle across processes explains).
+Exit codes: 0 captured (idle, busy, stopped, stalled); 1 deadlock; 2 bad pid;
+4 cannot read /proc or write the report.
+"""
+
+
+@cli.command(epilog=INSPECT_EPILOG)
+@click.argument("pid", type=int)
+@click.option("--tree", is_flag=True, help="Also capture every descendant process (e.g. a pool's workers).")
+@click.option(
+    "--report-dir", default="reports", show_default=True, metavar="DIR", help="Where the report goes."
+)
+@click.option(
+    "--watch",
+    type=click.FloatRange(0.5, 3600),
+    metavar="SECONDS",
+    help="Sample /proc for this long: per-thread CPU, syscalls and wake-ups (busy-with-syscalls vs spinning).",
+)
+def inspect(pid: int, tree: bool, report_dir: str, watch: float | None) -> None:
+    """Capture and explain a live process, such as a hung training job; it is never killed."""
+    if watch is not None and not math.isfinite(watch):  # click's range lets NaN through
+        raise UsageError(f"--watch: must be a finite number of seconds, got {watch!r}")
+    console = make_console()
+    result = api.inspect(
+        pid, tree=tree, report_dir=Path(report_dir), command=tuple(["gvlstress", *sys.argv[1:]]), watch=watch
+    )
+    print_inspect(console, result)
+    raise SystemExit(int(ExitCode.HANG if result.looks_deadlocked else ExitCode.OK))
+
+
+@cli.command(epilog="\b\nExit codes: 0 a run would get full diagnostics; 4 something is missing.")
+def doctor() -> None:
+    """Check this host: py-spy and native-stack attach, ptrace policy, CPU budget, thread knobs."""
+    from gvlstress.controls.doctor import healthy, run_checks
+
+    console = make_console()
+    checks = run_checks()
+    print_checks(console, checks)
+    raise SystemExit(int(ExitCode.OK if healthy(checks) else ExitCode.ENVIRONMENT))
+
+
+SELFTEST_EPILOG = """\b
+Exit codes: 0 every class caught and named and the negative controls clean;
+1 a class was missed or misnamed (or a negative control raised a false alarm);
+130/143 interrupted.
+"""
+
+
+@cli.command(epilog=SELFTEST_EPILOG)
+@click.option(
+    "--only",
+    "only",
+    multiple=True,
+    type=click.Choice(_SELFTEST_NAMES),
+    help="Run only this class (repeatable).",
+)
+@click.option(
+    "--repeat", type=click.IntRange(1, 1000), default=1, show_default=True, help="Runs per class (fidelity)."
+)
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True)
+@click.option("--rayon", type=click.IntRange(1, 256), default=8, show_default=True)
+@click.option("--report-dir", default="reports", show_default=True, metavar="DIR")
+def selftest(only: tuple[str, ...], repeat: int, workers: int, rayon: int, report_dir: str) -> None:
+    """Prove this host catches every known failure class (run before trusting a clean run)."""
+    console = make_console()
+
+    def progress(control: Any, i: int, attempt: Any) -> None:
+        mark = "ok" if attempt.named(control) else "MISSED"
+        console.print(
+            f"  {control.name} #{i + 1}: {attempt.verdict.value} "
+            f"{'/'.join(attempt.patterns) or '-'} ({mark})",
+            highlight=False,
+            markup=False,
+        )
+
+    with stop_on_signals() as stop:
+        result = api.selftest(only or None, repeat, workers, rayon, Path(report_dir), progress, stop)
+    print_selftest(console, result)
+    if stop:
+        raise SystemExit(int(interrupted_code(stop.signum)))
+    raise SystemExit(int(ExitCode.OK if result.passed else ExitCode.HANG))

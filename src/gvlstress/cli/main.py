@@ -1,0 +1,76 @@
+"""The command line's entry point and its error funnel: the only place that prints errors and
+picks exit codes. A thin layer over `gvlstress.api`.
+"""
+
+from __future__ import annotations
+
+import signal
+
+import click
+
+from gvlstress.cli import campaign, look, run  # noqa: F401 (each adds its commands to the group)
+from gvlstress.cli.group import cli
+from gvlstress.cli.terminal import interrupted_code, make_console
+from gvlstress.errors import ExitCode, GvlstressError, StopNow
+from gvlstress.system.redact import redact_text
+
+
+def _save_traceback() -> str:
+    """The current exception's traceback in a file of its own (the run directory may not exist)."""
+    import tempfile
+    import traceback
+
+    try:
+        fd, path = tempfile.mkstemp(prefix="gvlstress-internal-error-", suffix=".txt")
+        with open(fd, "w", encoding="utf-8") as fh:
+            fh.write(redact_text(traceback.format_exc()))
+        return path
+    except OSError:
+        return "(could not be written)"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The error funnel: every expected failure becomes one line on stderr and its exit code."""
+    err = make_console(stderr=True)
+    try:
+        code = cli.main(args=argv, prog_name="gvlstress", standalone_mode=False)
+    except GvlstressError as exc:
+        hint = f" (hint: {redact_text(exc.hint)})" if exc.hint else ""
+        err.print(f"gvlstress: error: {redact_text(exc.message)}{hint}", markup=False)
+        raise SystemExit(int(exc.exit_code)) from None
+    except click.exceptions.NoArgsIsHelpError as exc:
+        err.print(exc.format_message(), markup=False)
+        raise SystemExit(int(ExitCode.USAGE)) from None
+    except click.ClickException as exc:  # click's own usage errors, in the same style as ours
+        ctx = getattr(exc, "ctx", None)
+        cmd = (
+            f"gvlstress {ctx.info_name}" if ctx is not None and ctx.info_name != "gvlstress" else "gvlstress"
+        )
+        err.print(f"gvlstress: error: {redact_text(exc.format_message())} (hint: {cmd} --help)", markup=False)
+        raise SystemExit(int(ExitCode.USAGE)) from None
+    except click.exceptions.Abort:
+        raise SystemExit(int(ExitCode.INTERRUPTED)) from None
+    except StopNow as now:
+        err.print(
+            f"gvlstress: stopped at once by a second {signal.Signals(now.signum).name} "
+            "(what was in progress has no report; started processes were killed)",
+            markup=False,
+        )
+        raise SystemExit(int(interrupted_code(now.signum))) from None
+    except OSError as exc:  # a full or read-only filesystem, a vanished directory: the host's problem
+        where = f" ({exc.filename})" if exc.filename else ""
+        err.print(
+            f"gvlstress: error: cannot write or read{where}: {exc.strerror or exc} "
+            "(hint: free space or pass --report-dir with a writable directory)",
+            markup=False,
+        )
+        raise SystemExit(int(ExitCode.ENVIRONMENT)) from None
+    except Exception as exc:  # a bug: say so in one line, keep the traceback for the report
+        path = _save_traceback()
+        err.print(
+            f"gvlstress: internal error: {type(exc).__name__}: {redact_text(str(exc)[:300])} "
+            f"(a bug in gvlstress; traceback in {path}; please report it)",
+            markup=False,
+        )
+        raise SystemExit(int(ExitCode.INTERNAL)) from None
+    raise SystemExit(int(code or 0))
