@@ -1,6 +1,6 @@
 """The ``genvarloader`` target: the real loader from PyPI, as in genvarloader issue #263.
 
-Supervisor half (`GenvarloaderTarget.prepare`): asks the workers' interpreter (``--python``, or
+Supervisor half (`gvl_support.GenvarloaderTarget.prepare`): asks the workers' interpreter (``--python``, or
 this one) which genvarloader it has, builds a synthetic dataset once per parameter set in a cache
 directory (with that interpreter, via the standalone ``build_dataset.py``), and maps the thread
 settings onto what that version honours.
@@ -23,22 +23,12 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gvlstress.targets.gvl_data import version_tuple
+
 if TYPE_CHECKING:
-    from gvlstress.scenario import Scenario
-    from gvlstress.targets.base import TargetPlan
+    pass
 
 _GATE_MODULES = ("_intervals", "_haps", "_reference", "_genotypes", "_reconstruct")
-MODES = ("plain", "threaded")
-DATA_DEFAULTS: dict[str, Any] = {
-    "seed": 0,
-    "contigs": 2,
-    "contig_len": 1_000_000,
-    "samples": 8,
-    "variants_per_contig": 10_000,
-    "regions": 500,
-    "region_len": 2000,
-    "tracks": False,
-}
 
 
 def _task_cpu_ns() -> dict[int, int]:
@@ -68,14 +58,6 @@ def _task_cpu_ns() -> dict[int, int]:
 
 BURNING_NS = 1_000_000
 """A thread that ran at least 1 ms while batches loaded counts as working."""
-
-
-def _version_tuple(v: str) -> tuple[int, ...]:
-    parts = []
-    for p in v.split(".")[:3]:
-        digits = "".join(ch for ch in p if ch.isdigit())
-        parts.append(int(digits or 0))
-    return tuple(parts)
 
 
 def _force_parallel_by_patch(gvl: Any) -> str:
@@ -163,7 +145,7 @@ def open_worker(options: dict[str, Any], seed: int, slot: int) -> _GvlSession:
         pass
     version = str(gvl.__version__)
     if options.get("force_parallel", True):
-        if _version_tuple(version) < (0, 37):
+        if version_tuple(version) < (0, 37):
             forced = _force_parallel_by_patch(gvl)
         else:
             forced = f"GVL_FORCE_PARALLEL={os.environ.get('GVL_FORCE_PARALLEL')}"
@@ -191,14 +173,3 @@ def open_worker(options: dict[str, Any], seed: int, slot: int) -> _GvlSession:
     }
     gil = _GilWork() if options.get("mode") == "threaded" else None
     return _GvlSession(ds, gvl, info, int(options.get("batch_regions", 0)), gil)
-
-
-class GenvarloaderTarget:
-    """Supervisor half: find genvarloader in the workers' interpreter, build data, map threads."""
-
-    name = "genvarloader"
-
-    def prepare(self, scenario: Scenario, workdir: Path) -> TargetPlan:
-        from gvlstress.targets import gvl_support
-
-        return gvl_support.prepare(scenario)

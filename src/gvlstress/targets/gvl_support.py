@@ -21,7 +21,7 @@ from gvlstress.probes import interpreter, tools
 from gvlstress.scenario import Scenario
 from gvlstress.system.cache import cache_root
 from gvlstress.targets.base import TargetPlan
-from gvlstress.targets.gvl import DATA_DEFAULTS, MODES, _version_tuple
+from gvlstress.targets.gvl_data import DATA_DEFAULTS, MODES, version_tuple
 
 BUILD_TIMEOUT_S = 900.0
 _PROBE = (
@@ -106,7 +106,7 @@ def prepare(scenario: Scenario) -> TargetPlan:
     version = str(info["version"])
     params = {k: opts.get(k, v) for k, v in DATA_DEFAULTS.items()}
     data = dataset(python, version, params, Path(opts["cache_dir"]) if opts.get("cache_dir") else None)
-    new = _version_tuple(version) >= (0, 37)
+    new = version_tuple(version) >= (0, 37)
     force = bool(opts.get("force_parallel", True))
     env = {"LOGURU_LEVEL": "WARNING"}
     if new and force:
@@ -149,3 +149,13 @@ def prepare(scenario: Scenario) -> TargetPlan:
         # fixes its pool size at import from GVL_NUM_THREADS: preloaded under the workers' env
         preload=("genvarloader",),
     )
+
+
+class GenvarloaderTarget:
+    """Supervisor half: find genvarloader in the workers' interpreter, build data, map threads
+    (the worker half, `gvl.open_worker`, imports nothing of this module)."""
+
+    name = "genvarloader"
+
+    def prepare(self, scenario: Scenario, workdir: Path) -> TargetPlan:
+        return prepare(scenario)

@@ -16,7 +16,7 @@ from typing import Any
 from gvlstress.errors import GvlstressError, StopNow, UsageError, user_error
 from gvlstress.targets.base import Target
 from gvlstress.targets.callable import CallableTarget
-from gvlstress.targets.gvl import GenvarloaderTarget
+from gvlstress.targets.gvl_support import GenvarloaderTarget
 from gvlstress.targets.native import NativeTarget
 from gvlstress.targets.shapes import ShapesTarget
 

@@ -1,0 +1,28 @@
+"""The genvarloader target's shared constants: its modes, the synthetic dataset's defaults, and
+version parsing. Both halves (the worker's `gvl`, the supervisor's `gvl_support`) import this;
+neither imports the other. Stdlib only: the worker imports it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MODES = ("plain", "threaded")
+
+DATA_DEFAULTS: dict[str, Any] = {
+    "seed": 0,
+    "contigs": 2,
+    "contig_len": 1_000_000,
+    "samples": 8,
+    "variants_per_contig": 10_000,
+    "regions": 500,
+    "region_len": 2000,
+    "tracks": False,
+}
+
+
+def version_tuple(v: str) -> tuple[int, ...]:
+    parts = []
+    for p in v.split(".")[:3]:
+        digits = "".join(ch for ch in p if ch.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
