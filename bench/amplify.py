@@ -75,7 +75,7 @@ def main() -> None:
         ap.error(f"--levers: unknown {unknown} (the baseline is always needed)")
     levers = {k: LEVERS[k] for k in chosen}
     report_dir = tempfile.mkdtemp(prefix="bench-amplify-")
-    totals = {name: [0, 0, 0.0] for name in levers}
+    totals: dict[str, list[float]] = {name: [0, 0, 0.0] for name in levers}
     for rep in range(args.reps):
         for name, lever in levers.items():
             hung, batches, cpu = cell(lever, rep, args, report_dir)
@@ -91,13 +91,13 @@ def main() -> None:
         "| vs baseline per CPU-minute (exact 95% CI) |"
     )
     print("|---|---|---|---|---|---|")
-    for name, (hung, batches, cpu) in totals.items():
-        r = stats.rate(int(hung), max(int(batches), 1))
-        per, lo, hi = stats.poisson_rate(int(hung), float(cpu))
-        x, xlo, xhi = stats.rate_ratio(int(hung), float(cpu), int(base[0]), float(base[2]))
+    for name, (tot_hung, tot_batches, tot_cpu) in totals.items():
+        r = stats.rate(int(tot_hung), max(int(tot_batches), 1))
+        per, lo, hi = stats.poisson_rate(int(tot_hung), float(tot_cpu))
+        x, xlo, xhi = stats.rate_ratio(int(tot_hung), float(tot_cpu), int(base[0]), float(base[2]))
         ratio = "-" if x != x else f"{x:.1f}x ({xlo:.1f}-{xhi:.1f})"  # nan: no hang on either side
         print(
-            f"| {name} | {hung}/{args.reps * args.waves} | {batches} | {1000 * r.p:.2f} ({1000 * r.low:.2f}-{1000 * r.high:.2f}) "
+            f"| {name} | {int(tot_hung)}/{args.reps * args.waves} | {int(tot_batches)} | {1000 * r.p:.2f} ({1000 * r.low:.2f}-{1000 * r.high:.2f}) "
             f"| {per:.2f} ({lo:.2f}-{hi:.2f}) | {ratio} |"
         )
     if args.false_alarms:

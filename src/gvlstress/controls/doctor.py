@@ -9,22 +9,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
 
-from gvlstress.model import syscalls
+from gvlstress.model import Check, syscalls
 from gvlstress.probes import host as hostenv
 from gvlstress.probes import native, procfs, pyspy
 from gvlstress.system.knobs import thread_knobs
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    ok: bool
-    detail: str
-    hint: str | None = None
-    required: bool = True
-    """A failed required check means a run would miss a diagnostic view (exit 4)."""
 
 
 def _subject() -> subprocess.Popen[bytes]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gvlstress.model.campaign import HuntResult, Plan, SequentialResult
 from gvlstress.model.diagnosis import Diagnosis, WaitGroup
-from gvlstress.model.inspect import Activity, Inspected, InspectResult, ThreadActivity
+from gvlstress.model.inspect import Activity, Check, Inspected, InspectResult, ThreadActivity
 from gvlstress.model.proc import (
     FutexGroup,
     ProbeFinding,
@@ -37,6 +37,7 @@ __all__ = [
     "ArmStats",
     "AuditItem",
     "Capture",
+    "Check",
     "Diagnosis",
     "Frame",
     "FutexGroup",

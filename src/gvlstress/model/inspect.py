@@ -1,4 +1,4 @@
-"""`gvlstress inspect`: live processes looked at, never killed."""
+"""`gvlstress inspect` and `doctor`: live processes looked at (never killed), this host checked."""
 
 from __future__ import annotations
 
@@ -57,3 +57,15 @@ class InspectResult:
     @property
     def looks_deadlocked(self) -> bool:
         return any(p.diagnosis.verdict is Verdict.DEADLOCK for p in self.processes)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One of `gvlstress doctor`'s checks of this host."""
+
+    name: str
+    ok: bool
+    detail: str
+    hint: str | None = None
+    required: bool = True
+    """A failed required check means a run would miss a diagnostic view (exit 4)."""

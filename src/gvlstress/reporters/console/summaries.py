@@ -11,10 +11,10 @@ from rich.table import Table
 from gvlstress.campaign.compare import Comparison
 from gvlstress.campaign.slurm import SlurmJobs
 from gvlstress.campaign.sweep import SweepResult
-from gvlstress.controls.doctor import Check
 from gvlstress.controls.selftest import HEADER as SELFTEST_HEADER
 from gvlstress.controls.selftest import SelftestResult
 from gvlstress.model import (
+    Check,
     HuntResult,
     InspectResult,
     Plan,

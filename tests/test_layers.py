@@ -1,0 +1,29 @@
+"""The layer contract holds: the pipeline is the folder names, and no import goes back up a layer
+(import-linter's contracts in pyproject.toml: layers, pure judging, reporters that only format,
+a worker that imports only system/)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+
+def test_the_import_contracts_are_kept() -> None:
+    lint = Path(sys.executable).with_name("lint-imports")
+    r = subprocess.run(
+        [str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    assert "4 kept, 0 broken" in r.stdout
+
+
+def test_no_module_grows_past_what_one_can_hold_in_ones_head() -> None:
+    big = {
+        str(p.relative_to(ROOT)): n
+        for p in (ROOT / "src" / "gvlstress").rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > 450
+    }
+    assert big == {}
