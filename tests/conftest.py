@@ -106,6 +106,11 @@ def alive(pid: int) -> bool:
         return False
 
 
+def all_gone(pids: list[int]) -> bool:
+    """Every one of these processes exited (a zombie counts: it no longer runs)."""
+    return not any(alive(p) for p in pids)
+
+
 def all_parked_on_futex(pid: int, min_threads: int) -> bool:
     """The fact a hung fixture shows: every thread asleep in a futex wait."""
     from gvlstress.probes import procfs

@@ -18,6 +18,8 @@ import pytest
 from conftest import alive, cli_env, cli_run, load_run, run_cli, spawned_workers, wait_for
 from gvlstress.supervisor.amplifiers import BURN_TAG
 
+pytestmark = pytest.mark.slow
+
 TOKEN = f"amplify-{os.getpid()}"
 """Set in the environment of harnesses this module starts: their burners inherit it, so
 burners of other runs on a shared machine are never counted."""

@@ -62,6 +62,7 @@ def _shard_run(tmp_path: Path, spec: str, *extra: str) -> dict[str, Any]:
     return load_run(out)
 
 
+@pytest.mark.slow
 def test_two_shards_merge_into_the_whole_campaign(tmp_path: Path) -> None:
     a = _shard_run(tmp_path, "0/2")
     b = _shard_run(tmp_path, "1/2")
@@ -102,6 +103,7 @@ def test_two_shards_merge_into_the_whole_campaign(tmp_path: Path) -> None:
     assert (wave["index"], wave["seed"]) == (3, seeds[3])
 
 
+@pytest.mark.slow
 def test_merge_refuses_other_scenarios_unless_mixed(tmp_path: Path) -> None:
     _shard_run(tmp_path, "0/2")
     _shard_run(tmp_path, "1/2", "--iterations", "3")
@@ -116,6 +118,7 @@ def test_merge_refuses_other_scenarios_unless_mixed(tmp_path: Path) -> None:
     assert "merged runs differ: iterations: 4 vs 3" in ok.stdout
 
 
+@pytest.mark.slow
 def test_merge_of_nothing_readable_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     r = run_cli(["merge", str(tmp_path / "empty"), "--output", str(tmp_path / "m")])
@@ -158,6 +161,7 @@ def test_clean_launches_match_the_zero_failure_formula(rate: float, confidence: 
     assert n == math.ceil(math.log(1 - confidence) / math.log(1 - rate) - 1e-9)
 
 
+@pytest.mark.slow
 def test_plan_prints_the_waves_and_what_they_cost_on_a_measured_run(tmp_path: Path) -> None:
     run = _shard_run(tmp_path, "0/1")
     per_wave = sum(w["iterations"] for w in run["waves"][0]["workers"])

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import ROOT, cli_env
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
 def workflow() -> str:

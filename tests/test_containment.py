@@ -8,12 +8,15 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import psutil
 import pytest
 
-from conftest import ROOT, cli_env, load_run, run_cli, wait_for
+from conftest import ROOT, all_gone, cli_env, load_run, run_cli, wait_for
+
+pytestmark = pytest.mark.slow
 
 
 def _gone(pid: int) -> bool:
@@ -120,3 +123,76 @@ def test_a_killed_process_group_leaves_no_cgroup_and_no_semaphore(tmp_path: Path
     assert _ours_in_cgroups(harness.pid) == []
     left = {p.name for p in Path("/dev/shm").glob("sem.mp-*")} - before
     assert left == set()
+
+
+GRAND = """
+import os, subprocess, threading
+
+def batches(out="", slot=0):
+    child = subprocess.Popen(["sleep", "300"], start_new_session=True)  # leaves every group
+    with open(os.path.join(out, f"grand-{slot}"), "w") as fh:
+        fh.write(f"{os.getpid()} {child.pid}")
+    yield b"x"
+    threading.Event().wait()  # then wait forever, quietly
+"""
+
+
+def test_workers_and_their_children_die_with_a_sigkilled_harness(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from conftest import cli_env
+
+    (tmp_path / "grand.py").write_text(GRAND)
+    harness = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gvlstress",
+            "run",
+            "--target",
+            "grand:batches",
+            "-o",
+            f"out={tmp_path}",
+            "--workers",
+            "2",
+            "--waves",
+            "1",
+            "--iterations",
+            "5",
+            "--stall",
+            "100",
+            "--timeout",
+            "200",
+            "--report-dir",
+            str(tmp_path / "r"),
+        ],
+        cwd=tmp_path,
+        env=cli_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        files = wait_for(
+            lambda: len(list(tmp_path.glob("grand-*"))) == 2 and list(tmp_path.glob("grand-*")),
+            60,
+            "both workers to start a grandchild",
+        )
+        pids = [int(x) for f in files for x in f.read_text().split()]
+        assert not all_gone(pids)
+        stderr_dirs = [
+            p
+            for p in Path(tempfile.gettempdir()).glob("gvlstress-stderr-*")
+            if any((p / f"{pid}.stderr").exists() for pid in pids)
+        ]
+        assert stderr_dirs  # the run's scratch directory, which a SIGKILL skips cleaning
+        os.kill(harness.pid, signal.SIGKILL)
+        harness.wait(10)
+        wait_for(lambda: all_gone(pids), 5, "workers and their session-leaving children to be killed")
+        wait_for(lambda: not any(p.exists() for p in stderr_dirs), 5, "the scratch directory to be removed")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(harness.pid, signal.SIGKILL)

@@ -65,6 +65,7 @@ def run_class(report_dir: Path, fault: str, extra: list[str], workers: int = 2) 
     return result.returncode, load_run(report_dir)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", list(CLASSES))
 def test_each_class_is_caught_and_named(report_dir: Path, fault: str) -> None:
     extra, code, verdict, pattern, fragment = CLASSES[fault]
@@ -89,6 +90,7 @@ def test_each_class_is_caught_and_named(report_dir: Path, fault: str) -> None:
     assert f"Pattern: **{pattern}**." in md
 
 
+@pytest.mark.slow
 def test_init_race_is_a_nondeterministic_error_with_its_rate(report_dir: Path) -> None:
     result = run_cli(
         [
@@ -121,6 +123,7 @@ def test_init_race_is_a_nondeterministic_error_with_its_rate(report_dir: Path) -
     assert "lost a concurrent-init race" in mixed["detail"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("mode", "pattern"),
     [
@@ -162,6 +165,7 @@ def test_patterns_come_from_the_threads_not_from_the_requested_mode(
     assert {w["verdict"] for w in workers_of(run)} <= {"deadlock", "cancelled"}
 
 
+@pytest.mark.slow
 def test_fork_after_init_is_named_from_the_setup_alone(report_dir: Path) -> None:
     # a healthy loader, but its pool started in the supervisor before the workers were forked
     rc, run = run_class(report_dir, "none", ["--start-method", "fork", "--warm-parent"])
@@ -171,12 +175,14 @@ def test_fork_after_init_is_named_from_the_setup_alone(report_dir: Path) -> None
         assert w["threads_max"] == 1
 
 
+@pytest.mark.slow
 def test_fork_after_init_without_warm_parent_is_a_usage_error(report_dir: Path) -> None:
     result = run_cli(["run", "--fault", "fork_after_init", "--report-dir", str(report_dir)], timeout=60)
     assert result.returncode == 2
     assert "--warm-parent" in result.stderr
 
 
+@pytest.mark.slow
 def test_negative_controls_repeated_raise_no_false_alarm(report_dir: Path) -> None:
     healthy = run_cli(
         [
@@ -258,6 +264,7 @@ def test_selftest_catches_every_class_on_this_host(tmp_path: Path) -> None:
     assert all(r["caught"] == r["named"] == r["runs"] == 1 for r in data["rows"])
 
 
+@pytest.mark.slow
 def test_selftest_rejects_an_unknown_class(tmp_path: Path) -> None:
     result = run_cli(["selftest", "--only", "nope", "--report-dir", str(tmp_path)], timeout=60)
     assert result.returncode == 2

@@ -5,7 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import cli_run, run_cli, workers_of
+
+pytestmark = pytest.mark.slow
 
 
 def test_polars_example_is_healthy_and_sized_by_rayon(report_dir: Path) -> None:

@@ -63,6 +63,7 @@ def lock_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
     return next(report_dir.iterdir()), run
 
 
+@pytest.mark.slow
 def test_diagnosis_names_the_pool_threads_grouped_on_one_futex(lock_run: tuple[Path, dict[str, Any]]) -> None:
     _, run = lock_run
     for w in workers_of(run):
@@ -89,6 +90,7 @@ def test_diagnosis_names_the_pool_threads_grouped_on_one_futex(lock_run: tuple[P
         assert [t for t in threads if t["python"]] == [t for t in threads if t["tid"] == w["pid"]]
 
 
+@pytest.mark.slow
 def test_report_md_is_a_pasteable_bug_report(lock_run: tuple[Path, dict[str, Any]]) -> None:
     run_dir, run = lock_run
     md = (run_dir / "report.md").read_text()
@@ -116,6 +118,7 @@ def test_report_md_is_a_pasteable_bug_report(lock_run: tuple[Path, dict[str, Any
     assert md.count("<details>") == md.count("</details>")
 
 
+@pytest.mark.slow
 def test_junit_has_one_failed_case_per_hung_wave(lock_run: tuple[Path, dict[str, Any]]) -> None:
     run_dir, _ = lock_run
     suite = ET.parse(run_dir / "junit.xml").getroot()
@@ -128,6 +131,7 @@ def test_junit_has_one_failed_case_per_hung_wave(lock_run: tuple[Path, dict[str,
     assert "report.md" in (failure.text or "")
 
 
+@pytest.mark.slow
 def test_raw_dumps_next_to_the_report(lock_run: tuple[Path, dict[str, Any]]) -> None:
     run_dir, run = lock_run
     for w in workers_of(run):
@@ -140,6 +144,7 @@ def test_raw_dumps_next_to_the_report(lock_run: tuple[Path, dict[str, Any]]) -> 
         assert ("\n" + (d / "native.txt").read_text()).count(header[tool]) == 17
 
 
+@pytest.mark.slow
 def test_no_secret_reaches_any_file_of_the_run(lock_run: tuple[Path, dict[str, Any]]) -> None:
     run_dir, run = lock_run
     files = [p for p in run_dir.rglob("*") if p.is_file()]
@@ -155,6 +160,7 @@ def test_no_secret_reaches_any_file_of_the_run(lock_run: tuple[Path, dict[str, A
     assert knobs["GVL_API_TOKEN"] == knobs["GVL_CACHE_URL"] == knobs["OMP_LICENSE"] == "<redacted>"
 
 
+@pytest.mark.slow
 def test_report_renders_again_from_run_json(lock_run: tuple[Path, dict[str, Any]]) -> None:
     run_dir, _ = lock_run
     before = (run_dir / "report.md").read_text()
@@ -166,6 +172,7 @@ def test_report_renders_again_from_run_json(lock_run: tuple[Path, dict[str, Any]
     assert (run_dir / "report.md").read_text() == before
 
 
+@pytest.mark.slow
 def test_report_of_a_non_run_dir_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "run.json").write_text('{"schema": "other"}')
     result = run_cli(["report", str(tmp_path)], timeout=60)
@@ -173,6 +180,7 @@ def test_report_of_a_non_run_dir_is_a_usage_error(tmp_path: Path) -> None:
     assert "not a gvlstress.run/3 file" in result.stderr
 
 
+@pytest.mark.slow
 def test_without_pyspy_or_native_tools_the_proc_verdict_stands(tmp_path: Path) -> None:
     _, run = run_lock(
         tmp_path, workers=1, GVLSTRESS_PYSPY="/nonexistent/py-spy", GVLSTRESS_NATIVE_TOOL="none"
@@ -201,6 +209,7 @@ def start_hung_fixture(rayon: int) -> subprocess.Popen[str]:
     return proc
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tool", ["pystack", "eu-stack", "gdb"])
 def test_inspect_a_hung_process_explains_it_and_leaves_it_alive(tmp_path: Path, tool: str) -> None:
     from gvlstress.probes import tools
@@ -231,6 +240,7 @@ def test_inspect_a_hung_process_explains_it_and_leaves_it_alive(tmp_path: Path, 
         proc.wait(10)
 
 
+@pytest.mark.slow
 def test_inspect_tree_covers_the_children(tmp_path: Path) -> None:
     parent = subprocess.Popen(
         [
@@ -259,6 +269,7 @@ def test_inspect_tree_covers_the_children(tmp_path: Path) -> None:
         parent.wait(10)
 
 
+@pytest.mark.slow
 def test_inspect_rejects_a_missing_pid(tmp_path: Path) -> None:
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait(10)
@@ -270,6 +281,7 @@ def test_inspect_rejects_a_missing_pid(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_doctor_passes_here_and_fails_without_pyspy() -> None:
     ok = run_cli(["doctor"], timeout=120)
     assert ok.returncode == 0, ok.stdout

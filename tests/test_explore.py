@@ -125,6 +125,7 @@ def test_the_ranking_is_best_first_with_intervals_and_probabilities() -> None:
     assert explore.rank(waves, arms) == ranking  # the same evidence, the same ranking
 
 
+@pytest.mark.slow
 def test_explore_needs_a_budget() -> None:
     r = run_cli(["hunt", "--explore"], timeout=60)
     assert r.returncode == 2
@@ -133,6 +134,7 @@ def test_explore_needs_a_budget() -> None:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(400)
 def test_explore_finds_that_more_threads_make_the_lock_order_race_frequent(tmp_path: Path) -> None:
     """1 x 2 threads hangs about once per 1800 batches, 1 x 4 about 50 times as often: given

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import all_parked_on_futex, wait_for
 from gvlstress.system.heartbeat import Board, Phase
 
@@ -44,6 +46,7 @@ def test_board_rows_written_by_a_spawned_process_are_read_whole() -> None:
     assert board.read(1).iterations == 0
 
 
+@pytest.mark.slow
 def test_fault_rate_makes_the_hang_arrive_after_a_random_number_of_batches(tmp_path: Path) -> None:
     # GIVEN five fixture processes, different seeds, each batch deadlocking with probability 0.2
     log = tmp_path / "faults.log"

@@ -3,9 +3,11 @@ expected, kernel threads and vanishing processes where a process is expected."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
@@ -14,6 +16,8 @@ import pytest
 from conftest import run_cli
 from gvlstress.api.inspect import _inspect as look
 from gvlstress.errors import UsageError
+
+pytestmark = pytest.mark.slow
 
 
 def _fifo_run_dir(tmp_path: Path, name: str) -> Path:
@@ -84,3 +88,53 @@ def test_a_huge_native_option_is_a_usage_error_not_a_crash(tmp_path: Path) -> No
         assert r.returncode == 2, r.stdout + r.stderr
         assert says in r.stderr
     assert not any(tmp_path.glob("*/run.json"))
+
+
+@pytest.fixture
+def full_fs(tmp_path: Path) -> Iterator[Path]:
+    """A 256 KiB tmpfs (root only), filled but for a little."""
+    import subprocess
+
+    mnt = tmp_path / "full"
+    mnt.mkdir()
+    if (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], check=False, capture_output=True
+        ).returncode
+        != 0
+    ):
+        pytest.skip("cannot mount a tmpfs here (needs root and mount rights)")
+    try:
+        with contextlib.suppress(OSError), (mnt / "filler").open("wb") as fh:
+            fh.write(b"x" * (256 * 1024 - 24 * 1024))
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False, capture_output=True)
+
+
+def test_a_report_dir_that_fills_up_is_one_line_exit_4_without_partial_files(full_fs: Path) -> None:
+    from conftest import run_cli
+
+    reports = full_fs / "reports"
+    r = run_cli(
+        [
+            "run",
+            "--fault",
+            "lock_across_par_iter",
+            "--workers",
+            "2",
+            "--rayon",
+            "16",
+            "--waves",
+            "1",
+            "--report-dir",
+            str(reports),
+        ],
+        timeout=240,
+    )
+    assert r.returncode == 4, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("gvlstress: error: cannot write or read")
+    assert "No space left on device" in line
+    leftovers = [p for p in reports.rglob(".*") if p.is_file()]
+    assert leftovers == []  # atomic writes: no half-written temporary file stays behind

@@ -8,9 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT
 
 
+@pytest.mark.slow
 def test_the_import_contracts_are_kept() -> None:
     lint = Path(sys.executable).with_name("lint-imports")
     r = subprocess.run(

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import ROOT, alive, cli_env, cli_run, run_cli, wait_for, workers_of
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 
 def test_preloaded_waves_run_and_record_the_fork_server(report_dir: Path) -> None:

@@ -89,12 +89,14 @@ def test_sample_live_thread_blocked_on_a_futex() -> None:
         t.join(5)
 
 
+@pytest.mark.slow
 def test_sample_of_a_vanished_process_is_none() -> None:
     p = subprocess.Popen([sys.executable, "-c", "pass"])
     p.wait(10)
     assert procfs.sample(p.pid) is None
 
 
+@pytest.mark.slow
 def test_sample_hung_fixture_shows_every_thread_parked() -> None:
     # GIVEN the native fixture deadlocked in the foreground with a 4-thread pool
     proc = subprocess.Popen(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 HEALTHY = """
 def test_native_loader(gvlstress):
     result = gvlstress.run(workers=2, rayon=4, waves=1, iterations=20)

@@ -29,7 +29,7 @@ from conftest import SUPPORT, cli_run, run_cli, wait_for
 CORPUS = SUPPORT / "corpus"
 READY_S = 90.0
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 
 @contextmanager

@@ -12,6 +12,8 @@ import pytest
 
 from conftest import ROOT, alive, cli_env, load_run, run_cli, spawned_workers, wait_for, workers_of
 
+pytestmark = pytest.mark.slow
+
 
 def test_healthy_5x16_run_is_ok_and_shows_16_rayon_threads_per_worker(report_dir: Path) -> None:
     result = run_cli(

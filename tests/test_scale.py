@@ -37,6 +37,7 @@ def test_a_long_run_under_ulimit_256_keeps_its_descriptors_flat(report_dir: Path
         assert health[-1][key] == health[9][key], (key, health[9], health[-1])
 
 
+@pytest.mark.slow
 def test_a_sigkilled_harness_leaves_every_finished_wave_readable(report_dir: Path) -> None:
     # GIVEN a run of many waves whose harness is SIGKILLed once two waves are on disk
     harness = subprocess.Popen(
@@ -70,6 +71,7 @@ def test_a_sigkilled_harness_leaves_every_finished_wave_readable(report_dir: Pat
     assert "the harness ended before finishing this run" in md
 
 
+@pytest.mark.slow
 def test_run_json_refers_to_captures_and_report_renders_them_again(report_dir: Path) -> None:
     # GIVEN a hung wave (one worker, lock held across a parallel region)
     r = run_cli(

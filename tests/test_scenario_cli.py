@@ -86,6 +86,7 @@ def test_help_documents_exit_codes_and_examples() -> None:
         assert f"  {code}" in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "code", "fragment"),
     [
@@ -112,6 +113,7 @@ def test_bad_input_is_one_line_and_a_documented_code(args: list[str], code: int,
     assert lines[0].startswith("gvlstress")
 
 
+@pytest.mark.slow
 def test_malformed_scenario_file_via_cli(tmp_path: Path) -> None:
     path = write(tmp_path, "[scenario]\nworkers = [1, 2]\n")
     result = run_cli(["run", "--scenario", str(path)], timeout=60)

@@ -7,6 +7,8 @@ import base64
 import os
 from pathlib import Path
 
+import pytest
+
 from conftest import load_run, run_cli
 from gvlstress.system.redact import REDACTED, redact_lines, redact_path, secret_name
 
@@ -37,6 +39,7 @@ def test_a_path_keeps_its_other_parts() -> None:
     )
 
 
+@pytest.mark.slow
 def test_secrets_by_name_never_reach_a_report(tmp_path: Path) -> None:
     # GIVEN secrets in option keys, a scenario's [target] table, a licence knob, a key on stderr,
     # and a report directory whose path names a key
@@ -78,3 +81,66 @@ def test_secrets_by_name_never_reach_a_report(tmp_path: Path) -> None:
     assert run["environment"]["thread_knobs"]["MKL_LICENSE"] == REDACTED
     assert run["run_dir"].endswith(Path(run["run_dir"]).name)  # its own name survives
     assert "api_key=<redacted>/" in run["run_dir"]
+
+
+SECRET_VALUES = {
+    "url": "postgres://alice:p/ss@db.internal/app",
+    "bearer": "Bearer sk-live0123456789abcdefXYZ",
+    "ghp": "ghp_0123456789abcdefghijABCDEFGHIJ",
+    "hf": "hf_abcdefghijklmnopqrstuvwxyz012345",
+    "aws": "AKIAIOSFODNN7EXAMPLE",
+}
+
+
+@pytest.mark.slow
+def test_no_planted_secret_leaves_the_process(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    (tmp_path / "leaky.py").write_text(
+        "import sys\n"
+        "def batches(**options):\n"
+        "    sys.stderr.write('connecting to %s\\n' % options.get('dsn'))\n"
+        "    yield b'x'\n"
+        "    raise RuntimeError('failed with %s' % options.get('key'))\n"
+    )
+    reports = tmp_path / "reports"
+    r = run_cli(
+        [
+            "run",
+            "--target",
+            "leaky:batches",
+            "--workers",
+            "1",
+            "--waves",
+            "1",
+            "--iterations",
+            "3",
+            "-o",
+            f"dsn={SECRET_VALUES['url']}",
+            "-o",
+            f"key={SECRET_VALUES['ghp']}",
+            "-o",
+            f"note=password={SECRET_VALUES['hf']}",
+            "--report-dir",
+            str(reports),
+        ],
+        cwd=tmp_path,
+        timeout=120,
+        GVL_CACHE_URL=SECRET_VALUES["url"],
+        OMP_AUTHORIZATION=SECRET_VALUES["bearer"],
+        MKL_KEY=SECRET_VALUES["aws"],
+        TOKENIZERS_PARALLELISM="false",
+    )
+    assert r.returncode == 3, r.stdout + r.stderr  # the target raised: an error, not a hang
+    files = [p for p in reports.rglob("*") if p.is_file()]
+    assert any(p.name == "run.json" for p in files)
+    for where, text in [("console", r.stdout + r.stderr)] + [
+        (str(p), p.read_text(errors="replace")) for p in files
+    ]:
+        for name, secret in SECRET_VALUES.items():
+            core = secret.split()[-1].split("@")[0].split(":")[-1]  # the secret part itself
+            assert core not in text, f"{name} leaked into {where}"
+    import json
+
+    run = json.loads(next(reports.glob("*/run.json")).read_text())
+    assert run["environment"]["thread_knobs"]["TOKENIZERS_PARALLELISM"] == "false"  # a knob, kept

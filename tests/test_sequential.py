@@ -71,6 +71,7 @@ def test_pairs_count_only_discordant_waves() -> None:
     assert same.decision == "H0"
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_hunt_sequential_decides_h1_on_a_deadlock_and_h0_on_a_healthy_loader(tmp_path: Path) -> None:
     bad = run_cli(
@@ -92,6 +93,7 @@ def test_hunt_sequential_decides_h1_on_a_deadlock_and_h0_on_a_healthy_loader(tmp
     assert nonsense.stderr.startswith("gvlstress: error: --sequential '0.5,0.1': need 0 < p0 < p1 < 1")
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_compare_sequential_on_two_real_runs(tmp_path: Path) -> None:
     for name, extra in (("hangs", ["--fault", "lock_across_par_iter"]), ("clean", ["--iterations", "3"])):

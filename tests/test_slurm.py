@@ -149,6 +149,7 @@ def _until(predicate: Callable[[], bool], timeout: float) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_a_slurm_array_of_shards_and_its_afterany_merge(slurm: dict[str, str], tmp_path: Path) -> None:
     campaign = tmp_path / "campaign"
     r = run_cli(
@@ -174,6 +175,7 @@ def test_a_slurm_array_of_shards_and_its_afterany_merge(slurm: dict[str, str], t
     assert "ok: 4 waves" in (campaign / "logs" / "merge.out").read_text()
 
 
+@pytest.mark.slow
 def test_slurm_refuses_bad_run_options_before_writing(tmp_path: Path) -> None:
     r = run_cli(["slurm", "--shards", "2", "--dir", str(tmp_path / "c"), "--", "--workers", "two"])
     assert r.returncode == 2
@@ -185,6 +187,7 @@ def test_slurm_refuses_bad_run_options_before_writing(tmp_path: Path) -> None:
     assert "--shard is set by `gvlstress slurm` itself" in r.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "says"),
     [

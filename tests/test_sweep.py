@@ -15,6 +15,7 @@ from gvlstress.reporters.markdown import render_sweep
 from gvlstress.scenario import Scenario
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_two_by_two_sweep_writes_its_table_and_heatmap(tmp_path: Path) -> None:
     r = run_cli(
@@ -53,6 +54,7 @@ def test_a_two_by_two_sweep_writes_its_table_and_heatmap(tmp_path: Path) -> None
     assert "sweep cell 4/4: 2 x 4, none" in r.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -46,6 +46,7 @@ def run_here(here: Path, *args: str) -> tuple[int, str]:
     return r.returncode, r.stdout + r.stderr
 
 
+@pytest.mark.slow
 def test_a_callable_from_the_current_directory_is_a_target(here: Path) -> None:
     code, out = run_here(
         here, "--target", "myloader:batches", "-o", "n=8", "--workers", "2", "--iterations", "5"
@@ -53,7 +54,7 @@ def test_a_callable_from_the_current_directory_is_a_target(here: Path) -> None:
     assert code == 0, out
     run = load_run(here / "reports")
     assert [w["iterations"] for w in workers_of(run)] == [5, 5]
-    assert run["target"]["contract"] == "callable"
+    assert run["target"]["facts"]["contract"] == "callable"
 
 
 def test_an_iterable_that_ends_early_ends_that_worker(here: Path) -> None:
@@ -64,6 +65,7 @@ def test_an_iterable_that_ends_early_ends_that_worker(here: Path) -> None:
     assert [w["iterations"] for w in workers_of(load_run(here / "reports"))] == [3, 3]
 
 
+@pytest.mark.slow
 def test_rayon_sets_the_thread_variables_the_target_declares(here: Path) -> None:
     code, out = run_here(
         here, "--target", "myloader:pooled", "--rayon", "6", "--workers", "1", "--iterations", "1"
@@ -101,6 +103,7 @@ def test_a_wrong_shape_is_one_line_and_exit_2(
     assert "Traceback" not in out
 
 
+@pytest.mark.slow
 def test_the_console_script_imports_from_the_current_directory(here: Path) -> None:
     exe = shutil.which("gvlstress") or str(Path(sys.executable).with_name("gvlstress"))
     import subprocess

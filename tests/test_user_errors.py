@@ -3,11 +3,15 @@ with) is one line naming it, exit 2, never "a bug in gvlstress" (70) and never a
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import run_cli
+
+pytestmark = pytest.mark.slow
 
 MODULES: dict[str, bytes] = {
     "raises_runtime": b"raise RuntimeError('boom at import')\n",
@@ -63,3 +67,35 @@ def test_a_target_that_raises_inside_the_workers_is_exit_3(tmp_path: Path) -> No
     r = run_cli(["run", "--target", "later:batches", "--workers", "1", "--waves", "1",
                  "--report-dir", str(tmp_path / "r")], cwd=tmp_path, timeout=120)  # fmt: skip
     assert r.returncode == 3, r.stdout + r.stderr
+
+
+def test_a_bug_is_one_line_exit_70_with_the_traceback_in_a_file(tmp_path: Path) -> None:
+
+    code = (
+        "import gvlstress.api as api, gvlstress.cli as cli\n"
+        "def broken(*a, **k):\n    raise ZeroDivisionError('planted bug token=ghp_abcdefghijklmnop0123')\n"
+        f"api.run = broken\ncli.main(['run', '--report-dir', {str(tmp_path)!r}])\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert r.returncode == 70
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("gvlstress: internal error: ZeroDivisionError: planted bug")
+    assert "ghp_abcdefghijklmnop0123" not in r.stderr
+    path = Path(line.split("traceback in ")[1].split(";")[0])
+    saved = path.read_text()
+    path.unlink()
+    assert "Traceback (most recent call last)" in saved
+    assert "ghp_abcdefghijklmnop0123" not in saved  # redacted by value, like every report
+
+
+def test_a_target_whose_prepare_raises_is_a_usage_error(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    (tmp_path / "badtarget.py").write_text(
+        "class Bad:\n    name = 'bad'\n    def prepare(self, scenario, workdir):\n        raise KeyError('nope')\n"
+    )
+    r = run_cli(
+        ["run", "--target", "badtarget:Bad", "--report-dir", str(tmp_path / "r")], cwd=tmp_path, timeout=60
+    )
+    assert r.returncode == 2
+    assert r.stderr.startswith("gvlstress: error: target 'badtarget:Bad': prepare() raised KeyError: 'nope'")

@@ -33,6 +33,7 @@ def probe_run(report_dir: Path, *args: str) -> tuple[int, str, str]:
     return result.returncode, result.stdout, result.stderr
 
 
+@pytest.mark.slow
 def test_a_worker_that_prints_an_llvm_error_and_aborts_is_explained_from_its_stderr(
     report_dir: Path,
 ) -> None:
@@ -64,6 +65,7 @@ def test_a_worker_that_prints_an_llvm_error_and_aborts_is_explained_from_its_std
     assert "hunter2" not in out + err
 
 
+@pytest.mark.slow
 def test_the_warm_up_runs_once_in_its_own_process_before_the_workers(
     report_dir: Path, tmp_path: Path
 ) -> None:
@@ -83,6 +85,7 @@ def test_the_warm_up_runs_once_in_its_own_process_before_the_workers(
     assert facts["elapsed_s"] > 0
 
 
+@pytest.mark.slow
 def test_no_warm_up_skips_it_and_says_so(report_dir: Path, tmp_path: Path) -> None:
     marker = tmp_path / "warm.json"
     code, out, err = probe_run(
@@ -93,6 +96,7 @@ def test_no_warm_up_skips_it_and_says_so(report_dir: Path, tmp_path: Path) -> No
     assert load_run(report_dir)["target"]["warm_up"]["done"] is False
 
 
+@pytest.mark.slow
 def test_a_failing_warm_up_is_one_line_and_exit_4(report_dir: Path, tmp_path: Path) -> None:
     code, out, err = probe_run(
         report_dir, "-o", f"warm_marker={tmp_path / 'w.json'}", "-o", "warm=raise", "--workers", "1"
@@ -105,6 +109,7 @@ def test_a_failing_warm_up_is_one_line_and_exit_4(report_dir: Path, tmp_path: Pa
     assert "--no-warm-up" in lines[0]
 
 
+@pytest.mark.slow
 def test_env_values_name_their_wave(report_dir: Path) -> None:
     code, out, err = probe_run(report_dir, "--workers", "1", "--iterations", "1", "--waves", "2")
     assert code == 0, out + err

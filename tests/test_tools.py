@@ -1,0 +1,159 @@
+"""Diagnostic tools that cannot hurt a run: deadlines that hold (a grandchild keeping the pipe
+cannot stretch them), cancels that act at once, a tool's junk or backtrace costing its view
+only, and a hung tool dying with a SIGKILLed harness. Real processes: fake tools are scripts on
+disk, killed for real.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+from conftest import all_gone, cli_env, wait_for
+from gvlstress.probes import tools
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def stubborn_tool(tmp_path: Path) -> Path:
+    """A tool whose grandchild leaves its session and keeps the output pipe open."""
+    script = tmp_path / "stubborn"
+    pidfile = tmp_path / "grandchild.pid"
+    script.write_text(
+        '#!/bin/sh\n[ "$1" = --version ] && { echo "py-spy 0.0.0"; exit 0; }\n'  # answers that at once
+        f"setsid sh -c 'echo $$ > {pidfile}; exec sleep 150' &\nexec sleep 150\n"
+    )
+    script.chmod(0o755)
+    return script
+
+
+def test_a_tool_deadline_holds_even_when_a_grandchild_keeps_the_pipe(stubborn_tool: Path) -> None:
+    pidfile = stubborn_tool.with_name("grandchild.pid")
+    started = time.monotonic()
+    out = tools.run([str(stubborn_tool)], timeout=1.0)
+    took = time.monotonic() - started
+    assert not out.ok
+    assert out.error == "timed out after 1s"
+    assert took < 1.0 + tools.DRAIN_S + 1.5, took
+    grandchild = int(wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), 5, "the pid file"))
+    wait_for(
+        lambda: not psutil.pid_exists(grandchild) or psutil.Process(grandchild).status() == "zombie",
+        5,
+        "the grandchild to be killed",
+    )
+
+
+def test_cancel_kills_a_running_tool_at_once(stubborn_tool: Path) -> None:
+    result: list[tools.Output] = []
+    t = threading.Thread(target=lambda: result.append(tools.run([str(stubborn_tool)], timeout=60)))
+    started = time.monotonic()
+    t.start()
+    try:
+        wait_for(lambda: stubborn_tool.with_name("grandchild.pid").exists(), 10, "the tool to start")
+        tools.cancel()
+        t.join(10)
+    finally:
+        tools.reset()
+    assert result
+    assert result[0].error == "cancelled (the run is stopping)"
+    assert time.monotonic() - started < 2 + tools.DRAIN_S + 2
+
+
+def test_a_rust_backtrace_does_not_hide_the_tools_error(tmp_path: Path) -> None:
+    script = tmp_path / "tool"
+    script.write_text(
+        "#!/bin/sh\necho 'Error: Permission denied (os error 1)' >&2\n"
+        "echo 'stack backtrace:' >&2\necho '   0: py_spy::main' >&2\necho '             at src/main.rs:3' >&2\n"
+        "exit 1\n"
+    )
+    script.chmod(0o755)
+    assert tools.run([str(script)], timeout=10).error == "Error: Permission denied (os error 1)"
+
+
+@contextlib.contextmanager
+def hung_capture(tmp_path: Path, tool: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """A harness capturing a deadlocked worker with a py-spy that hangs (and whose grandchild
+    leaves its session); yields (harness, grandchild pid) once the hung tool runs."""
+    harness = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gvlstress",
+            "run",
+            "--fault",
+            "lock_across_par_iter",
+            "--workers",
+            "1",
+            "--rayon",
+            "2",
+            "--waves",
+            "1",
+            "--report-dir",
+            str(tmp_path / "r"),
+        ],
+        env=cli_env(GVLSTRESS_PYSPY=str(tool)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
+    pidfile = tool.with_name("grandchild.pid")
+    try:
+        text = wait_for(lambda: pidfile.exists() and pidfile.read_text().strip(), 60, "the hung tool to run")
+        yield harness, int(text)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(harness.pid, signal.SIGKILL)
+
+
+def test_a_hung_capture_tool_dies_with_a_sigkilled_harness(tmp_path: Path, stubborn_tool: Path) -> None:
+    with hung_capture(tmp_path, stubborn_tool) as (harness, grandchild):
+        tool = [psutil.Process(grandchild).ppid()]  # the tool itself (it exec'd into sleep)
+        assert tool != [1]
+        os.kill(harness.pid, signal.SIGKILL)
+        harness.wait(10)
+        wait_for(lambda: all_gone([grandchild, *tool]), 5, "the hung tool and its grandchild to be killed")
+        assert tool  # the hung tool was running when the harness died
+        assert all_gone([grandchild, *tool])
+
+
+def test_ctrl_c_during_a_capture_of_a_hung_tool_exits_at_once(tmp_path: Path, stubborn_tool: Path) -> None:
+    with hung_capture(tmp_path, stubborn_tool) as (harness, _):
+        started = time.monotonic()
+        os.kill(harness.pid, signal.SIGINT)
+        code = harness.wait(15)
+        took = time.monotonic() - started
+    assert code == 130
+    assert took < 2 + tools.DRAIN_S, took
+    assert list((tmp_path / "r").glob("*/run.json"))  # the report is still written
+
+
+def test_a_tool_printing_junk_costs_its_view_not_the_run(tmp_path: Path) -> None:
+    from conftest import cli_run
+
+    fake = tmp_path / "py-spy"
+    fake.write_text(
+        "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'py-spy 0.0.0'; exit 0; }\n"
+        "python3 -c \"print('[' * 200000)\"\n"
+    )
+    fake.chmod(0o755)
+    run = cli_run(
+        ["run", "--fault", "lock_across_par_iter", "--workers", "1", "--rayon", "2", "--waves", "1"],
+        1,
+        tmp_path / "r",
+        GVLSTRESS_PYSPY=str(fake),
+    )
+    (w,) = run["waves"][0]["workers"]
+    assert w["verdict"] == "deadlock"
+    assert any(m.startswith("py-spy: py-spy output is not JSON") for m in w["diagnosis"]["missing"])
