@@ -11,7 +11,7 @@ import click
 from gvlstress import api
 from gvlstress.campaign import sweep as sweep_mod
 from gvlstress.cli.group import cli
-from gvlstress.cli.options import _options_but, exit_code_for, scenario_from_options
+from gvlstress.cli.options import PROBABILITY, _options_but, exit_code_for, scenario_from_options
 from gvlstress.cli.run import run
 from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
 from gvlstress.errors import ExitCode, UsageError
@@ -54,10 +54,14 @@ from gvlstress.targets.registry import get_target
     help="SPRT: the odds ratio H1 claims (first vs second).",
 )
 @click.option(
-    "--alpha", type=float, default=0.05, show_default=True, help="SPRT: P(decide H1 | equal rates)."
+    "--alpha", type=PROBABILITY, default=0.05, show_default=True, help="SPRT: P(decide H1 | equal rates)."
 )
 @click.option(
-    "--beta", type=float, default=0.05, show_default=True, help="SPRT: P(decide H0 | odds ratio is --ratio)."
+    "--beta",
+    type=PROBABILITY,
+    default=0.05,
+    show_default=True,
+    help="SPRT: P(decide H0 | odds ratio is --ratio).",
 )
 def compare(
     run_dirs: tuple[Path, ...],

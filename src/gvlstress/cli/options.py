@@ -5,7 +5,7 @@ Scenario; the exit code a run's result means; the shared value parsers.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -272,5 +272,29 @@ def _duration(text: str, option: str = "--budget") -> float:
         raise UsageError(f"{option} {text!r}: must be between 1 s and 30 days")
     return seconds
 
+
+if TYPE_CHECKING:
+    _FloatParam = click.ParamType[float]
+else:  # generic only in newer click; subscripting it at run time would fail on older ones
+    _FloatParam = click.ParamType
+
+
+class _Probability(_FloatParam):
+    """An error rate of a sequential test: a number strictly between 0 and 1 (click's FloatRange
+    lets NaN through: every comparison with NaN is false)."""
+
+    name = "probability"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not 0 < x < 1:  # False for NaN too
+            self.fail(f"{value!r} is not strictly between 0 and 1", param, ctx)
+        return x
+
+
+PROBABILITY = _Probability()
 
 MAX_WAVES = 10_000

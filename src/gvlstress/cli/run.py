@@ -16,6 +16,7 @@ from gvlstress.cli.group import cli
 from gvlstress.cli.options import (
     EXIT_CODES,
     MAX_WAVES,
+    PROBABILITY,
     RUN_EXAMPLES,
     _duration,
     _options,
@@ -99,10 +100,10 @@ Exit codes: 1 a hang was found; 0 none within the budget; 2, 3, 4, 130 as for ru
     help="Stop as soon as Wald's SPRT decides the hang rate per wave is <= P0 or >= P1 (e.g. 0.001,0.02).",
 )
 @click.option(
-    "--alpha", type=float, default=0.05, show_default=True, help="SPRT: P(decide >= P1 | rate is P0)."
+    "--alpha", type=PROBABILITY, default=0.05, show_default=True, help="SPRT: P(decide >= P1 | rate is P0)."
 )
 @click.option(
-    "--beta", type=float, default=0.05, show_default=True, help="SPRT: P(decide <= P0 | rate is P1)."
+    "--beta", type=PROBABILITY, default=0.05, show_default=True, help="SPRT: P(decide <= P0 | rate is P1)."
 )
 def hunt(
     until_hangs: int | None,
