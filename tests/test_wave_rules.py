@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from gvlstress.judge.outcome import finished
+from gvlstress.judge.outcome import EndReason, SlotFacts, WaveEnd, attribute_deaths, finished, unfinished
 from gvlstress.model import Verdict
 from gvlstress.supervisor import amplifiers as amplify
 
@@ -63,3 +63,27 @@ def test_an_amplifier_that_did_not_hold_says_so(change: dict[str, dict[str, floa
     else:
         assert len(said) == 1
         assert said[0].startswith(gap)
+
+
+@pytest.mark.parametrize(
+    ("slot_pids", "crashed", "expected"),
+    [
+        ([10, 11], {}, [10, 11]),
+        ([10, None, None], {99: 1}, [10, 99, None]),  # died before it reported: the first silent slot
+        ([10, None], {10: -9}, [10, None]),  # a reported death stays its own
+        ([None, None], {98: 1, 99: -11}, [98, 99]),
+    ],
+)
+def test_a_worker_that_died_before_it_reported_is_blamed_not_its_siblings(
+    slot_pids: list[int | None], crashed: dict[int, int], expected: list[int | None]
+) -> None:
+    assert attribute_deaths(slot_pids, crashed) == expected
+
+
+def test_a_start_up_crash_is_a_crash_and_the_rest_are_cancelled() -> None:
+    end = WaveEnd(EndReason.DONE, broken=True, crashed={99: 1})
+    dead = unfinished(SlotFacts(99, 0, 0.0, 30.0, False, reported=False), end)
+    other = unfinished(SlotFacts(None, 0, 0.0, 30.0, False, reported=False), end)
+    assert (dead.verdict, dead.exit_code) == (Verdict.CRASH, 1)
+    assert dead.detail == "worker died: exit code 1 (during start-up, before it took its task)"
+    assert other.verdict is Verdict.CANCELLED

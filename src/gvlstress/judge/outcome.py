@@ -73,6 +73,9 @@ class SlotFacts:
     confirmed: bool
     """Its probe showed a deadlock and it did not beat during the window."""
     finding: ProbeFinding | None = None
+    reported: bool = True
+    """It wrote its pid to the heartbeat board (False: `pid` was matched to a process that died
+    before it did, see `attribute_deaths`)."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,8 @@ def unfinished(f: SlotFacts, end: WaveEnd) -> Ending:
                 detail = f"worker died: exit code {code}"
             else:
                 detail = f"worker died: {signal_name(sig)}"
+            if not f.reported:
+                detail += " (during start-up, before it took its task)"
             return Ending(Verdict.CRASH, detail, code, sig)
         return Ending(Verdict.CANCELLED, "pool broken by a sibling's crash")
     if end.reason is EndReason.STALL:
@@ -127,6 +132,17 @@ def unfinished(f: SlotFacts, end: WaveEnd) -> Ending:
     if kind is ProbeKind.WAITING:
         reason = f"{reason}, for {f.quiet_s:.1f}s"
     return Ending(verdict, f"no heartbeat for {f.quiet_s:.1f}s at the launch timeout; {reason}")
+
+
+def attribute_deaths(slot_pids: list[int | None], crashed: Mapping[int, int]) -> list[int | None]:
+    """Each slot's pid, with the workers that died before they reported (a start-up crash) given
+    to the slots that never reported, in order: a wave whose pool broke that way blames the dead,
+    instead of calling every worker a cancelled sibling of nobody."""
+    unclaimed = [pid for pid in crashed if pid not in slot_pids]
+    out = []
+    for pid in slot_pids:
+        out.append(pid if pid is not None else (unclaimed.pop(0) if unclaimed else None))
+    return out
 
 
 def captured(f: SlotFacts, end: WaveEnd) -> bool:

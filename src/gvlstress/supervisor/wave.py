@@ -401,9 +401,11 @@ class Wave:
                 exc = fut.exception(timeout=0)
                 if not isinstance(exc, BrokenProcessPool):  # ours: we killed the pool
                     self._harvest(slot, fut)
-        for s in self.slots:
+        pids = outcome.attribute_deaths([s.pid for s in self.slots], self.end.crashed)
+        for s, pid in zip(self.slots, pids, strict=True):
             if s.outcome is None:
-                s.outcome = self._outcome_of(s, outcome.unfinished(self._facts(s), self.end))
+                facts = replace(self._facts(s), pid=pid, reported=s.pid is not None)
+                s.outcome = replace(self._outcome_of(s, outcome.unfinished(facts, self.end)), pid=pid)
 
     def _outcome_of(self, s: Slot, ending: outcome.Ending) -> WorkerOutcome:
         """A worker's outcome from its verdict and what the wave saw of it."""
