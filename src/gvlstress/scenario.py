@@ -22,6 +22,30 @@ MAX_SCENARIO_BYTES = 1 << 20
 """A scenario file is a few lines; one larger than this is refused, not read."""
 
 START_METHODS = ("spawn", "forkserver", "fork")
+KILL_WORKER = ("random", "sending")
+_SIZES = ("result_bytes", "memory_limit")
+_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
+
+
+def _human(n: int) -> str:
+    """A byte count as a size one would type: 16M, 2G, 1P."""
+    for unit, size in (("P", 2**50), ("T", 2**40), ("G", 2**30), ("M", 2**20), ("k", 2**10)):
+        if n >= size and n % size == 0:
+            return f"{n // size}{unit}"
+    return str(n)
+
+
+def parse_size(text: str, origin: str) -> int:
+    """'64M', '1.5G', '16k', '1048576' (binary units; an optional 'i' or 'B') -> bytes."""
+    t = text.strip().lower().removesuffix("b").removesuffix("i")
+    unit = t[-1:] if t[-1:] in _UNITS and t[-1:] else ""
+    try:
+        value = float(t[: len(t) - len(unit)] if unit else t) * _UNITS[unit]
+    except ValueError:
+        raise UsageError(f"{origin}: expected a size such as 64M or 2G, got {text!r}") from None
+    if not math.isfinite(value):
+        raise UsageError(f"{origin}: must be a finite size, got {text!r}")
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -70,6 +94,15 @@ class Scenario:
     """Amplifier: this many CPU-burning neighbour processes during each wave."""
     chaos: int | None = None
     """Amplifier: rr-style scheduling chaos applied from outside, seeded with this number."""
+    result_bytes: int = 0
+    """Each worker's task returns this many bytes with its report, as a training task returns
+    weights or metrics: the executor's result path carries what a user's does."""
+    memory_limit: int | None = None
+    """Bytes the wave's workers may use together (a memory cgroup): the kernel's OOM killer then
+    picks a victim, as on a host under memory pressure."""
+    kill_worker: str | None = None
+    """Kill one worker with SIGKILL: at a `random` (seeded) batch of the wave, or while it is
+    `sending` its result (blocked writing to the executor's result pipe)."""
     warm_up: bool = True
     """Run the target's warm-up (one process, one batch) before the first wave when the target
     asks for one; off reproduces races on a cold JIT cache."""
@@ -120,6 +153,8 @@ _NUMERIC: dict[str, tuple[type, float, float]] = {
     "cpu_quota": (float, 0.01, 4096),
     "burners": (int, 0, 256),
     "chaos": (int, 0, 2**63 - 1),
+    "result_bytes": (int, 0, 2**31),
+    "memory_limit": (int, 16 * 2**20, 2**50),
 }
 
 
@@ -199,6 +234,8 @@ def read_scenario_file(path: Path) -> dict[str, Any]:
 def check_setting(name: str, value: Any, origin: str) -> Any:
     """Validate one setting against the one bound every command shares (`run`, `hunt`, `sweep`,
     `slurm`, scenario files); `origin` says where it came from for the error message."""
+    if name in _SIZES and isinstance(value, str):
+        value = parse_size(value, origin)
     if name in _NUMERIC:
         kind, lo, hi = _NUMERIC[name]
         if value is None and _FIELDS[name].default is None:
@@ -210,8 +247,17 @@ def check_setting(name: str, value: Any, origin: str) -> Any:
         if kind is int and not isinstance(value, int):
             raise UsageError(f"{origin}: must be a whole number, got {value!r}")
         if not lo <= value <= hi:
-            raise UsageError(f"{origin}: must be in {lo:g}..{hi:g}, got {value!r}")
+            shown = f"{lo:g}..{hi:g}" if kind is float else f"{int(lo)}..{int(hi)}"
+            if name in _SIZES:
+                shown = f"{_human(int(lo))}..{_human(int(hi))} bytes"
+            raise UsageError(f"{origin}: must be in {shown}, got {value!r}")
         return kind(value)
+    if name == "kill_worker":
+        if value is None:
+            return None
+        if value not in KILL_WORKER:
+            raise UsageError(f"{origin}: must be one of {', '.join(KILL_WORKER)}, got {value!r}")
+        return value
     if name == "start_method":
         if value not in START_METHODS:
             raise UsageError(f"{origin}: must be one of {', '.join(START_METHODS)}, got {value!r}")

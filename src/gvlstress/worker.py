@@ -51,6 +51,8 @@ class WorkerSpec(NamedTuple):
     affinity: tuple[int, ...] | None = None
     """CPUs the worker pins itself to before the target is imported (``--squeeze``): every
     thread the target starts later inherits the mask, so the squeeze holds from the first one."""
+    result_bytes: int = 0
+    """Bytes the task returns with its report (``--result-bytes``)."""
 
 
 class WorkerReport(NamedTuple):
@@ -69,6 +71,8 @@ class WorkerReport(NamedTuple):
     target_info: dict[str, Any]
     pinned: tuple[int, int] | None = None
     """With an affinity: (threads inside it, threads in all) at the end of the worker's share."""
+    payload: bytes = b""
+    """``--result-bytes`` of it, carried back through the executor's result pipe."""
 
 
 def _die_with_parent(parent_pid: int, sig: int = signal.SIGKILL) -> None:
@@ -282,6 +286,7 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
             env_effective=effective,
             target_info=info,
             pinned=_pinned(spec.affinity) if spec.affinity else None,
+            payload=bytes(spec.result_bytes),
         )
     except BaseException:
         board.phase(slot, Phase.FAILED)

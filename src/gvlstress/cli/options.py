@@ -13,7 +13,7 @@ from gvlstress.campaign import stats
 from gvlstress.cli.terminal import interrupted_code
 from gvlstress.errors import ExitCode, UsageError
 from gvlstress.model import RunResult, Verdict
-from gvlstress.scenario import START_METHODS, Scenario, resolve
+from gvlstress.scenario import KILL_WORKER, START_METHODS, Scenario, resolve
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -181,6 +181,23 @@ def _option_list() -> list[tuple[tuple[str, ...], Callable[[F], F]]]:
             type=int,
             metavar="N",
             help="Amplifier: N CPU-burning neighbour processes during each wave.",
+        ),
+        _opt(
+            "--result-bytes",
+            metavar="SIZE",
+            help="Each worker's task returns this many bytes (e.g. 64M), as a training task returns "
+            "weights: the executor's result path carries what a user's does.",
+        ),
+        _opt(
+            "--memory-limit",
+            metavar="SIZE",
+            help="Run the wave's workers in a memory cgroup of this size (e.g. 2G): the kernel's OOM "
+            "killer picks a victim under pressure, and the report says so (root or a delegated cgroup).",
+        ),
+        _opt(
+            "--kill-worker",
+            type=click.Choice(KILL_WORKER),
+            help="SIGKILL one worker per wave: at a random (seeded) batch, or while it is sending its result.",
         ),
         _opt(
             "--warm-up/--no-warm-up",

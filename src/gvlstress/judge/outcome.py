@@ -31,6 +31,31 @@ class EndReason(StrEnum):
     TIMEOUT = "timeout"
     STOP = "stop"
     """Ctrl-C or SIGTERM."""
+    WEDGE = "wedge"
+    """A worker died and the executor never noticed: its futures can never complete."""
+
+
+WEDGE_S = 1.0
+"""A dead worker left unreaped this long, its task still pending and no broken pool reported, is
+a wedged executor (a healthy one reaps a dead worker and breaks the pool within milliseconds)."""
+
+
+@dataclass(frozen=True)
+class Wedge:
+    """The facts of a wedged executor, gathered before anything is killed."""
+
+    pid: int
+    """The dead worker (a zombie: the executor never reaped it)."""
+    status: int
+    """Its wait status, as /proc keeps it for a zombie."""
+    killed_by: str | None
+    """Who killed it, when the harness knows: ``--kill-worker``, the OOM killer of the wave's
+    memory limit; None when nobody here can tell."""
+    manager_stack: tuple[str, ...]
+    """Where the executor's manager thread waits (this process's own frames)."""
+    batches: int
+    sending: bool
+    """It had finished its share: it died sending (or pickling) its result."""
 
 
 def stall_threshold(
@@ -73,6 +98,8 @@ class SlotFacts:
     confirmed: bool
     """Its probe showed a deadlock and it did not beat during the window."""
     finding: ProbeFinding | None = None
+    finished_share: bool = False
+    """Its heartbeat said its share was done: what is left of it is sending its result."""
     reported: bool = True
     """It wrote its pid to the heartbeat board (False: `pid` was matched to a process that died
     before it did, see `attribute_deaths`)."""
@@ -88,6 +115,7 @@ class WaveEnd:
     """The process pool broke (a worker died on its own)."""
     crashed: Mapping[int, int] = field(default_factory=dict)
     """Exit codes of the workers that died on their own (read before anything was killed)."""
+    wedge: Wedge | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +134,8 @@ def unfinished(f: SlotFacts, end: WaveEnd) -> Ending:
         return Ending(Verdict.DEADLOCK, f.finding.reason if f.finding else None)
     if end.reason is EndReason.STOP:
         return Ending(Verdict.CANCELLED, f"run stopped by {signal_name(end.stop_signal)}")
+    if end.wedge is not None:
+        return _wedged(f, end.wedge)
     if end.broken:
         if f.pid in end.crashed or not end.crashed:
             code, sig = exit_status(end.crashed.get(f.pid) if f.pid is not None else None)
@@ -145,6 +175,72 @@ def attribute_deaths(slot_pids: list[int | None], crashed: Mapping[int, int]) ->
     return out
 
 
+def _wedged(f: SlotFacts, w: Wedge) -> Ending:
+    code, sig = exit_status(-(w.status & 0x7F) if w.status & 0x7F else w.status >> 8)
+    if f.pid == w.pid:
+        how = f", {w.killed_by}" if w.killed_by else ""
+        died = signal_name(sig) if sig is not None else f"exit code {code}"
+        where = "while sending its result" if w.sending else f"after {w.batches} batch(es)"
+        return Ending(
+            Verdict.CRASH, f"worker died: {died} {where}{how}; the executor never noticed", code, sig
+        )
+    if f.finished_share:
+        return Ending(
+            Verdict.DEADLOCK,
+            f"finished its share, then blocked sending its result: the result queue's lock is held by "
+            f"worker {w.pid}, which died holding it",
+        )
+    return Ending(Verdict.CANCELLED, "stopped: the executor wedged (its futures could never complete)")
+
+
+def wedge_diagnosis(verdict: Verdict, f: SlotFacts, w: Wedge) -> Diagnosis:
+    """What a wedged executor shows, for the worker that died and for those blocked behind it."""
+    code, sig = exit_status(-(w.status & 0x7F) if w.status & 0x7F else w.status >> 8)
+    died = signal_name(sig) if sig is not None else f"exit code {code}"
+    evidence = [
+        f"worker {w.pid} died ({died}{', ' + w.killed_by if w.killed_by else ''}) "
+        + ("after it had finished its share, i.e. while pickling or sending its result" if w.sending else ""),
+        f"it is a zombie: the executor never reaped it, never raised BrokenProcessPool, and for {WEDGE_S:g}s "
+        "and more its task's future stayed pending",
+        "the executor's manager thread (in the parent) waits for the rest of a result frame that will "
+        "never come: the pipe's write ends stay open in the parent and the other workers, so no EOF",
+    ]
+    if w.manager_stack:
+        evidence.append("the manager thread is in " + " > ".join(w.manager_stack))
+    if verdict is Verdict.DEADLOCK:
+        evidence.append(
+            f"this worker finished its share and waits to send its result on the result queue's lock, held by "
+            f"the dead worker {w.pid}: a lock in shared memory whose holder is gone"
+        )
+    if f.finding is not None:
+        evidence.append(f"/proc: {f.finding.reason}")
+    summary = (
+        f"{verdict.value} ({patterns.EXECUTOR_WEDGED}): worker {w.pid} died ({died}) "
+        + ("sending its result" if w.sending else "mid-wave")
+        + "; the executor's manager thread waits for the rest of the frame forever"
+    )
+    return Diagnosis(
+        verdict,
+        summary,
+        tuple(evidence),
+        pattern=patterns.EXECUTOR_WEDGED,
+        hint=patterns.HINTS[patterns.EXECUTOR_WEDGED],
+    )
+
+
+def wedged(
+    dead: Mapping[int, int], first_seen: Mapping[int, float], pending: set[int], now: float, broken: bool
+) -> int | None:
+    """The pid of a dead worker whose death the executor has not noticed for `WEDGE_S`: dead
+    (a zombie) and unreaped, its task still pending, the pool not reported broken."""
+    if broken:
+        return None
+    for pid in dead:
+        if pid in pending and now - first_seen.get(pid, now) >= WEDGE_S:
+            return pid
+    return None
+
+
 def captured(f: SlotFacts, end: WaveEnd) -> bool:
     """Will this live worker be judged a hang (so its stacks are taken before the kill)?"""
     if f.finding is None or f.pid is None:
@@ -160,14 +256,21 @@ def hang_diagnosis(verdict: Verdict, f: SlotFacts, capture: Capture | None) -> D
     return explain(verdict, f.finding, capture, progress)
 
 
-def failure_diagnoses(outcomes: tuple[WorkerOutcome, ...]) -> tuple[WorkerOutcome, ...]:
+def failure_diagnoses(
+    outcomes: tuple[WorkerOutcome, ...], killed_by: Mapping[int, str] | None = None
+) -> tuple[WorkerOutcome, ...]:
     """Name crashes and errors. An error is nondeterministic when siblings running the same code
-    on the same kind of data finished cleanly: a wave-level fact, so it is decided here."""
+    on the same kind of data finished cleanly: a wave-level fact, so it is decided here. A crash
+    the harness knows the killer of (`killed_by`: its own --kill-worker, the OOM killer of the
+    wave's memory limit) is named after that killer."""
+    known = killed_by or {}
     passed = sum(1 for o in outcomes if o.verdict in (Verdict.OK, Verdict.SLOW))
     errored = sum(1 for o in outcomes if o.verdict is Verdict.ERROR)
     out = []
     for o in outcomes:
         cause = patterns.failure_cause(o.stderr_tail, o.signal) if o.verdict.is_failure else None
+        if o.verdict is Verdict.CRASH and o.pid is not None and o.pid in known:
+            cause = patterns.Cause(known[o.pid], "", patterns.killed_hint(known[o.pid]))
         said = f" ({cause.name}: {cause.line[:200]})" if cause and cause.line else ""
         if o.verdict is Verdict.CRASH and o.diagnosis is None:
             line = (o.detail or "worker died").splitlines()[-1]

@@ -30,6 +30,7 @@ PY_LOCK_ORDER = "lock-order inversion (threading locks)"
 JOIN_BLOCKED = "join on a blocked thread"
 LOST_WAKEUP = "lost wakeup (a wait nobody can notify)"
 JOIN_BEFORE_DRAIN = "join before draining a pipe"
+EXECUTOR_WEDGED = "executor wedged by a worker killed while sending its result"
 
 HINTS = {
     POOL_EXHAUSTION: "run blocking stages (channel consumers, I/O) on their own ThreadPool::install or threads, "
@@ -53,6 +54,11 @@ HINTS = {
     "(Condition.wait_for), with a timeout",
     JOIN_BEFORE_DRAIN: "read the child's results (queue.get / pipe) before join(); a child cannot exit while "
     "its queue's feeder is blocked writing to a full pipe",
+    EXECUTOR_WEDGED: "keep results small: write large ones (arrays, weights) to files and return their paths; "
+    "leave the workers memory headroom (the OOM killer picks the biggest process, and a task's memory "
+    "peaks while it pickles and sends its result); CPython's ProcessPoolExecutor does not notice a "
+    "worker that dies in the middle of sending a result (its manager thread waits for the rest of the "
+    "frame forever), so put a timeout on the results you wait for",
 }
 
 
@@ -320,6 +326,17 @@ _CAUSES: tuple[tuple[re.Pattern[str], str, str], ...] = (
         "native code touched invalid memory: run one worker under gdb, or with PYTHONFAULTHANDLER=1",
     ),
 )
+
+
+def killed_hint(killer: str) -> str:
+    """What to do about a worker whose killer is known."""
+    if "OOM" in killer:
+        return (
+            "the wave's workers used more memory than the limit allows: fewer workers, smaller batches or "
+            "smaller results, or more memory; the OOM killer picks the biggest process, often the one "
+            "pickling or sending a large result"
+        )
+    return "the harness killed it on purpose (--kill-worker): what matters is how the pool took it"
 
 
 def failure_cause(stderr: tuple[str, ...], sig: int | None) -> Cause | None:

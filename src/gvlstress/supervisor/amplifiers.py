@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gvlstress.system import watchdog
+from gvlstress.system.cgroups import WaveGroup
 
 
 def squeeze_cpus(cpus: int) -> tuple[int, ...]:
@@ -236,3 +237,39 @@ def gaps(applied: dict[str, Any], workers: int) -> list[str]:
             f"burners: {burners['running_at_end']} of {burners['count']} still burning at the wave's end"
         )
     return out
+
+
+def group_record(group: WaveGroup) -> dict[str, dict[str, Any]]:
+    """What the wave's cgroups applied (a quota, a memory limit), read before they are removed."""
+    out: dict[str, dict[str, Any]] = {}
+    if group.memory is not None:
+        out["memory_limit"] = {
+            "bytes": group.memory_bytes,
+            "cgroup": str(group.memory),
+            "oom_kills": group.oom_kills(),
+            "peak_bytes": group.peak_bytes(),
+        }
+    if group.cpu is not None:
+        out["cpu_quota"] = {
+            "cores": group.cores,
+            "cgroup": str(group.cpu),
+            "cgroup_version": group.version,
+            "workers_joined": len(group.joined),
+            "nr_throttled": group.throttled(),
+        }
+    return out
+
+
+def squeeze_record(
+    cpus: int, cpu_ids: tuple[int, ...], pinned: list[tuple[int, int] | None]
+) -> dict[str, Any]:
+    """--squeeze as checked in each started worker (None: ended before it could be checked)."""
+    checked = [p for p in pinned if p is not None]
+    return {
+        "cpus": cpus,
+        "cpu_ids": list(cpu_ids),
+        "workers": len(pinned),
+        "workers_pinned": sum(1 for inside, total in checked if total and inside == total),
+        "threads_pinned": sum(inside for inside, _ in checked),
+        "threads": sum(total for _, total in checked),
+    }

@@ -13,8 +13,10 @@ import contextlib
 import multiprocessing as mp
 import os
 import signal
+import sys
 import threading
 import time
+import traceback
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing.connection import wait as mp_wait
 from typing import Any
@@ -29,6 +31,8 @@ from gvlstress.targets.base import TargetPlan
 
 REAP_S = 5.0
 """Every join and kill of the wave's teardown has this deadline."""
+WEDGED_S = 0.5
+"""A manager thread still alive this long after every worker died is wedged (see `unwedge`)."""
 
 
 class Pool:
@@ -49,6 +53,9 @@ class Pool:
         self._table: dict[int, Any] = {}
         self._manager: threading.Thread | None = None
         self._wakeup: Any = None
+        self._results: Any = None
+        """The result queue (a SimpleQueue): its write end in this process is what keeps a pipe
+        whose writer died mid-frame from ever reaching EOF (see `unwedge`)."""
         self._executor: ProcessPoolExecutor | None = None
         """Held until the wave's handles are released: its start arguments (the barrier's
         semaphores) must outlive the workers' start, which reads them by name."""
@@ -101,6 +108,7 @@ class Pool:
         self._table = live if isinstance(live, dict) else {}
         self._manager = getattr(executor, "_executor_manager_thread", None)
         self._wakeup = getattr(executor, "_executor_manager_thread_wakeup", None)
+        self._results = getattr(executor, "_result_queue", None)
 
     def dead_workers(self) -> dict[int, int]:
         """Exit codes of workers that died on their own, read before we kill anything.
@@ -121,6 +129,36 @@ class Pool:
             for pid, p in self.processes.items()
             if (code := p.exitcode) not in (None, 0, -signal.SIGTERM)
         }
+
+    def dead_unreaped(self) -> dict[int, int]:
+        """Workers that exited and nobody reaped (zombies): pid -> wait status, read from /proc
+        (never reaped here: the executor owns them, and an executor that does not reap a dead
+        worker is the finding). A healthy executor reaps a dead worker within milliseconds."""
+        out = {}
+        for pid in self.processes:
+            status = zombie_status(pid)
+            if status is not None:
+                out[pid] = status
+        return out
+
+    def manager_stack(self) -> tuple[str, ...]:
+        """Where the executor's manager thread is now, innermost last, as ``function (file:line)``,
+        read in this process (no tool needed): a wedge shows it in Connection._recv."""
+        frame = sys._current_frames().get(self._manager.ident or -1) if self._manager else None
+        if frame is None:
+            return ()
+        return tuple(
+            f"{fs.name} ({os.path.basename(fs.filename)}:{fs.lineno})"
+            for fs in traceback.extract_stack(frame)[-4:]
+        )
+
+    def unwedge(self) -> None:
+        """Close this process's write end of the result pipe: once every worker is dead, the
+        manager thread's read reaches EOF, so it sees the pool broken, reaps and ends."""
+        writer = getattr(self._results, "_writer", None)
+        if writer is not None:
+            with contextlib.suppress(OSError):
+                writer.close()
 
     def keep(self, pid: int) -> bool:
         """Spare this worker at teardown (it stays watched); False if it is not ours."""
@@ -158,7 +196,12 @@ class Pool:
                 procs[pid].join(timeout=REAP_S)
         detached = False
         if self._manager is not None and not self.kept:  # with a kept worker: in release()
-            self._manager.join(timeout=REAP_S)
+            # A healthy manager ends within milliseconds of its workers' deaths; one still
+            # reading is wedged on a frame a dead worker never finished.
+            self._manager.join(timeout=WEDGED_S)
+            if self._manager.is_alive():
+                self.unwedge()
+                self._manager.join(timeout=REAP_S)
             if self._manager.is_alive():
                 detach_from_exit(self._manager)
                 detached = True
@@ -193,6 +236,18 @@ class Pool:
         self.processes = {pid: p for pid, p in self.processes.items() if pid in self.kept}
         if not self.kept:
             self._table, self._manager, self._wakeup, self._executor = {}, None, None, None
+            self._results = None
+
+
+def zombie_status(pid: int) -> int | None:
+    """The wait status of `pid` if it is a zombie (/proc's stat field 52), else None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            text = fh.read()
+        fields = text[text.rindex(b")") + 2 :].split()
+        return int(fields[49]) if fields[0] == b"Z" and len(fields) > 49 else None
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def detach_from_exit(thread: threading.Thread) -> None:

@@ -59,6 +59,7 @@ class Slot:
             threshold=threshold,
             confirmed=self.confirmed,
             finding=self.finding,
+            finished_share=self.state is not None and self.state.phase == Phase.DONE,
         )
 
     def read(self, st: SlotState, now: float) -> None:

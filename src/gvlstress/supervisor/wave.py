@@ -15,18 +15,19 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
 from gvlstress import worker
 from gvlstress.judge import outcome
 from gvlstress.judge.outcome import EndReason, WaveEnd
-from gvlstress.model import ProbeFinding, Verdict, WaveResult, WorkerOutcome, worst
+from gvlstress.model import Diagnosis, Verdict, WaveResult, WorkerOutcome, worst
 from gvlstress.model.live import WorkerStatus
-from gvlstress.probes import tools
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import amplifiers
+from gvlstress.supervisor.events import Observer, StopFlag
 from gvlstress.supervisor.pool import Pool
 from gvlstress.supervisor.probing import Prober
+from gvlstress.supervisor.provoke import Killer, WedgeWatch, killers
 from gvlstress.supervisor.slots import Slot
 from gvlstress.supervisor.spec import error_detail, stderr_tail, wave_seed, worker_spec
 from gvlstress.system import proctree, watchdog
@@ -42,40 +43,6 @@ POLL_S = 0.2
 """How often the loop wakes to read heartbeats (also the latency of Ctrl-C handling)."""
 STATS_S = 0.5
 """How often live stats (CPU, threads) are sampled for the display."""
-
-
-class Observer(Protocol):
-    """Receives live events; the console reporter implements it. Must not block."""
-
-    def wave_started(self, index: int, scenario: Scenario) -> None: ...
-
-    def progress(self, index: int, rows: tuple[WorkerStatus, ...]) -> None: ...
-
-    def suspected(self, index: int, slot: int, finding: ProbeFinding) -> None: ...
-
-    def capturing(self, index: int, pids: tuple[int, ...]) -> None: ...
-
-    def warn(self, message: str) -> None: ...
-
-    def wave_finished(self, wave: WaveResult) -> None: ...
-
-    def kept_alive(self, wave: WaveResult, seconds: float, report: str) -> None: ...
-
-
-class StopFlag:
-    """Set from a signal handler; the loop checks it every poll."""
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-        tools.reset()
-
-    def set(self, signum: int) -> None:
-        if self.signum is None:
-            self.signum = signum
-        tools.cancel()  # a capture in progress kills its tools now, not at their deadlines
-
-    def __bool__(self) -> bool:
-        return self.signum is not None
 
 
 class Wave:
@@ -116,6 +83,8 @@ class Wave:
         self.leftovers: set[int] = set()
         """Processes the workers started that outlived them and were killed at the wave's end."""
         self.chaos: amplifiers.Chaos | None = None
+        self.killer: Killer | None = None
+        self.wedge_watch = WedgeWatch()
         self.amplified: dict[str, Any] = {}
         self.squeezed = amplifiers.squeeze_cpus(scenario.squeeze) if scenario.squeeze else None
         self.prober = Prober(board, self.threshold, self._quiet, POLL_S)
@@ -142,7 +111,9 @@ class Wave:
         detected_by: str | None = None
         detect_s: float | None = None
         born = proctree.boot_ticks()
-        self.group = WaveGroup.create(f"gvlstress-{os.getpid()}-{time.monotonic_ns()}", cores=sc.cpu_quota)
+        self.group = WaveGroup.create(
+            f"gvlstress-{os.getpid()}-{time.monotonic_ns()}", cores=sc.cpu_quota, memory_bytes=sc.memory_limit
+        )
         for d in self.group.dirs if self.group else ():
             watchdog.watch_cgroup(str(d))
         burners = amplifiers.Burners.start(sc.burners) if sc.burners else None
@@ -157,12 +128,18 @@ class Wave:
                     self.group.join(pid)
             if sc.chaos is not None:
                 self.chaos = amplifiers.Chaos(sc.chaos * 1_000_003 + self.index, self._iterating).start()
+            if sc.kill_worker is not None:
+                seed = wave_seed(sc.seed, self.index)
+                self.killer = Killer(sc.kill_worker, seed, self.board, sc.workers, sc.iterations).start()
             self.end = WaveEnd(
                 self._watch(futures, started), self.stop.signum, self.end.broken, self.end.crashed
             )
             self.ended_at = time.monotonic()
             self._stop_chaos()  # every thread restored before it is captured or killed
-            if self.end.reason in (EndReason.STALL, EndReason.TIMEOUT):
+            self._stop_killer()
+            if self.end.reason is EndReason.WEDGE:
+                self._record_wedge()
+            if self.end.reason in (EndReason.STALL, EndReason.TIMEOUT, EndReason.WEDGE):
                 detected_by = self.end.reason.value
                 detect_s = self.ended_at - started
                 self._capture_hung()  # evidence first; the teardown kills
@@ -171,6 +148,7 @@ class Wave:
             self._check_squeeze(self.slots)  # workers still alive whose pool was never reported
         finally:
             self._stop_chaos()
+            self._stop_killer()
             if burners is not None:
                 self.amplified["burners"] = {"count": sc.burners, "running_at_end": burners.running()}
             if self.pool is not None:
@@ -183,14 +161,8 @@ class Wave:
                     )
             if burners is not None:
                 burners.stop()
-            if self.group is not None and self.group.cpu is not None:
-                self.amplified["cpu_quota"] = {
-                    "cores": self.group.cores,
-                    "cgroup": str(self.group.cpu),
-                    "cgroup_version": self.group.version,
-                    "workers_joined": len(self.group.joined),
-                    "nr_throttled": self.group.throttled(),
-                }
+            if self.group is not None:
+                self.amplified |= amplifiers.group_record(self.group)
             self._contain(born, burners)
         self._settle(futures)
         if self.pool is not None:
@@ -200,11 +172,13 @@ class Wave:
             started_n = sum(1 for x in self.slots if x.pid)
             self.amplified["not_applied"] = amplifiers.gaps(self.amplified, started_n)
         outcomes = outcome.failure_diagnoses(
-            tuple(replace(o, stderr_tail=stderr_tail(self.stderr_dir, o.pid)) for o in self._outcomes())
+            tuple(replace(o, stderr_tail=stderr_tail(self.stderr_dir, o.pid)) for o in self._outcomes()),
+            killers(self.killer, self.group, self.slots, self.amplified),
         )
+        wedged = [Verdict.DEADLOCK] if self.end.wedge is not None else []  # the executor itself hangs
         result = WaveResult(
             index=self.index,
-            verdict=worst([o.verdict for o in outcomes]),
+            verdict=worst([*(o.verdict for o in outcomes), *wedged]),
             wall_s=time.monotonic() - started,
             workers=outcomes,
             detected_by=detected_by,
@@ -242,6 +216,8 @@ class Wave:
             if not pending:
                 return EndReason.DONE
             live = [s for s in self.slots if s.outcome is None]
+            if self._wedge_seen(now, {futures[f] for f in pending}):
+                return EndReason.WEDGE
             if now >= deadline:
                 self.prober.everyone(live)
                 return EndReason.TIMEOUT
@@ -253,6 +229,31 @@ class Wave:
                 return EndReason.STALL
             self.prober.presample(live, started, now)
         return EndReason.DONE
+
+    def _wedge_seen(self, now: float, pending_slots: set[int]) -> bool:
+        """A worker dead and unreaped for WEDGE_S while its task is pending: the executor wedged."""
+        if self.pool is None:
+            return False
+        pending = {p for s in self.slots if s.slot in pending_slots and (p := s.pid) is not None}
+        return self.wedge_watch.seen(self.pool.dead_unreaped(), pending, now, self.end.broken)
+
+    def _record_wedge(self) -> None:
+        """The wedge's evidence, before anything is killed: this process's manager thread, the
+        dead worker, and the survivors (probed; those blocked behind the dead one captured)."""
+        assert self.pool is not None
+        pid = self.wedge_watch.pid
+        live = [s for s in self.slots if s.outcome is None and s.pid != pid]
+        self.prober.everyone(live)
+        self.prober.capture({p: s for s in live if (p := s.pid) and s.state and s.state.phase == Phase.DONE})
+        killed_by = killers(self.killer, self.group, self.slots, self.amplified)
+        self.end = replace(
+            self.end, wedge=self.wedge_watch.facts(self.slots, self.pool.manager_stack(), killed_by)
+        )
+
+    def _stop_killer(self) -> None:
+        """Halt --kill-worker (once) and record what it did."""
+        if self.killer is not None and "kill_worker" not in self.amplified:
+            self.amplified["kill_worker"] = self.killer.stop()
 
     def _harvest(self, slot: int, fut: Future[worker.WorkerReport]) -> None:
         s = self.slots[slot]
@@ -314,18 +315,11 @@ class Wave:
                     s.pinned = (inside, total)
 
     def _record_squeeze(self) -> None:
-        if self.squeezed is None:
-            return
-        started_slots = [x for x in self.slots if x.pid]
-        checked = [x.pinned for x in started_slots if x.pinned is not None]
-        self.amplified["squeeze"] = {
-            "cpus": self.scenario.squeeze,
-            "cpu_ids": list(self.squeezed),
-            "workers": len(started_slots),
-            "workers_pinned": sum(1 for inside, total in checked if total and inside == total),
-            "threads_pinned": sum(inside for inside, _ in checked),
-            "threads": sum(total for _, total in checked),
-        }
+        if self.squeezed is not None and self.scenario.squeeze:
+            pinned = [x.pinned for x in self.slots if x.pid]
+            self.amplified["squeeze"] = amplifiers.squeeze_record(
+                self.scenario.squeeze, self.squeezed, pinned
+            )
 
     def _stop_chaos(self) -> None:
         """Halt chaos (once) and record what it did."""
@@ -421,12 +415,18 @@ class Wave:
             batch_s_max=st.batch_s_max if st and st.batch_s_max else None,
             probe=s.finding,
             capture=s.capture,
-            diagnosis=outcome.hang_diagnosis(ending.verdict, self._facts(s), s.capture),
+            diagnosis=self._diagnosis(s, ending),
             stalls=s.stalls,
             detail=ending.detail,
             exit_code=ending.exit_code,
             signal=ending.signal,
         )
+
+    def _diagnosis(self, s: Slot, ending: outcome.Ending) -> Diagnosis | None:
+        w = self.end.wedge
+        if w is not None and ending.verdict in (Verdict.CRASH, Verdict.DEADLOCK):
+            return outcome.wedge_diagnosis(ending.verdict, self._facts(s), w)
+        return outcome.hang_diagnosis(ending.verdict, self._facts(s), s.capture)
 
     def _outcomes(self) -> list[WorkerOutcome]:
         out = []

@@ -151,7 +151,7 @@ def _may_hold_secret(text: str) -> bool:
 def _looks_random(word: str) -> bool:
     """A long run that reads like a key (mixed classes, no word-like letter runs), not a
     mangled symbol such as ``_ZN6seqpro6_numba16gufunc_translate`` (which has words in it)."""
-    if len(word) < 32 or word.startswith(_MANGLED):
+    if len(word) < 32 or word.startswith(_MANGLED) or word.isdigit():
         return False
     if _RUN_STAMP.search(word):  # a path to one of our run directories: judge the other parts
         return any(_looks_random(p) for p in re.split(_RUN_STAMP.pattern + "|/", word) if len(p) >= 32)
