@@ -214,8 +214,10 @@ def wedge_diagnosis(verdict: Verdict, f: SlotFacts, w: Wedge) -> Diagnosis:
         )
     if f.finding is not None:
         evidence.append(f"/proc: {f.finding.reason}")
+    by = w.killed_by or ""
+    who = " by the OOM killer" if "OOM" in by else " by --kill-worker" if "--kill-worker" in by else ""
     summary = (
-        f"{verdict.value} ({patterns.EXECUTOR_WEDGED}): worker {w.pid} died ({died}) "
+        f"{verdict.value} ({patterns.EXECUTOR_WEDGED}): worker {w.pid} died ({died}{who}) "
         + ("sending its result" if w.sending else "mid-wave")
         + "; the executor's manager thread waits for the rest of the frame forever"
     )
@@ -271,7 +273,13 @@ def failure_diagnoses(
         cause = patterns.failure_cause(o.stderr_tail, o.signal) if o.verdict.is_failure else None
         if o.verdict is Verdict.CRASH and o.pid is not None and o.pid in known:
             cause = patterns.Cause(known[o.pid], "", patterns.killed_hint(known[o.pid]))
-        said = f" ({cause.name}: {cause.line[:200]})" if cause and cause.line else ""
+        said = (
+            f" ({cause.name}: {cause.line[:200]})"
+            if cause and cause.line
+            else f" ({cause.name})"
+            if cause
+            else ""
+        )
         if o.verdict is Verdict.CRASH and o.diagnosis is None:
             line = (o.detail or "worker died").splitlines()[-1]
             evidence = (

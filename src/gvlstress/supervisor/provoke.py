@@ -26,7 +26,6 @@ from typing import Any
 from gvlstress.judge.outcome import Wedge, wedged
 from gvlstress.model.syscalls import syscall_name
 from gvlstress.supervisor.slots import Slot
-from gvlstress.system.cgroups import WaveGroup
 from gvlstress.system.heartbeat import Board, Phase
 
 POLL_S = 0.0005
@@ -135,18 +134,20 @@ class WedgeWatch:
         )
 
 
-def killers(
-    killer: Killer | None, group: WaveGroup | None, slots: list[Slot], amplified: dict[str, Any]
-) -> dict[int, str]:
-    """Workers the harness knows who killed: its own --kill-worker, the memory limit's OOM killer."""
+def killers(killer: Killer | None, oom_kills: int, sigkilled: list[int]) -> dict[int, str]:
+    """Workers the harness knows who killed: its own --kill-worker; the OOM killer of the wave's
+    memory limit for workers SIGKILLed by no one else (certain when the cgroup counted as many
+    OOM kills as there are such workers, likely otherwise)."""
     out = {}
     if killer is not None and killer.killed is not None:
         out[int(killer.killed["pid"])] = (
             f"killed by gvlstress --kill-worker {killer.when} ({killer.killed['how']})"
         )
-    oom = (amplified.get("memory_limit") or {}).get("oom_kills") or (group.oom_kills() if group else None)
-    if oom:
-        for s in slots:
-            if s.pid and s.pid not in out and s.outcome is None:
-                out[s.pid] = "killed by the kernel's OOM killer (the wave's memory limit)"
+    others = [pid for pid in sigkilled if pid not in out]
+    if oom_kills and others:
+        sure = "" if oom_kills >= len(others) else "most likely "
+        for pid in others:
+            out[pid] = (
+                f"{sure}killed by the kernel's OOM killer (the wave's memory limit; {oom_kills} OOM kill(s))"
+            )
     return out

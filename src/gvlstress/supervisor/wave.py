@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -173,7 +174,7 @@ class Wave:
             self.amplified["not_applied"] = amplifiers.gaps(self.amplified, started_n)
         outcomes = outcome.failure_diagnoses(
             tuple(replace(o, stderr_tail=stderr_tail(self.stderr_dir, o.pid)) for o in self._outcomes()),
-            killers(self.killer, self.group, self.slots, self.amplified),
+            self._killers((self.amplified.get("memory_limit") or {}).get("oom_kills", 0)),
         )
         wedged = [Verdict.DEADLOCK] if self.end.wedge is not None else []  # the executor itself hangs
         result = WaveResult(
@@ -245,10 +246,17 @@ class Wave:
         live = [s for s in self.slots if s.outcome is None and s.pid != pid]
         self.prober.everyone(live)
         self.prober.capture({p: s for s in live if (p := s.pid) and s.state and s.state.phase == Phase.DONE})
-        killed_by = killers(self.killer, self.group, self.slots, self.amplified)
+        killed_by = self._killers(self.group.oom_kills() if self.group else 0)
         self.end = replace(
             self.end, wedge=self.wedge_watch.facts(self.slots, self.pool.manager_stack(), killed_by)
         )
+
+    def _killers(self, oom_kills: int | None) -> dict[int, str]:
+        """Who killed the workers that died of SIGKILL on their own (see `provoke.killers`)."""
+        died = [pid for pid, code in self.end.crashed.items() if code == -signal.SIGKILL]
+        if (w := self.wedge_watch).pid is not None and w.status & 0x7F == signal.SIGKILL:
+            died.append(w.pid)
+        return killers(self.killer, oom_kills or 0, died)
 
     def _stop_killer(self) -> None:
         """Halt --kill-worker (once) and record what it did."""
