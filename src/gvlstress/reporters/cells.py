@@ -35,6 +35,14 @@ def amplifier_cell(amp: dict[str, Any]) -> str:
         parts.append(f"{plural(b['count'], 'burner')}")
     if c := amp.get("chaos"):
         parts.append(f"chaos {c['starvations']} starvations, {c['stops']} stops")
+    if m := amp.get("memory_limit"):
+        parts.append(f"memory {m['bytes'] // 2**20} MiB ({plural(m['oom_kills'] or 0, 'OOM kill')})")
+    if k := amp.get("kill_worker"):
+        killed = k.get("killed")
+        parts.append(
+            f"kill-worker {k['when']}: "
+            + (f"slot {killed['slot']} at batch {killed['batches']}" if killed else "none")
+        )
     return "; ".join(parts) or "-"
 
 

@@ -236,6 +236,9 @@ def gaps(applied: dict[str, Any], workers: int) -> list[str]:
         out.append(
             f"burners: {burners['running_at_end']} of {burners['count']} still burning at the wave's end"
         )
+    kill = applied.get("kill_worker")
+    if kill and not kill.get("killed"):
+        out.append(f"kill_worker: no worker was killed ({kill['when']}: none reached that point)")
     return out
 
 

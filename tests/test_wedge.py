@@ -1,0 +1,253 @@
+"""The hang around the loader: a worker killed while sending its result wedges CPython's
+ProcessPoolExecutor (genvarloader #263's whole signature). The rules that name it, tested as
+tables; then the real thing, provoked (--kill-worker sending, --memory-limit) on real workers."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from conftest import cli_run, wait_for, workers_of
+from gvlstress.judge import patterns
+from gvlstress.judge.outcome import (
+    WEDGE_S,
+    EndReason,
+    SlotFacts,
+    WaveEnd,
+    Wedge,
+    unfinished,
+    wedge_diagnosis,
+    wedged,
+)
+from gvlstress.model import Verdict
+from gvlstress.supervisor.pool import zombie_status
+from gvlstress.supervisor.provoke import killers
+
+SIGKILLED = signal.SIGKILL  # a wait status: killed by signal 9
+
+
+@pytest.mark.parametrize(
+    ("dead", "pending", "age", "broken", "found"),
+    [
+        ({}, {7}, 5.0, False, None),  # nobody dead
+        ({7: SIGKILLED}, {7}, WEDGE_S, False, 7),  # dead, unreaped, its future pending: wedged
+        ({7: SIGKILLED}, {7}, WEDGE_S / 2, False, None),  # not yet: a healthy executor reaps in ms
+        ({7: SIGKILLED}, {8}, 5.0, False, None),  # its task is done: nothing waits on it
+        ({7: SIGKILLED}, {7}, 5.0, True, None),  # the executor noticed (BrokenProcessPool)
+    ],
+)
+def test_a_dead_worker_wedges_the_executor_only_while_its_future_waits(
+    dead: dict[int, int], pending: set[int], age: float, broken: bool, found: int | None
+) -> None:
+    assert wedged(dead, {7: 100.0}, pending, 100.0 + age, broken) == found
+
+
+@pytest.mark.parametrize(
+    ("oom", "sigkilled", "by_us", "expect"),
+    [
+        (0, [5], None, {}),  # a SIGKILL nobody here sent, no OOM counted: unknown
+        (1, [5], None, {5: "killed by the kernel's OOM killer"}),
+        (1, [5, 6], None, {5: "most likely killed by the kernel's OOM", 6: "most likely"}),
+        (1, [5], 5, {5: "killed by gvlstress --kill-worker"}),  # ours first, never the OOM killer's
+        (0, [], 5, {5: "killed by gvlstress --kill-worker"}),
+    ],
+)
+def test_a_crash_is_named_after_the_killer_the_harness_knows(
+    oom: int, sigkilled: list[int], by_us: int | None, expect: dict[int, str]
+) -> None:
+    class Ours:
+        def __init__(self, pid: int) -> None:
+            self.when = "sending"
+            self.killed = {"pid": pid, "how": "blocked writing its result to the result pipe"}
+
+    got = killers(Ours(by_us) if by_us else None, oom, sigkilled)  # type: ignore[arg-type]
+    assert set(got) == set(expect)
+    for pid, says in expect.items():
+        assert got[pid].startswith(says), got[pid]
+
+
+WEDGE = Wedge(
+    pid=7,
+    status=SIGKILLED,
+    killed_by="killed by the kernel's OOM killer (the wave's memory limit; 1 OOM kill(s))",
+    manager_stack=("recv (connection.py:250)", "_recv (connection.py:395)"),
+    batches=20,
+    sending=True,
+)
+
+
+@pytest.mark.parametrize(
+    ("pid", "finished_share", "verdict", "says"),
+    [
+        (7, True, Verdict.CRASH, "SIGKILL while sending its result"),  # the one that died
+        (8, True, Verdict.DEADLOCK, "the result queue's lock is held by worker 7"),  # blocked behind it
+        (9, False, Verdict.CANCELLED, "the executor wedged"),  # still working: not a hang of its own
+    ],
+)
+def test_after_a_wedge_the_dead_worker_crashed_and_those_behind_it_deadlocked(
+    pid: int, finished_share: bool, verdict: Verdict, says: str
+) -> None:
+    facts = SlotFacts(pid, 20, 3.0, 2.0, False, finished_share=finished_share)
+    ending = unfinished(facts, WaveEnd(EndReason.WEDGE, wedge=WEDGE))
+    assert ending.verdict is verdict
+    assert says in (ending.detail or "")
+    if verdict is not Verdict.CANCELLED:
+        d = wedge_diagnosis(verdict, facts, WEDGE)
+        assert d.pattern == patterns.EXECUTOR_WEDGED
+        assert "by the OOM killer" in d.summary
+        assert any("_recv (connection.py:395)" in e for e in d.evidence)
+
+
+def test_zombie_status_reads_a_dead_unreaped_child_from_proc() -> None:
+    # GIVEN a child that exits with code 3 and is not reaped yet
+    pid = os.fork()
+    if pid == 0:
+        os._exit(3)
+    try:
+        # THEN /proc keeps its wait status (exit code in the high byte) until it is reaped
+        status = wait_for(lambda: zombie_status(pid), 10, "the child to become a zombie")
+        assert os.WIFEXITED(status)
+        assert os.WEXITSTATUS(status) == 3
+        assert zombie_status(os.getpid()) is None  # a live process is no zombie
+    finally:
+        os.waitpid(pid, 0)
+    assert zombie_status(pid) is None  # reaped: gone
+
+
+def _no_process_left(run: dict[str, object]) -> None:
+    for w in workers_of(run):  # type: ignore[arg-type]
+        assert w["pid"] is None or not Path(f"/proc/{w['pid']}").exists(), w
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_a_worker_killed_while_sending_wedges_the_executor_and_is_named(report_dir: Path) -> None:
+    # GIVEN tasks that return 64 MiB (more than a pipe holds) and a worker SIGKILLed mid-send
+    run = cli_run(
+        [
+            "run",
+            "--workers",
+            "3",
+            "--rayon",
+            "2",
+            "--waves",
+            "2",
+            "--iterations",
+            "8",
+            "--result-bytes",
+            "64M",
+            "--kill-worker",
+            "sending",
+        ],
+        1,
+        report_dir,
+    )
+    # THEN every wave is a deadlock found by the wedge rule within seconds, not the timeout
+    for wave in run["waves"]:
+        assert wave["verdict"] == "deadlock", wave
+        assert wave["detected_by"] == "wedge", wave
+        assert wave["detect_s"] < 30
+        killed = wave["amplifiers"]["kill_worker"]["killed"]
+        by_pid = {w["pid"]: w for w in wave["workers"]}
+        # the killed worker crashed; its siblings, done with their share, are blocked behind it
+        assert by_pid[killed["pid"]]["verdict"] == "crash"
+        assert {w["verdict"] for p, w in by_pid.items() if p != killed["pid"]} == {"deadlock"}
+        for w in wave["workers"]:
+            assert w["diagnosis"]["pattern"] == patterns.EXECUTOR_WEDGED
+            assert any("_recv" in e for e in w["diagnosis"]["evidence"])
+    _no_process_left(run)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+@pytest.mark.skipif(os.geteuid() != 0, reason="a memory cgroup needs root (or a delegated cgroup)")
+def test_the_oom_killer_under_a_memory_limit_is_named_and_a_healthy_limit_is_no_alarm(
+    tmp_path: Path,
+) -> None:
+    # GIVEN 64 MiB results under a limit too tight for three workers to hold them at once
+    tight = cli_run(
+        [
+            "run",
+            "--workers",
+            "3",
+            "--rayon",
+            "2",
+            "--waves",
+            "2",
+            "--iterations",
+            "8",
+            "--result-bytes",
+            "64M",
+            "--memory-limit",
+            "120M",
+        ],
+        3,
+        tmp_path / "tight",
+    )
+    # THEN each wave lost a worker to the kernel's OOM killer, and the report says who killed it
+    for wave in tight["waves"]:
+        assert wave["amplifiers"]["memory_limit"]["oom_kills"] >= 1
+        crashed = [w for w in wave["workers"] if w["verdict"] == "crash"]
+        assert crashed
+        assert all("OOM killer" in w["diagnosis"]["summary"] for w in crashed), crashed
+    # AND the same results under a limit with headroom: no OOM kill, no false alarm
+    roomy = cli_run(
+        [
+            "run",
+            "--workers",
+            "3",
+            "--rayon",
+            "2",
+            "--waves",
+            "3",
+            "--iterations",
+            "8",
+            "--result-bytes",
+            "64M",
+            "--memory-limit",
+            "1G",
+        ],
+        0,
+        tmp_path / "roomy",
+    )
+    for wave in roomy["waves"]:
+        assert wave["verdict"] == "ok"
+        assert wave["amplifiers"]["memory_limit"]["oom_kills"] == 0
+        assert not wave["amplifiers"]["not_applied"]
+    _no_process_left(tight)
+    _no_process_left(roomy)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_kill_worker_random_is_a_named_crash_at_its_seeded_batch(report_dir: Path) -> None:
+    run = cli_run(
+        [
+            "run",
+            "--workers",
+            "2",
+            "--rayon",
+            "2",
+            "--waves",
+            "2",
+            "--iterations",
+            "30",
+            "--kill-worker",
+            "random",
+            "--seed",
+            "4",
+        ],
+        3,
+        report_dir,
+    )
+    for wave in run["waves"]:
+        lever = wave["amplifiers"]["kill_worker"]
+        killed = lever["killed"]
+        assert killed["slot"] == lever["slot"]
+        assert killed["batches"] >= lever["batch"]
+        victim = next(w for w in wave["workers"] if w["pid"] == killed["pid"])
+        assert victim["verdict"] == "crash"
+        assert "--kill-worker" in victim["diagnosis"]["summary"]
