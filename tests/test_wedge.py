@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -117,8 +118,8 @@ def test_zombie_status_reads_a_dead_unreaped_child_from_proc() -> None:
     assert zombie_status(pid) is None  # reaped: gone
 
 
-def _no_process_left(run: dict[str, object]) -> None:
-    for w in workers_of(run):  # type: ignore[arg-type]
+def _no_process_left(run: dict[str, Any]) -> None:
+    for w in workers_of(run):
         assert w["pid"] is None or not Path(f"/proc/{w['pid']}").exists(), w
 
 
