@@ -257,6 +257,8 @@ def test_selftest_catches_every_class_on_this_host(tmp_path: Path) -> None:
         "lock_order",
         "gil_held",
         "fork_after_init",
+        "executor_wedge",
+        "big_results",
         "spin",
         "crash",
         "init_race",

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import load_run, run_cli, workers_of
+from gvlstress.judge import patterns
 from gvlstress.system.cache import cache_root
 
 # The first test builds the 0.36.0 environment (pip over the network): a longer budget.
@@ -118,6 +119,23 @@ def test_036_via_python_reproduces_the_setdefault_bug(report_dir: Path, gvl036_p
         assert_parallel_path(w, 16)
     md = next(report_dir.iterdir()).joinpath("report.md").read_text()
     assert "but RAYON_NUM_THREADS=16 survived its import" in md
+
+
+def test_036_wedges_its_executor_when_a_worker_dies_sending_a_big_result(
+    report_dir: Path, gvl036_python: str
+) -> None:
+    # GIVEN real 0.36.0 workers returning 64 MiB each, one SIGKILLed while it sends (#263's shape)
+    result, run = gvl_run(
+        report_dir, "--python", gvl036_python, "--workers", "3", "--rayon", "4", "--iterations", "5",
+        "--result-bytes", "64M", "--kill-worker", "sending", "-o", f"version={OLD}",
+    )  # fmt: skip
+    # THEN the wave is a deadlock found by the wedge rule (not the timeout), every worker named
+    assert result.returncode == 1, result.stdout + result.stderr
+    (wave,) = run["waves"]
+    assert wave["detected_by"] == "wedge"
+    assert {w["diagnosis"]["pattern"] for w in wave["workers"]} == {patterns.EXECUTOR_WEDGED}
+    assert sorted(w["verdict"] for w in wave["workers"]) == ["crash", "deadlock", "deadlock"]
+    assert {w["target_info"].get("genvarloader") for w in wave["workers"] if w["target_info"]} <= {OLD}
 
 
 def test_threaded_mode_runs_python_work_beside_the_loader(report_dir: Path, gvl036_python: str) -> None:

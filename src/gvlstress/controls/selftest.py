@@ -57,6 +57,13 @@ CONTROLS: tuple[Control, ...] = (
         patterns.FORK_AFTER_INIT,
         {"fault": "fork_after_init", "start_method": "fork", "warm_parent": True},
     ),
+    Control(
+        "executor_wedge",
+        Verdict.DEADLOCK,
+        patterns.EXECUTOR_WEDGED,
+        {"result_bytes": 64 << 20, "kill_worker": "sending", "iterations": 8},
+    ),
+    Control("big_results", Verdict.OK, None, {"result_bytes": 64 << 20, "iterations": 8}),
     Control("spin", Verdict.LIVELOCK, patterns.LIVELOCK, {"fault": "spin", "timeout": 6.0}),
     Control("crash", Verdict.CRASH, patterns.CRASH, {"fault": "crash"}),
     Control(

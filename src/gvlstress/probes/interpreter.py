@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import gvlstress
 from gvlstress.errors import UsageError
 from gvlstress.probes import tools
 from gvlstress.system.cache import cache_root
@@ -51,7 +52,7 @@ def shim() -> str:
     sys.path: its own site-packages stay first and nothing else of ours leaks in."""
     root = cache_root() / "shim"
     link = root / "gvlstress"
-    target = Path(__file__).resolve().parent
+    target = Path(gvlstress.__file__).resolve().parent  # the package, wherever this module sits
     if not (link.is_symlink() and link.resolve() == target):
         root.mkdir(parents=True, exist_ok=True)
         tmp = root / f".gvlstress-{os.getpid()}"
