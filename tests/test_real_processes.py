@@ -33,10 +33,10 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 
 @contextmanager
-def shape(name: str) -> Iterator[tuple[subprocess.Popen[bytes], list[str]]]:
+def shape(name: str, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], list[str]]]:
     """Start a corpus program in its own process group; yield once it printed `ready`."""
     proc = subprocess.Popen(
-        [sys.executable, str(CORPUS / f"{name}.py")],
+        [sys.executable, str(CORPUS / f"{name}.py"), *args],
         stdout=subprocess.PIPE,
         start_new_session=True,
     )
@@ -129,6 +129,55 @@ def test_an_idle_process_pool_tree_is_idle_throughout(report_dir: Path) -> None:
     assert proc.pid in seen
     assert set(children) <= set(seen)
     assert set(seen.values()) == {"idle"}, seen
+
+
+@pytest.mark.parametrize(
+    ("wait", "how"),
+    [
+        ("executor-result", "busy"),
+        ("executor-map", "sleep"),
+        ("executor-as-completed", "busy"),
+        ("pool-map", "busy"),
+        ("pool-apply", "sleep"),
+        ("pool-imap", "busy"),
+    ],
+)
+def test_a_launcher_waiting_on_a_healthy_pool_is_idle_not_deadlocked(
+    report_dir: Path, wait: str, how: str
+) -> None:
+    # GIVEN a launcher whose every thread sleeps, its main thread in an untimed futex wait for
+    # results that its pool's workers are still computing
+    with shape("pool_launcher", wait, how) as (proc, _):
+        code, data = inspect(proc.pid, report_dir)
+    # THEN its wait leads to the pool's result reader, in poll()/read() on the workers' pipes
+    assert code == 0
+    d = the(data, proc.pid)["diagnosis"]
+    assert d["verdict"] == "idle", d["summary"]
+    assert "the pool's result reader" in d["summary"]
+
+
+def test_a_wedged_executor_is_named_in_the_launcher_and_its_blocked_workers(report_dir: Path) -> None:
+    # GIVEN a ProcessPoolExecutor whose worker was SIGKILLed mid-result (as the OOM killer does)
+    with shape("pool_wedged") as (proc, lines):
+        killed = int(next(x for x in lines if x.startswith("killed")).split()[1])
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    # THEN the launcher is a deadlock named as a wedged executor, the dead worker named in it
+    assert code == 1
+    launcher = the(data, proc.pid)["diagnosis"]
+    assert launcher["verdict"] == "deadlock", launcher["summary"]
+    assert launcher["pattern"] == "executor wedged by a worker killed while sending its result"
+    assert any(f"{killed} (SIGKILL)" in e for e in launcher["evidence"]), launcher["evidence"]
+    # AND the dead worker is no process of its own in the report; the live ones that finished
+    # their task are blocked behind it, on the result queue's lock
+    seen = verdicts(data)
+    assert killed not in seen
+    workers = [
+        p for p in data["processes"] if p["pid"] != proc.pid and "resource_tracker" not in p["cmdline"]
+    ]
+    assert workers
+    for w in workers:
+        assert w["diagnosis"]["verdict"] == "deadlock", w["diagnosis"]["summary"]
+        assert w["diagnosis"]["pattern"] == launcher["pattern"]
 
 
 @pytest.mark.parametrize(

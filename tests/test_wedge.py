@@ -24,7 +24,7 @@ from gvlstress.judge.outcome import (
     wedged,
 )
 from gvlstress.model import Verdict
-from gvlstress.supervisor.pool import zombie_status
+from gvlstress.probes.procfs import zombie_status
 from gvlstress.supervisor.provoke import killers
 
 SIGKILLED = signal.SIGKILL  # a wait status: killed by signal 9

@@ -16,7 +16,7 @@ from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.activity import activity
 from gvlstress.judge.explain import explain
-from gvlstress.judge.tree import link_tree
+from gvlstress.judge.tree import blocked_behind_wedge, died, link_tree, wedged_launcher
 from gvlstress.judge.verdict import INSPECT_VERDICT, decide, judge
 from gvlstress.model import (
     Inspected,
@@ -57,7 +57,8 @@ def inspect(
                 f"process {pid} ({root.name()}) is a kernel thread: it has no user stack to read",
                 hint="inspect a user process (ps -ef shows kernel threads in [brackets])",
             )
-        procs = [root, *(root.children(recursive=True) if tree else [])]
+        # a dead, unreaped child has nothing left to judge: its parent's report names it
+        procs = [root, *(c for c in (root.children(recursive=True) if tree else []) if not _is_zombie(c))]
     except psutil.NoSuchProcess:
         raise UsageError(f"no process with pid {pid}", hint="check the pid (ps -ef)") from None
     check_report_dir(report_dir)
@@ -69,6 +70,22 @@ def inspect(
         return _inspect(procs, tree, run_dir, started, command, watch)
 
 
+def _is_zombie(proc: psutil.Process) -> bool:
+    try:
+        return bool(proc.status() == psutil.STATUS_ZOMBIE)
+    except psutil.Error:
+        return False
+
+
+def _zombies(proc: psutil.Process) -> dict[int, int]:
+    """Its dead, unreaped children: pid -> wait status."""
+    try:
+        kids = proc.children()
+    except psutil.Error:
+        return {}
+    return {c.pid: st for c in kids if (st := procfs.zombie_status(c.pid)) is not None}
+
+
 def _inspect(
     procs: list[psutil.Process],
     tree: bool,
@@ -78,6 +95,7 @@ def _inspect(
     watch: float | None,
 ) -> InspectResult:
     pids = [p.pid for p in procs]
+    zombies_before = {p.pid: _zombies(p) for p in procs}
     watched: dict[int, list[ProcSample]] = {}
     if watch:
         with ThreadPoolExecutor(max_workers=len(pids)) as pool:
@@ -103,6 +121,17 @@ def _inspect(
         with contextlib.suppress(psutil.Error):
             parents[proc.pid] = proc.ppid()
     linked = link_tree(decided, parents, {p: procfs.pipe_ends(p) for p in decided} if tree else {})
+    for proc in procs:  # a wedged executor: dead children unreaped across the whole look
+        before = zombies_before.get(proc.pid, {})
+        zombies = {c: st for c, st in _zombies(proc).items() if before.get(c) == st}
+        if proc.pid in linked and linked[proc.pid][1] is None and zombies:
+            f, named = wedged_launcher(linked[proc.pid][0], captures.get(proc.pid), zombies)
+            linked[proc.pid] = (f, named)
+            for child, parent in parents.items() if named else ():
+                if parent == proc.pid and child in linked:
+                    linked[child] = blocked_behind_wedge(
+                        linked[child][0], captures.get(child), proc.pid, died(zombies)
+                    )
     inspected = []
     for proc in procs:
         if proc.pid not in linked:

@@ -22,6 +22,9 @@ class Chain:
     idle: tuple[str, ...] = ()
 
 
+POOL_RESULTS = "its process pool's results (the thread that reads them from the worker processes)"
+
+
 def _name(t: ThreadDelta, views: Mapping[int, ThreadView], pid: int) -> str:
     v = views.get(t.tid)
     who = vocab.role(v, pid) if v else ("main thread" if t.tid == pid else "thread")
@@ -66,6 +69,10 @@ def _targets(
     if vocab.has(pv, vocab.TOKIO_PARK):
         rt = [t for t in others if (v := views.get(t.tid)) is not None and vocab.is_tokio_thread(v)]
         return "its tokio runtime", rt, native_complete
+    if vocab.waits_for_pool_results(pv):
+        readers = [t for t in others if (v := views.get(t.tid)) is not None and vocab.reads_pool_results(v)]
+        if readers:
+            return POOL_RESULTS, readers, True
     if vocab.python_frames(pv) and (vocab.is_lock_acquire(pv) or vocab.python_waits(pv)):
         py = [t for t in others if (v := views.get(t.tid)) is not None and v.python is not None]
         return "a Python lock, condition or thread", py, True
@@ -92,7 +99,7 @@ def follow(
     blocked: list[ThreadDelta] = []
     # When the wait is *for* a pool (its rayon jobs, its tokio runtime), that pool's idle threads
     # are what it waits on: judged like any other. Otherwise idle-by-design threads are no evidence.
-    targeted = label.startswith(("its rayon", "its tokio"))
+    targeted = label.startswith(("its rayon", "its tokio")) or label == POOL_RESULTS
     for t in candidates:
         v = views.get(t.tid)
         kind = t.wait.kind if t.wait else WaitKind.OTHER

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Mapping
 from dataclasses import replace
 
-from gvlstress.judge import patterns
-from gvlstress.model import ProbeFinding, ProbeKind, WaitKind
+from gvlstress.judge import patterns, vocab
+from gvlstress.model import Capture, ProbeFinding, ProbeKind, WaitKind
 
 _WRITES = ("write", "writev", "sendmsg", "sendto", "pwrite64")
 
@@ -74,3 +75,87 @@ def link_tree(
                     named,
                 )
     return out
+
+
+def wedged_launcher(
+    f: ProbeFinding, capture: Capture | None, zombies: Mapping[int, int]
+) -> tuple[ProbeFinding, patterns.Match | None]:
+    """A launcher whose ProcessPoolExecutor is wedged by a worker that died mid-result.
+
+    The shape (genvarloader #263's): the main thread waits for the pool's results; the
+    executor's manager thread is blocked in a read() of the result pipe (in a frame, not in its
+    poll between frames); and a child is dead and unreaped (`zombies`, seen before and after the
+    sampling window). A healthy executor reaps a dead worker within milliseconds from that poll,
+    so all three together say the manager reads a frame its dead writer will never finish.
+    """
+    if capture is None or not zombies:
+        return f, None
+    views = {t.tid: t for t in capture.threads}
+    main = views.get(f.progress_tid if f.progress_tid is not None else f.pid)
+    if main is None or not vocab.waits_for_pool_results(main):
+        return f, None
+    reader = next(
+        (
+            t
+            for t in f.threads
+            if t.wait is not None
+            and t.wait.kind is WaitKind.IO
+            and t.wait.syscall in ("read", "readv")
+            and (t.wait.fd_target or "").startswith("pipe:")
+            and (v := views.get(t.tid)) is not None
+            and vocab.python_at(v, "concurrent/futures/process.py", "wait_result_broken_or_wakeup", depth=12)
+        ),
+        None,
+    )
+    if reader is None or reader.wait is None:
+        return f, None
+    dead = died(zombies)
+    evidence = (
+        "the main thread waits for its ProcessPoolExecutor's results",
+        f"the executor's manager thread {reader.tid} is blocked in {reader.wait.detail}, inside a result "
+        "frame (Connection._recv), not in its poll between frames",
+        f"dead, unreaped worker(s): {dead}; the manager thread reaps a dead worker from that poll, so it "
+        "never will: a worker died while sending its result, holding the result queue's lock",
+        "the pipe's write ends stay open in this process and the other workers, so the read never sees EOF",
+    )
+    named = patterns.Match(patterns.EXECUTOR_WEDGED, patterns.HINTS[patterns.EXECUTOR_WEDGED], evidence)
+    reason = f"executor wedged: manager thread {reader.tid} reads a result frame that dead worker(s) {dead} never finished"
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), named
+
+
+def blocked_behind_wedge(
+    f: ProbeFinding, capture: Capture | None, launcher: int, dead: str
+) -> tuple[ProbeFinding, patterns.Match | None]:
+    """A worker of a wedged executor that finished its task and waits to send the result: its
+    main thread is in _sendback_result, on the result queue's lock the dead worker held."""
+    if capture is None:
+        return f, None
+    main = next((t for t in capture.threads if t.tid == f.pid), None)
+    if main is None or not vocab.python_at(
+        main, "concurrent/futures/process.py", "_sendback_result", depth=8
+    ):
+        return f, None
+    evidence = (
+        f"this worker of process {launcher}'s ProcessPoolExecutor finished its task and waits to send "
+        "the result (_sendback_result)",
+        f"the result queue's lock is held by dead worker(s) {dead}: a lock in shared memory whose "
+        "holder is gone",
+    )
+    named = patterns.Match(patterns.EXECUTOR_WEDGED, patterns.HINTS[patterns.EXECUTOR_WEDGED], evidence)
+    reason = f"blocked behind the wedged executor of process {launcher}: its result lock died with {dead}"
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), named
+
+
+def died(zombies: Mapping[int, int]) -> str:
+    """Dead workers in words: '812 (SIGKILL), 813 (exit code 3)'."""
+    return ", ".join(f"{pid} ({_died(status)})" for pid, status in sorted(zombies.items()))
+
+
+def _died(status: int) -> str:
+    """A wait status in words: 'SIGKILL' or 'exit code 3'."""
+    if status & 0x7F:
+        try:
+            return signal.Signals(status & 0x7F).name
+        except ValueError:
+            return f"signal {status & 0x7F}"
+    return f"exit code {status >> 8}"

@@ -122,6 +122,25 @@ _IDLE_PYTHON: tuple[tuple[str, str, str, frozenset[WaitKind]], ...] = (
         _ASLEEP_OR_POLL | {WaitKind.IO},
     ),
 )
+# Where a launcher waits for a process pool's results (a Future, an AsyncResult, a map): what
+# ends that wait is the pool's result-reading thread, fed by the worker processes.
+_RESULT_WAITS = (
+    ("concurrent/futures/_base.py", "result"),
+    ("concurrent/futures/_base.py", "wait"),
+    ("concurrent/futures/_base.py", "as_completed"),
+    ("concurrent/futures/_base.py", "_result_or_cancel"),
+    ("multiprocessing/pool.py", "wait"),
+    ("multiprocessing/pool.py", "get"),
+    ("multiprocessing/pool.py", "next"),
+    ("multiprocessing/pool.py", "map"),
+    ("multiprocessing/pool.py", "starmap"),
+)
+# The thread that reads a process pool's results from its workers: (file, function).
+_RESULT_READERS = (
+    ("concurrent/futures/process.py", "run"),  # _ExecutorManagerThread
+    ("concurrent/futures/process.py", "wait_result_broken_or_wakeup"),
+    ("multiprocessing/pool.py", "_handle_results"),
+)
 # Python waits that only another thread ends: Condition/Event wait, Thread.join, Queue get/join.
 _PY_WAITS = (
     ("threading.py", "wait"),
@@ -227,6 +246,8 @@ def role(t: ThreadView, pid: int) -> str:
         return "main thread"
     if is_pool_thread(t):
         return "rayon pool thread"
+    if reads_pool_results(t):
+        return "the pool's result reader"
     if t.python is not None:
         return "Python thread"
     return "native thread"
@@ -352,3 +373,14 @@ def short_name(name: str, keep: int = 1) -> str:
         if depth <= keep:
             out.append(ch)
     return "".join(out)
+
+
+def waits_for_pool_results(t: ThreadView) -> bool:
+    """Waiting for a Future, an AsyncResult or a map of a pool (innermost few Python frames)."""
+    return any(python_at(t, suffix, function, depth=4) for suffix, function in _RESULT_WAITS)
+
+
+def reads_pool_results(t: ThreadView) -> bool:
+    """The thread that reads a process pool's results from its workers (anywhere on its stack:
+    it sits under the connection and selector frames it waits in)."""
+    return any(python_at(t, suffix, function, depth=12) for suffix, function in _RESULT_READERS)

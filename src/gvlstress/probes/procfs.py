@@ -241,3 +241,16 @@ def pipe_ends(pid: int, proc: Path = Path("/proc")) -> dict[str, str]:
             else mode
         )
     return out
+
+
+def zombie_status(pid: int, proc: Path = Path("/proc")) -> int | None:
+    """The wait status of `pid` if it is a zombie (dead, unreaped: /proc's stat field 52, its
+    exit_code), else None. Read without reaping: the parent owns that."""
+    text = _read(proc / str(pid) / "stat")
+    if text is None:
+        return None
+    fields = text[text.rfind(")") + 2 :].split()
+    try:
+        return int(fields[49]) if fields and fields[0] == "Z" and len(fields) > 49 else None
+    except ValueError:
+        return None

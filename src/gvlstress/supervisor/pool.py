@@ -22,6 +22,7 @@ from multiprocessing.connection import wait as mp_wait
 from typing import Any
 
 from gvlstress import worker
+from gvlstress.probes.procfs import zombie_status
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor.spec import inherited_env, spawn_without_main, worker_interpreter
 from gvlstress.system import proctree, watchdog
@@ -237,17 +238,6 @@ class Pool:
         if not self.kept:
             self._table, self._manager, self._wakeup, self._executor = {}, None, None, None
             self._results = None
-
-
-def zombie_status(pid: int) -> int | None:
-    """The wait status of `pid` if it is a zombie (/proc's stat field 52), else None."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            text = fh.read()
-        fields = text[text.rindex(b")") + 2 :].split()
-        return int(fields[49]) if fields[0] == b"Z" and len(fields) > 49 else None
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 def detach_from_exit(thread: threading.Thread) -> None:
