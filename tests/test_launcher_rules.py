@@ -1,0 +1,140 @@
+"""The rules for launchers of process pools, as tables: a launcher waiting on a pool follows its
+wait to the pool's result reader; a wedged executor needs all three facts (a result wait, the
+manager thread in read() inside a frame, a dead unreaped child) and no one of them alone."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from gvlstress.judge import patterns
+from gvlstress.judge.chain import POOL_RESULTS, follow
+from gvlstress.judge.tree import blocked_behind_wedge, wedged_launcher
+from gvlstress.model import (
+    Capture,
+    Frame,
+    ProbeFinding,
+    ProbeKind,
+    PyThread,
+    ThreadDelta,
+    ThreadView,
+    ToolRun,
+    Wait,
+    WaitKind,
+)
+
+PID = 100
+FUTURES = "/usr/lib/python3.11/concurrent/futures/"
+MP = "/usr/lib/python3.11/multiprocessing/"
+
+RESULT_WAIT = (("wait", "threading.py"), ("result", FUTURES + "_base.py"), ("main", "app.py"))
+POOL_GET = (("wait", "threading.py"), ("wait", MP + "pool.py"), ("get", MP + "pool.py"), ("main", "app.py"))
+PLAIN_WAIT = (("wait", "threading.py"), ("main", "app.py"))
+MANAGER_READ = (
+    ("_recv", MP + "connection.py"),
+    ("_recv_bytes", MP + "connection.py"),
+    ("recv", MP + "connection.py"),
+    ("wait_result_broken_or_wakeup", FUTURES + "process.py"),
+    ("run", FUTURES + "process.py"),
+)
+MANAGER_POLL = (
+    ("select", "selectors.py"),
+    ("wait", MP + "connection.py"),
+    ("wait_result_broken_or_wakeup", FUTURES + "process.py"),
+    ("run", FUTURES + "process.py"),
+)
+POOL_RESULTS_READER = (("_recv", MP + "connection.py"), ("_handle_results", MP + "pool.py"))
+SENDBACK = (
+    ("__enter__", MP + "synchronize.py"),
+    ("put", MP + "queues.py"),
+    ("_sendback_result", FUTURES + "process.py"),
+    ("_process_worker", FUTURES + "process.py"),
+)
+
+LOCK = Wait(WaitKind.LOCK, "futex", "futex 0x10 (no timeout)", addr=0x10)
+READ = Wait(WaitKind.IO, "read", "read() on fd 7 (pipe:[9])", fd_target="pipe:[9]")
+POLL = Wait(WaitKind.POLL, "poll", "poll()")
+
+
+def thread(tid: int, wait: Wait) -> ThreadDelta:
+    return ThreadDelta(tid, "python", "S", None, None, None, 0.0, 0, 0, parked=True, wait=wait)
+
+
+def view(tid: int, frames: tuple[tuple[str, str], ...]) -> ThreadView:
+    py = PyThread(tid, None, False, False, tuple(Frame(n, f, 1) for n, f in frames))
+    return ThreadView(tid, "python", "S", None, None, None, 0.0, 0, 0, py, ())
+
+
+def launcher(
+    main: tuple[tuple[str, str], ...], manager: tuple[tuple[str, str], ...], manager_wait: Wait
+) -> tuple[ProbeFinding, Capture]:
+    threads = (thread(PID, LOCK), thread(PID + 1, manager_wait))
+    f = ProbeFinding(PID, ProbeKind.STALLED, 0.5, 0.0, threads, (), "", progress_tid=PID)
+    cap = Capture(
+        PID,
+        (view(PID, main), view(PID + 1, manager)),
+        ToolRun("py-spy", True, 0.1),
+        ToolRun("pystack", True, 0.1),
+    )
+    return f, cap
+
+
+@pytest.mark.parametrize(
+    ("main", "manager", "wait", "opener"),
+    [
+        (RESULT_WAIT, MANAGER_POLL, POLL, PID + 1),  # Future.result: the manager thread in poll()
+        (RESULT_WAIT, MANAGER_READ, READ, PID + 1),  # ...or reading a frame
+        (POOL_GET, POOL_RESULTS_READER, READ, PID + 1),  # AsyncResult.get: Pool's result handler
+    ],
+)
+def test_a_launchers_wait_leads_to_its_pools_result_reader(
+    main: tuple[tuple[str, str], ...], manager: tuple[tuple[str, str], ...], wait: Wait, opener: int
+) -> None:
+    f, cap = launcher(main, manager, wait)
+    views = {t.tid: t for t in cap.threads}
+    chain = follow(f.threads[0], f.threads, views, cap, PID)
+    assert not chain.closed
+    assert chain.opener is not None
+    assert chain.opener.tid == opener
+    assert POOL_RESULTS in chain.lines[0]
+
+
+DEAD = {PID + 5: signal.SIGKILL}
+
+
+@pytest.mark.parametrize(
+    ("main", "manager", "wait", "zombies", "wedged"),
+    [
+        (RESULT_WAIT, MANAGER_READ, READ, DEAD, True),  # all three facts: wedged
+        (RESULT_WAIT, MANAGER_READ, READ, {}, False),  # no dead child: a frame being read
+        (RESULT_WAIT, MANAGER_POLL, POLL, DEAD, False),  # in its poll: it will reap the child
+        (PLAIN_WAIT, MANAGER_READ, READ, DEAD, False),  # the main thread waits on something else
+        (POOL_GET, POOL_RESULTS_READER, READ, DEAD, False),  # multiprocessing.Pool reaps its own
+    ],
+)
+def test_a_wedged_executor_needs_all_three_facts(
+    main: tuple[tuple[str, str], ...],
+    manager: tuple[tuple[str, str], ...],
+    wait: Wait,
+    zombies: dict[int, int],
+    wedged: bool,
+) -> None:
+    f, cap = launcher(main, manager, wait)
+    got, named = wedged_launcher(f, cap, zombies)
+    assert (named is not None) is wedged
+    assert (got.kind is ProbeKind.DEADLOCK) is wedged
+    if named is not None:
+        assert named.pattern == patterns.EXECUTOR_WEDGED
+        assert any(f"{PID + 5} (SIGKILL)" in e for e in named.evidence)
+
+
+@pytest.mark.parametrize(("frames", "blocked"), [(SENDBACK, True), (PLAIN_WAIT, False)])
+def test_a_worker_is_blocked_behind_a_wedge_only_while_sending_its_result(
+    frames: tuple[tuple[str, str], ...], blocked: bool
+) -> None:
+    f = ProbeFinding(PID, ProbeKind.STALLED, 0.5, 0.0, (thread(PID, LOCK),), (), "", progress_tid=PID)
+    cap = Capture(PID, (view(PID, frames),), ToolRun("py-spy", True, 0.1), ToolRun("pystack", True, 0.1))
+    got, named = blocked_behind_wedge(f, cap, 99, "105 (SIGKILL)")
+    assert (named is not None) is blocked
+    assert (got.kind is ProbeKind.DEADLOCK) is blocked
