@@ -86,15 +86,18 @@ def test_every_amplifier_on_a_healthy_run_is_recorded_and_undone(report_dir: Pat
     assert "--cpu-quota 0.5" in md  # the reproduce line carries them
 
 
-def test_cpu_quota_where_cgroups_are_not_writable_is_one_line_and_exit_4(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("option", "value"), [("--cpu-quota", "1"), ("--memory-limit", "1G")])
+def test_a_cgroup_lever_where_cgroups_are_not_writable_is_one_line_and_exit_4(
+    tmp_path: Path, option: str, value: str
+) -> None:
     r = run_cli(
-        ["run", "--cpu-quota", "1", "--report-dir", str(tmp_path / "r")],
+        ["run", option, value, "--report-dir", str(tmp_path / "r")],
         timeout=60,
         GVLSTRESS_CGROUP_ROOT=str(tmp_path / "no-cgroups"),
     )
     assert r.returncode == 4
     (line,) = r.stderr.strip().splitlines()
-    assert line.startswith("gvlstress: error: --cpu-quota: cannot create a cgroup under")
+    assert line.startswith(f"gvlstress: error: {option}: cannot create a cgroup under")
 
 
 def test_hunt_finds_the_lock_order_race_and_stops(report_dir: Path) -> None:
