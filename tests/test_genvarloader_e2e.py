@@ -7,6 +7,7 @@ thread counts, not assumed.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -136,6 +137,32 @@ def test_036_wedges_its_executor_when_a_worker_dies_sending_a_big_result(
     assert {w["diagnosis"]["pattern"] for w in wave["workers"]} == {patterns.EXECUTOR_WEDGED}
     assert sorted(w["verdict"] for w in wave["workers"]) == ["crash", "deadlock", "deadlock"]
     assert {w["target_info"].get("genvarloader") for w in wave["workers"] if w["target_info"]} <= {OLD}
+
+
+@pytest.mark.parametrize(("loader", "code"), [("fork", 1), ("forkserver", 0)])
+def test_036_a_loader_child_forked_after_the_pool_hangs_and_is_named(
+    report_dir: Path, gvl036_python: str, loader: str, code: int
+) -> None:
+    # GIVEN real 0.36.0 workers that run one batch, then take batches from a loader child
+    result, run = gvl_run(
+        report_dir, "--python", gvl036_python, "--rayon", "4", "--iterations", "4", "--timeout", "120",
+        "-o", f"loader={loader}", "-o", f"version={OLD}",
+    )  # fmt: skip
+    assert result.returncode == code, result.stdout + result.stderr
+    (wave,) = run["waves"]
+    if loader == "forkserver":  # the control: a fresh process has a pool of its own
+        assert {w["verdict"] for w in wave["workers"]} <= {"ok", "slow"}
+        return
+    # THEN each worker is a deadlock found by the stall (not the timeout), named after its
+    # child: forked after the pool started, waiting in genvarloader's parallel batch
+    assert wave["detected_by"] == "stall"
+    hung = [w for w in wave["workers"] if w["verdict"] == "deadlock"]
+    assert hung
+    for w in hung:
+        assert w["diagnosis"]["pattern"] == patterns.FORK_AFTER_INIT
+        assert "blocked behind its child" in w["probe"]["reason"]
+        stacks = json.dumps(w["capture"])
+        assert "genvarloader::genotypes::get_diffs_sparse" in stacks
 
 
 def test_threaded_mode_runs_python_work_beside_the_loader(report_dir: Path, gvl036_python: str) -> None:

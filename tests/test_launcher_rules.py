@@ -10,7 +10,7 @@ import pytest
 
 from gvlstress.judge import patterns
 from gvlstress.judge.chain import POOL_RESULTS, follow
-from gvlstress.judge.tree import blocked_behind_wedge, wedged_launcher
+from gvlstress.judge.tree import behind_child, blocked_behind_wedge, wedged_launcher
 from gvlstress.model import (
     Capture,
     Frame,
@@ -138,3 +138,34 @@ def test_a_worker_is_blocked_behind_a_wedge_only_while_sending_its_result(
     got, named = blocked_behind_wedge(f, cap, 99, "105 (SIGKILL)")
     assert (named is not None) is blocked
     assert (got.kind is ProbeKind.DEADLOCK) is blocked
+
+
+def _finding(pid: int, kind: ProbeKind, wait: Wait) -> ProbeFinding:
+    return ProbeFinding(
+        pid, kind, 0.5, 0.0, (thread(pid, wait),), (), f"{kind.value} {pid}", progress_tid=pid
+    )
+
+
+@pytest.mark.parametrize(
+    ("wait", "child_kind", "pipes", "behind"),
+    [
+        (READ, ProbeKind.DEADLOCK, {7: {"pipe:[9]": "w"}}, True),  # its only writer deadlocked
+        (READ, ProbeKind.WAITING, {7: {"pipe:[9]": "w"}}, False),  # the child still works
+        (READ, ProbeKind.DEADLOCK, {7: {"pipe:[8]": "w"}}, False),  # the child writes another pipe
+        (READ, ProbeKind.DEADLOCK, {7: {"pipe:[9]": "w"}, 8: {"pipe:[9]": "w"}}, False),  # a live writer
+        (POLL, ProbeKind.DEADLOCK, {7: {"pipe:[9]": "w"}}, False),  # not blocked in a read
+    ],
+)
+def test_a_worker_is_behind_its_child_only_when_every_writer_of_its_pipe_is_deadlocked(
+    wait: Wait, child_kind: ProbeKind, pipes: dict[int, dict[str, str]], behind: bool
+) -> None:
+    worker = _finding(PID, ProbeKind.WAITING, wait)
+    children = {7: _finding(7, child_kind, LOCK)}
+    if 8 in pipes:
+        children[8] = _finding(8, ProbeKind.WAITING, LOCK)
+    got = behind_child(worker, children, pipes)
+    assert (got is not None) is behind
+    if got is not None:
+        assert got.pid == 7
+        assert got.reason.startswith("blocked behind its child 7")
+        assert got.chain[0].startswith(f"process {PID} waits in read() on pipe:[9]")

@@ -159,3 +159,42 @@ def _died(status: int) -> str:
         except ValueError:
             return f"signal {status & 0x7F}"
     return f"exit code {status >> 8}"
+
+
+def pipe_waited(f: ProbeFinding) -> str | None:
+    """The pipe the progress thread is blocked reading ('pipe:[inode]'), if that is its wait."""
+    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    if (
+        p is None
+        or p.wait is None
+        or p.wait.kind is not WaitKind.IO
+        or p.wait.syscall not in ("read", "readv")
+    ):
+        return None
+    target = p.wait.fd_target or ""
+    return target if target.startswith("pipe:") else None
+
+
+def behind_child(
+    f: ProbeFinding, children: Mapping[int, ProbeFinding], pipes: Mapping[int, Mapping[str, str]]
+) -> ProbeFinding | None:
+    """A worker blocked reading a pipe that only its deadlocked child writes (a loader child, a
+    DataLoader's worker): the worker's hang is the child's. The child's finding, told from the
+    worker's side; None unless every process holding the write end is a deadlocked child."""
+    pipe = pipe_waited(f)
+    if pipe is None:
+        return None
+    writers = [c for c, held in pipes.items() if "w" in held.get(pipe, "") and c != f.pid]
+    if not writers or any(c not in children or children[c].kind is not ProbeKind.DEADLOCK for c in writers):
+        return None
+    c = writers[0]
+    kid = children[c]
+    line = (
+        f"process {f.pid} waits in read() on {pipe}; its only writer{'s' if len(writers) > 1 else ''} "
+        f"{', '.join(map(str, writers))} (its child) {'are' if len(writers) > 1 else 'is'} deadlocked"
+    )
+    return replace(
+        kid,
+        reason=f"blocked behind its child {c}, which holds the pipe it reads and is deadlocked: {kid.reason}",
+        chain=(line, *kid.chain),
+    )

@@ -13,12 +13,14 @@ import contextlib
 import time
 from collections.abc import Callable
 
+from gvlstress.judge.tree import behind_child, pipe_waited
 from gvlstress.judge.verdict import decide, judge
 from gvlstress.model import ProbeFinding, ProbeKind, ProcSample
 from gvlstress.probes import procfs
 from gvlstress.probes.capture import capture_many
 from gvlstress.probes.procfs import PROBE_WINDOW_S
 from gvlstress.supervisor.slots import Slot
+from gvlstress.system import proctree
 from gvlstress.system.heartbeat import Board
 
 _FROM_PRESAMPLE = (ProbeKind.DEADLOCK, ProbeKind.WAITING, ProbeKind.GONE, ProbeKind.STOPPED)
@@ -110,7 +112,28 @@ class Prober:
             for pid in findings:
                 if pid not in unsure:
                     by_pid[pid].capture = None  # an older capture no longer matches the finding
+            self._behind_children(findings, by_pid, due)
             return findings
+
+    def _behind_children(
+        self, findings: dict[int, ProbeFinding], by_pid: dict[int, Slot], due: set[int] | None
+    ) -> None:
+        """A quiet worker blocked reading a pipe from its own child (a loader child, a DataLoader
+        worker): the child is probed (the worker's silence is its progress signal too), and a
+        deadlocked child that is the pipe's only writer is the worker's hang (`tree.behind_child`)."""
+        for pid, f in list(findings.items()):
+            if f.kind is not ProbeKind.WAITING or (due is not None and pid not in due) or not pipe_waited(f):
+                continue
+            kids = [c.pid for c in proctree.descendants(pid)]
+            if not kids:
+                continue
+            found = {c: k for c, k in probe_workers(kids).items() if k.kind is not ProbeKind.GONE}
+            caps = capture_many({c: k for c, k in found.items() if needs_stacks(k)})
+            found = {c: decide(k, caps.get(c), progress=True) for c, k in found.items()}
+            behind = behind_child(f, found, {c: procfs.pipe_ends(c) for c in found})
+            if behind is not None:
+                findings[pid] = behind
+                by_pid[pid].capture = caps.get(behind.pid)
 
     def suspects(self, due: list[Slot], live: list[Slot], told: Callable[[Slot, ProbeFinding], None]) -> bool:
         """Probe quiet workers; True when a deadlock is confirmed (the wave then ends).

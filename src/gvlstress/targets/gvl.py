@@ -112,8 +112,11 @@ class _GvlSession:
         self.start = 0
         self.gil = gil
         self.cpu0 = _task_cpu_ns()
+        self.loader: _LoaderChild | None = None
 
     def next_batch(self) -> object:
+        if self.loader is not None:
+            return self.loader.next_batch()
         stop = self.start + self.batch
         out = self.ds[self.start : stop, :] if stop <= self.n else self.ds[self.start : self.n, :]
         self.start = 0 if stop >= self.n else stop
@@ -130,6 +133,59 @@ class _GvlSession:
         if self.gil is not None:
             info["gil_work_rounds"] = self.gil.rounds
         return info
+
+
+class _LoaderChild:
+    """Batches from a loader child, as a DataLoader with workers gives them: the first batch
+    runs here (it starts this process's rayon pool), every later one in a child started with
+    the `context` multiprocessing context, which sends back each batch's size over a pipe. A
+    child forked after the pool exists has no pool threads; its first parallel batch waits
+    for them forever, and this worker with it, in recv()."""
+
+    def __init__(self, session: _GvlSession, context: str, options: dict[str, Any]) -> None:
+        self.session = session
+        self.context = context
+        self.options = options
+        self.conn: Any = None
+        self.child: Any = None
+
+    def next_batch(self) -> object:
+        if self.child is None:
+            out = self.session.ds[0 : self.session.batch, :]  # warm: the pool exists after this
+            import multiprocessing as mp
+
+            ctx: Any = mp.get_context(self.context)
+            self.conn, theirs = ctx.Pipe(duplex=False)
+            # a forked child uses the Dataset it inherits (as a DataLoader's fork workers do);
+            # spawn and forkserver children open their own
+            global _INHERITED
+            _INHERITED = self.session if self.context == "fork" else None
+            args = (None if self.context == "fork" else self.options, theirs)
+            self.child = ctx.Process(target=loader_child, args=args, daemon=True)
+            self.child.start()
+            theirs.close()
+            self.session.info["loader_child"] = self.child.pid
+            return out
+        return self.conn.recv()
+
+
+_INHERITED: _GvlSession | None = None
+"""The worker's session, for a loader child forked from it."""
+
+
+def loader_child(options: dict[str, Any] | None, conn: Any) -> None:
+    """The loader child: batches from the inherited Dataset (fork) or its own, their sizes sent
+    until the parent goes away."""
+    session = _INHERITED if options is None else open_worker({**options, "loader": "none"}, 0, 0)
+    assert session is not None
+    session.loader = None
+    session.start = session.batch  # the next batch after the parent's warm one
+    try:
+        while True:
+            batch: Any = session.next_batch()
+            conn.send(len(batch))
+    except (BrokenPipeError, OSError):
+        pass
 
 
 def open_worker(options: dict[str, Any], seed: int, slot: int) -> _GvlSession:
@@ -172,4 +228,8 @@ def open_worker(options: dict[str, Any], seed: int, slot: int) -> _GvlSession:
         "rayon_threads": int(rayon_after) if rayon_after and rayon_after.isdigit() else resolved,
     }
     gil = _GilWork() if options.get("mode") == "threaded" else None
-    return _GvlSession(ds, gvl, info, int(options.get("batch_regions", 0)), gil)
+    session = _GvlSession(ds, gvl, info, int(options.get("batch_regions", 0)), gil)
+    if options.get("loader", "none") != "none":
+        info["loader"] = options["loader"]
+        session.loader = _LoaderChild(session, options["loader"], options)
+    return session

@@ -7,6 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 MODES = ("plain", "threaded")
+LOADERS = ("none", "fork", "spawn", "forkserver")
+"""``loader``: after one warm batch in the worker, the batches come from a loader child started
+with this multiprocessing context (a DataLoader with workers, made inside the worker): ``fork``
+after the worker's rayon pool exists is genvarloader #263's mechanism A."""
 
 DATA_DEFAULTS: dict[str, Any] = {
     "seed": 0,

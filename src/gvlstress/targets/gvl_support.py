@@ -21,14 +21,23 @@ from gvlstress.probes import interpreter, tools
 from gvlstress.scenario import Scenario
 from gvlstress.system.cache import cache_root
 from gvlstress.targets.base import TargetPlan
-from gvlstress.targets.gvl_data import DATA_DEFAULTS, MODES, version_tuple
+from gvlstress.targets.gvl_data import DATA_DEFAULTS, LOADERS, MODES, version_tuple
 
 BUILD_TIMEOUT_S = 900.0
 _PROBE = (
     "import importlib.metadata as m\n"
     "try:\n    out['version'] = m.version('genvarloader')\nexcept m.PackageNotFoundError:\n    out['version'] = None\n"
 )
-_OPTIONS = {*DATA_DEFAULTS, "mode", "batch_regions", "force_parallel", "version", "cache_dir", "numba_cache"}
+_OPTIONS = {
+    *DATA_DEFAULTS,
+    "mode",
+    "loader",
+    "batch_regions",
+    "force_parallel",
+    "version",
+    "cache_dir",
+    "numba_cache",
+}
 NUMBA_CACHES = ("shared", "cold")
 """shared: numba's cache wherever the environment puts it (warmed once before the waves);
 cold: every wave starts from an empty NUMBA_CACHE_DIR of its own (the cold-cache race)."""
@@ -93,6 +102,11 @@ def prepare(scenario: Scenario) -> TargetPlan:
     mode = opts.get("mode", "plain")
     if mode not in MODES:
         raise UsageError(f"{scenario.source} [target]: mode must be one of {', '.join(MODES)}, got {mode!r}")
+    loader = opts.get("loader", "none")
+    if loader not in LOADERS:
+        raise UsageError(
+            f"{scenario.source} [target]: loader must be one of {', '.join(LOADERS)}, got {loader!r}"
+        )
     numba_cache = opts.get("numba_cache", "shared")
     if numba_cache not in NUMBA_CACHES:
         raise UsageError(
@@ -128,6 +142,7 @@ def prepare(scenario: Scenario) -> TargetPlan:
             "reference": data["reference"],
             "tracks": data["tracks"],
             "mode": mode,
+            "loader": loader,
             "batch_regions": int(opts.get("batch_regions", 0)),
             "force_parallel": force,
         },
