@@ -11,6 +11,7 @@ import pytest
 from gvlstress.judge import patterns
 from gvlstress.judge.chain import POOL_RESULTS, follow
 from gvlstress.judge.tree import behind_child, blocked_behind_wedge, wedged_launcher
+from gvlstress.judge.verdict import decide
 from gvlstress.model import (
     Capture,
     Frame,
@@ -169,3 +170,27 @@ def test_a_worker_is_behind_its_child_only_when_every_writer_of_its_pipe_is_dead
         assert got.pid == 7
         assert got.reason.startswith("blocked behind its child 7")
         assert got.chain[0].startswith(f"process {PID} waits in read() on pipe:[9]")
+
+
+CALL_QUEUE_LOCK = (
+    ("__enter__", MP + "synchronize.py"),
+    ("get", MP + "queues.py"),
+    ("_process_worker", FUTURES + "process.py"),
+)
+
+
+@pytest.mark.parametrize(
+    ("frames", "progress", "kind"),
+    [
+        (CALL_QUEUE_LOCK, False, ProbeKind.IDLE),  # inspect: an idle pool worker
+        (CALL_QUEUE_LOCK, True, ProbeKind.WAITING),  # run: waits outside the process
+        (SENDBACK, False, ProbeKind.IDLE),  # a lone look cannot tell the lock's holder is dead
+        (PLAIN_WAIT, True, ProbeKind.DEADLOCK),  # a threading wait nobody else can end
+    ],
+)
+def test_a_wait_on_a_lock_shared_with_other_processes_is_a_wait_outside_the_process(
+    frames: tuple[tuple[str, str], ...], progress: bool, kind: ProbeKind
+) -> None:
+    f = ProbeFinding(PID, ProbeKind.DEADLOCK, 0.5, 0.0, (thread(PID, LOCK),), (), "", progress_tid=PID)
+    cap = Capture(PID, (view(PID, frames),), ToolRun("py-spy", True, 0.1), ToolRun("pystack", True, 0.1))
+    assert decide(f, cap, progress=progress).kind is kind

@@ -120,8 +120,10 @@ def test_a_stopped_process_is_stopped(report_dir: Path) -> None:
         assert not re.match(r"^[\w-]+: +\d+: ", view), view
 
 
-def test_an_idle_process_pool_tree_is_idle_throughout(report_dir: Path) -> None:
-    with shape("idle_procpool") as (proc, lines):
+@pytest.mark.parametrize("workers", ["", "3"])
+def test_an_idle_process_pool_tree_is_idle_throughout(report_dir: Path, workers: str) -> None:
+    # with 3 started workers, two wait on the call queue's lock (shared with the other processes)
+    with shape("idle_procpool", *([workers] if workers else [])) as (proc, lines):
         code, data = inspect(proc.pid, report_dir, "--tree")
     assert code == 0
     children = [int(x) for x in lines[0].split()[1:]]
@@ -129,6 +131,9 @@ def test_an_idle_process_pool_tree_is_idle_throughout(report_dir: Path) -> None:
     assert proc.pid in seen
     assert set(children) <= set(seen)
     assert set(seen.values()) == {"idle"}, seen
+    if workers:
+        shared = [p for p in data["processes"] if "multiprocessing lock shared" in p["diagnosis"]["summary"]]
+        assert len(shared) == int(workers) - 1, [p["diagnosis"]["summary"] for p in data["processes"]]
 
 
 @pytest.mark.parametrize(

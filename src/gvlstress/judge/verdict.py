@@ -119,6 +119,14 @@ def _verdict(
     gil_waiter = wait is not None and wait.kind is WaitKind.TIMED and pv is not None and vocab.is_gil_wait(pv)
     if wait is not None and wait.kind.external and not gil_waiter:
         return replace(f, kind=outside, reason=f"{_name(p, views, pid)} waits in {wait.detail}", chain=())
+    if wait is not None and wait.kind is WaitKind.LOCK and pv is not None and vocab.waits_on_shared_lock(pv):
+        return replace(
+            f,
+            kind=outside,
+            reason=f"{_name(p, views, pid)} waits for a multiprocessing lock shared with other processes "
+            f"({wait.detail}): another process ends that wait",
+            chain=(),
+        )
     if wait is None or not (wait.kind is WaitKind.LOCK or gil_waiter):
         return replace(
             f,

@@ -384,3 +384,9 @@ def reads_pool_results(t: ThreadView) -> bool:
     """The thread that reads a process pool's results from its workers (anywhere on its stack:
     it sits under the connection and selector frames it waits in)."""
     return any(python_at(t, suffix, function, depth=12) for suffix, function in _RESULT_READERS)
+
+
+def waits_on_shared_lock(t: ThreadView) -> bool:
+    """Blocked acquiring a multiprocessing lock or semaphore (a SemLock in shared memory): a
+    wait another process ends, as an idle pool worker waits on its call queue's lock."""
+    return any(python_at(t, "multiprocessing/synchronize.py", fn, depth=2) for fn in ("__enter__", "acquire"))

@@ -11,6 +11,7 @@ then `ready` after the task's result came back.
 
 import multiprocessing as mp
 import os
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -20,8 +21,13 @@ def task(x: int) -> int:
 
 
 def main() -> None:
-    pool = ProcessPoolExecutor(2, mp_context=mp.get_context("spawn"))
+    # argv[1] = N: N workers, all started (N * 10 tasks); then N - 1 of them wait on the call
+    # queue's shared lock (a SemLock futex) while one reads the pipe.
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+    pool = ProcessPoolExecutor(max(n, 2), mp_context=mp.get_context("spawn"))
     assert pool.submit(task, 21).result(timeout=60) == 42
+    if n:
+        assert list(pool.map(task, range(n * 10))) == [2 * x for x in range(n * 10)]
     # With a spawn context 3.11 starts workers on demand: after one task only ONE worker exists.
     kids = sorted(p.pid for p in pool._processes.values() if p.pid is not None)
     print("children " + " ".join(str(k) for k in kids), flush=True)
