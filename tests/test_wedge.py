@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import builders
 from conftest import cli_run, wait_for, workers_of
 from gvlstress.judge import patterns
 from gvlstress.judge.outcome import (
@@ -23,7 +24,17 @@ from gvlstress.judge.outcome import (
     wedge_diagnosis,
     wedged,
 )
-from gvlstress.model import Verdict
+from gvlstress.judge.symptoms import issue_263
+from gvlstress.model import (
+    Diagnosis,
+    ProbeFinding,
+    ProbeKind,
+    ThreadDelta,
+    Verdict,
+    Wait,
+    WaitKind,
+    WorkerOutcome,
+)
 from gvlstress.probes.procfs import zombie_status
 from gvlstress.supervisor.provoke import killers
 
@@ -252,3 +263,49 @@ def test_kill_worker_random_is_a_named_crash_at_its_seeded_batch(report_dir: Pat
         victim = next(w for w in wave["workers"] if w["pid"] == killed["pid"])
         assert victim["verdict"] == "crash"
         assert "--kill-worker" in victim["diagnosis"]["summary"]
+
+
+def _probe(cpu_s: float, parked: int, threads: int) -> ProbeFinding:
+    lock = Wait(WaitKind.LOCK, "futex", "futex 0x10 (no timeout)")
+    ts = tuple(
+        ThreadDelta(i, "python", "S", None, 202, 0x10, 0.0, 0, 0, parked=i < parked, wait=lock)
+        for i in range(threads)
+    )
+    return ProbeFinding(1, ProbeKind.DEADLOCK, 0.5, cpu_s, ts, (), "x")
+
+
+WEDGED_DIAGNOSIS = Diagnosis(Verdict.DEADLOCK, "x", (), pattern=patterns.EXECUTOR_WEDGED)
+
+
+@pytest.mark.parametrize(
+    ("workers", "matches"),
+    [
+        # a wedge: the survivor parked, no CPU, the killed worker a crash (its zombie)
+        (
+            (
+                builders.worker(Verdict.DEADLOCK, probe=_probe(0.0, 4, 4), diagnosis=WEDGED_DIAGNOSIS),
+                builders.worker(Verdict.CRASH, pid=2, signal=9, diagnosis=WEDGED_DIAGNOSIS),
+            ),
+            {"parked": True, "cpu": True, "executor": True, "zombie": True},
+        ),
+        # a hang inside the loader: parked and idle, but the executor and its workers were fine
+        (
+            (builders.worker(Verdict.DEADLOCK, probe=_probe(0.0, 17, 17)),),
+            {"parked": True, "cpu": True, "executor": False, "zombie": False},
+        ),
+        # a livelock: burning, not parked
+        (
+            (builders.worker(Verdict.LIVELOCK, probe=_probe(0.9, 0, 4)),),
+            {"parked": False, "cpu": False, "executor": False, "zombie": False},
+        ),
+    ],
+)
+def test_a_hung_waves_symptoms_stand_beside_issue_263s(
+    workers: tuple[WorkerOutcome, ...], matches: dict[str, bool]
+) -> None:
+    got = issue_263(builders.wave(workers=workers))
+    assert {s.name: s.matches for s in got} == matches
+
+
+def test_a_healthy_wave_has_no_symptoms() -> None:
+    assert issue_263(builders.wave()) == ()

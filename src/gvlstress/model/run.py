@@ -112,6 +112,16 @@ class WorkerOutcome:
 
 
 @dataclass(frozen=True)
+class Symptom:
+    """One symptom of a reported hang beside what this wave showed of it."""
+
+    name: str
+    reported: str
+    seen: str
+    matches: bool
+
+
+@dataclass(frozen=True)
 class WaveResult:
     """One launch of N workers."""
 
@@ -144,6 +154,8 @@ class WaveResult:
     harness: dict[str, int] = field(default_factory=dict)
     """The harness's own fds, threads, maps and peak RSS after this wave (flat in a healthy run),
     and `at_ms`, when the wave's files were done, from the first wave's start."""
+    symptoms: tuple[Symptom, ...] = ()
+    """A hung wave's symptoms beside genvarloader #263's (`judge.symptoms`)."""
 
     @property
     def batches(self) -> int:

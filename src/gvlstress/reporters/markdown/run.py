@@ -289,6 +289,27 @@ def _diagnosis(result: RunResult) -> list[str]:
     return out or ["Nothing to diagnose: no worker hung, crashed or raised.", ""]
 
 
+def _beside_263(result: RunResult) -> list[str]:
+    """The first hung wave's symptoms beside genvarloader #263's (genvarloader runs, and any
+    run whose executor wedged)."""
+    hung = [w for w in result.waves if w.symptoms]
+    wedged = any(s.name == "executor" and s.matches for w in hung for s in w.symptoms)
+    if not hung or not (result.scenario.target == "genvarloader" or wedged):
+        return []
+    full = sum(1 for w in hung if all(s.matches for s in w.symptoms))
+    first = hung[0]
+    rows = [[s.reported, s.seen, "yes" if s.matches else "no"] for s in first.symptoms]
+    return [
+        "## Beside genvarloader #263",
+        "",
+        f"Wave {first.index + 1} beside what #263's reporter saw ({full} of {len(hung)} hung wave(s) "
+        "show all of it):",
+        "",
+        *_table(["reported in #263", f"wave {first.index + 1}", "same"], rows),
+        "",
+    ]
+
+
 def render(result: RunResult) -> str:
     """report.md (see `render_files` for when stacks move out of it)."""
     return render_files(result)["report.md"]
@@ -334,7 +355,7 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
     if result.exploration:
         out += ["## Settings explored", "", *_exploration(result), ""]
     out += ["## Waves", ""] + (_waves(result) if result.waves else ["(no wave finished)"]) + [""]
-    out += ["## Diagnosis", "", *_diagnosis(result)]
+    out += ["## Diagnosis", "", *_diagnosis(result), *_beside_263(result)]
     out += ["## Thread-cap audit", ""]
     items = result.audit
     out += [f"- {'**warning**: ' if i.severity == 'warn' else ''}{i.message}" for i in items] or [
