@@ -10,7 +10,7 @@ import pytest
 
 from gvlstress.judge import patterns
 from gvlstress.judge.chain import POOL_RESULTS, follow
-from gvlstress.judge.tree import behind_child, blocked_behind_wedge, wedged_launcher
+from gvlstress.judge.tree import behind_child, blocked_behind_wedge, link_pipes, wedged_launcher
 from gvlstress.judge.verdict import decide
 from gvlstress.model import (
     Capture,
@@ -194,3 +194,58 @@ def test_a_wait_on_a_lock_shared_with_other_processes_is_a_wait_outside_the_proc
     f = ProbeFinding(PID, ProbeKind.DEADLOCK, 0.5, 0.0, (thread(PID, LOCK),), (), "", progress_tid=PID)
     cap = Capture(PID, (view(PID, frames),), ToolRun("py-spy", True, 0.1), ToolRun("pystack", True, 0.1))
     assert decide(f, cap, progress=progress).kind is kind
+
+
+def _reader(pid: int, pipe: str) -> ProbeFinding:
+    wait = Wait(WaitKind.IO, "read", f"read() on fd 3 ({pipe})", fd_target=pipe)
+    return _finding(pid, ProbeKind.IDLE, wait)
+
+
+RING = {1: _reader(1, "pipe:[10]"), 2: _reader(2, "pipe:[20]"), 3: _reader(3, "pipe:[30]")}
+
+
+@pytest.mark.parametrize(
+    ("findings", "pipes", "kinds"),
+    [
+        # 1 reads 10 (only 3 writes it), 2 reads 20 (only 1), 3 reads 30 (only 2): a ring
+        (
+            RING,
+            {
+                1: {"pipe:[10]": "r", "pipe:[20]": "w"},
+                2: {"pipe:[20]": "r", "pipe:[30]": "w"},
+                3: {"pipe:[30]": "r", "pipe:[10]": "w"},
+            },
+            {1: ProbeKind.DEADLOCK, 2: ProbeKind.DEADLOCK, 3: ProbeKind.DEADLOCK},
+        ),
+        # the same, but a fourth process (the parent) also holds 10's write end: no cycle
+        (
+            {**RING, 4: _finding(4, ProbeKind.IDLE, POLL)},
+            {
+                1: {"pipe:[10]": "r", "pipe:[20]": "w"},
+                2: {"pipe:[20]": "r", "pipe:[30]": "w"},
+                3: {"pipe:[30]": "r", "pipe:[10]": "w"},
+                4: {"pipe:[10]": "w"},
+            },
+            {},
+        ),
+        # a chain, not a ring
+        (
+            {1: RING[1], 2: RING[2]},
+            {1: {"pipe:[10]": "r", "pipe:[20]": "w"}, 2: {"pipe:[20]": "r"}, 5: {"pipe:[10]": "w"}},
+            {},
+        ),
+        # the only writer is stopped: stalled, named
+        (
+            {1: RING[1], 3: _finding(3, ProbeKind.STOPPED, POLL)},
+            {1: {"pipe:[10]": "r"}, 3: {"pipe:[10]": "w"}},
+            {1: ProbeKind.STALLED},
+        ),
+    ],
+)
+def test_pipe_reads_linked_across_processes(
+    findings: dict[int, ProbeFinding], pipes: dict[int, dict[str, str]], kinds: dict[int, ProbeKind]
+) -> None:
+    got = link_pipes(findings, pipes)
+    assert {pid: f.kind for pid, (f, _) in got.items()} == kinds
+    for pid, (_, named) in got.items():
+        assert (named is not None) is (kinds[pid] is ProbeKind.DEADLOCK)

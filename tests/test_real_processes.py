@@ -185,6 +185,32 @@ def test_a_wedged_executor_is_named_in_the_launcher_and_its_blocked_workers(repo
         assert w["diagnosis"]["pattern"] == launcher["pattern"]
 
 
+def test_a_ring_of_pipe_reads_is_a_deadlock_across_processes(report_dir: Path) -> None:
+    # GIVEN three processes each blocked reading a pipe only the previous one can write
+    with shape("pipe_cycle") as (proc, lines):
+        kids = [int(x) for x in lines[0].split()[1:]]
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    # THEN each is a deadlock named as the cycle, every step shown (alone, each is an idle read)
+    assert code == 1
+    for kid in kids:
+        d = the(data, kid)["diagnosis"]
+        assert d["verdict"] == "deadlock", d["summary"]
+        assert d["pattern"] == "cycle of pipe reads across processes"
+        assert sum("written only by process" in e for e in d["evidence"]) == 3
+    assert the(data, proc.pid)["diagnosis"]["verdict"] == "idle"  # the parent waits for a child
+
+
+def test_a_read_whose_only_writer_is_stopped_names_the_stopped_writer(report_dir: Path) -> None:
+    with shape("stopped_producer") as (proc, lines):
+        child = int(lines[0].split()[1])
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    assert code == 0  # not a deadlock: kill -CONT resumes it
+    parent = the(data, proc.pid)["diagnosis"]
+    assert parent["verdict"] == "stalled", parent["summary"]
+    assert f"waits for process(es) {child}, the only writer(s), stopped" in parent["summary"]
+    assert the(data, child)["diagnosis"]["verdict"] == "stopped"
+
+
 @pytest.mark.parametrize(
     ("name", "pattern", "evidence"),
     [

@@ -16,7 +16,7 @@ from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.activity import activity
 from gvlstress.judge.explain import explain
-from gvlstress.judge.tree import blocked_behind_wedge, died, link_tree, wedged_launcher
+from gvlstress.judge.tree import blocked_behind_wedge, died, link_pipes, link_tree, wedged_launcher
 from gvlstress.judge.verdict import INSPECT_VERDICT, decide, judge
 from gvlstress.model import (
     Inspected,
@@ -120,7 +120,10 @@ def _inspect(
     for proc in procs:
         with contextlib.suppress(psutil.Error):
             parents[proc.pid] = proc.ppid()
-    linked = link_tree(decided, parents, {p: procfs.pipe_ends(p) for p in decided} if tree else {})
+    pipes = {p: procfs.pipe_ends(p) for p in decided} if tree else {}
+    linked = link_tree(decided, parents, pipes)
+    for pid, pair in link_pipes({p: f for p, (f, m) in linked.items() if m is None}, pipes).items():
+        linked[pid] = pair
     for proc in procs:  # a wedged executor: dead children unreaped across the whole look
         before = zombies_before.get(proc.pid, {})
         zombies = {c: st for c, st in _zombies(proc).items() if before.get(c) == st}

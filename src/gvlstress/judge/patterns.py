@@ -31,8 +31,11 @@ JOIN_BLOCKED = "join on a blocked thread"
 LOST_WAKEUP = "lost wakeup (a wait nobody can notify)"
 JOIN_BEFORE_DRAIN = "join before draining a pipe"
 EXECUTOR_WEDGED = "executor wedged by a worker killed while sending its result"
+PIPE_CYCLE = "cycle of pipe reads across processes"
 
 HINTS = {
+    PIPE_CYCLE: "each process reads a pipe only the next one writes, and that one is reading too: break the "
+    "cycle (one side writes before it reads, or reads with a timeout / from a selector on both pipes)",
     POOL_EXHAUSTION: "run blocking stages (channel consumers, I/O) on their own ThreadPool::install or threads, "
     "never as jobs of the pool whose jobs wait for them",
     LOCK_ACROSS: "don't hold a lock across par_iter/join: copy what the jobs need out of the guard first",

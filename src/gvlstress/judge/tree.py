@@ -47,7 +47,7 @@ def link_tree(
                 ),
                 None,
             )
-            line = f"process {pid} waits in {p.wait.detail} for child {c}, which is {child.kind.value}: {child.reason}"
+            line = f"process {pid} waits in {p.wait.detail}; child {c} is {child.kind.value}: {child.reason}"
             if writer is None or writer.wait is None:
                 out[pid] = (replace(out[pid][0], chain=(*out[pid][0].chain, line)), out[pid][1])
                 continue
@@ -198,3 +198,71 @@ def behind_child(
         reason=f"blocked behind its child {c}, which holds the pipe it reads and is deadlocked: {kid.reason}",
         chain=(line, *kid.chain),
     )
+
+
+def pipe_graph(
+    findings: Mapping[int, ProbeFinding], pipes: Mapping[int, Mapping[str, str]]
+) -> dict[int, tuple[str, tuple[int, ...]]]:
+    """Who each process waits for through a pipe: pid -> (the pipe its progress thread is blocked
+    reading, every other process in the tree holding that pipe's write end)."""
+    out = {}
+    for pid, f in findings.items():
+        pipe = pipe_waited(f)
+        if pipe is not None:
+            writers = tuple(sorted(q for q, held in pipes.items() if q != pid and "w" in held.get(pipe, "")))
+            out[pid] = (pipe, writers)
+    return out
+
+
+def link_pipes(
+    findings: Mapping[int, ProbeFinding], pipes: Mapping[int, Mapping[str, str]]
+) -> dict[int, tuple[ProbeFinding, patterns.Match | None]]:
+    """Waits on pipes linked across a process tree: a cycle of processes each blocked reading a
+    pipe that only the next one writes is a deadlock across processes (named, every member);
+    a read whose every writer is stopped (SIGSTOP, a tracer) says so. Others are unchanged."""
+    graph = pipe_graph(findings, pipes)
+    out: dict[int, tuple[ProbeFinding, patterns.Match | None]] = {}
+    for start in graph:
+        cycle, pid = [start], start
+        while True:
+            _, writers = graph[pid]
+            if len(writers) != 1 or writers[0] not in graph:
+                break
+            pid = writers[0]
+            if pid == start:
+                break
+            if pid in cycle:
+                cycle = []
+                break
+            cycle.append(pid)
+        if pid != start or len(cycle) < 2 or start != min(cycle):
+            continue
+        steps = [
+            f"process {a} waits in read() on {graph[a][0]}, written only by process {graph[a][1][0]}"
+            for a in cycle
+        ]
+        evidence = (
+            *steps,
+            f"each of the {len(cycle)} processes waits for the next: none can write, none returns",
+        )
+        named = patterns.Match(patterns.PIPE_CYCLE, patterns.HINTS[patterns.PIPE_CYCLE], evidence)
+        reason = "cycle of pipe reads across processes " + " -> ".join(map(str, [*cycle, start]))
+        for q in cycle:
+            out[q] = (replace(findings[q], kind=ProbeKind.DEADLOCK, reason=reason), named)
+    for pid, (pipe, writers) in graph.items():
+        if (
+            pid in out
+            or not writers
+            or not all(q in findings and findings[q].kind is ProbeKind.STOPPED for q in writers)
+        ):
+            continue
+        f = findings[pid]
+        line = (
+            f"its read() on {pipe} waits for process(es) {', '.join(map(str, writers))}, the only writer(s), "
+            "stopped (SIGSTOP or a tracer): `kill -CONT` resumes them"
+        )
+        out[pid] = (
+            replace(f, kind=ProbeKind.STALLED, reason=f"{f.reason}; {line}", chain=(*f.chain, line)),
+            None,
+        )
+    return out
