@@ -22,6 +22,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from conftest import SUPPORT, cli_run, run_cli, wait_for
@@ -60,9 +61,37 @@ def shape(name: str, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], list
             lines += [x.decode().strip() for x in done]
         yield proc, lines
     finally:
-        with suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
+        end_group(proc)
+
+
+def end_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the shape's process group, its resource trackers last: a tracker whose program
+    died unlinks the semaphores the program leaked (/dev/shm/sem.mp-*) when its pipe closes."""
+    group = [p for p in psutil.process_iter() if _pgid(p.pid) == proc.pid]
+    trackers = [p for p in group if "resource_tracker" in " ".join(_cmdline(p))]
+    for p in group:
+        if p not in trackers:
+            with suppress(psutil.Error):
+                p.kill()
+    proc.wait(timeout=30)
+    _, alive = psutil.wait_procs(trackers, timeout=10)
+    with suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    assert not alive, f"resource trackers did not end after their program: {alive}"
+
+
+def _pgid(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return None
+
+
+def _cmdline(p: psutil.Process) -> list[str]:
+    try:
+        return p.cmdline()
+    except psutil.Error:
+        return []
 
 
 def inspect(pid: int, report_dir: Path, *extra: str) -> tuple[int, dict[str, Any]]:
