@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import load_run, run_cli, workers_of
+from conftest import cli_run, load_run, run_cli, workers_of
 
 LOADER = '''
 import os, threading
@@ -133,3 +134,34 @@ def test_the_console_script_imports_from_the_current_directory(here: Path) -> No
         check=False,
     )
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+PY312 = Path(os.environ.get("PYENV_ROOT", "/root/.pyenv")) / "versions" / "3.12.1" / "bin" / "python"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    sys.version_info[:2] == (3, 12) or not PY312.exists(), reason="needs pyenv's 3.12.1 beside 3.11"
+)
+def test_python_of_another_version_runs_the_workers_with_its_own_standard_library(report_dir: Path) -> None:
+    # GIVEN workers under another CPython version (a spawned child is handed the parent's
+    # sys.path before anything runs: the wrong standard library unless gvlstress replaces it)
+    run = cli_run(
+        [
+            "run",
+            "--target",
+            "shapes",
+            "--python",
+            str(PY312),
+            "--workers",
+            "2",
+            "--waves",
+            "1",
+            "--iterations",
+            "3",
+        ],
+        0,
+        report_dir,
+    )
+    # THEN they ran, under that version
+    assert {w["target_info"]["python"] for w in workers_of(run)} == {"3.12.1"}

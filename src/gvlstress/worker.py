@@ -272,7 +272,7 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
                 board.phase(slot, Phase.ITERATING, _pool_size(session.describe()))
             batch_max = max(batch_max, dt)
             board.beat(slot, done, dt, _os_threads())  # the board keeps the most threads seen
-        info = session.describe()
+        info = {"python": sys.version.split()[0], **session.describe()}  # the worker's own
         board.phase(slot, Phase.DONE, _pool_size(info))
         return WorkerReport(
             slot=slot,

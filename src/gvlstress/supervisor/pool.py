@@ -69,7 +69,7 @@ class Pool:
         with (
             inherited_env("RAYON_NUM_THREADS", sc.inherit_rayon),
             spawn_without_main(),
-            worker_interpreter(ctx, self.plan.python),
+            worker_interpreter(ctx, self.plan.python, self.plan.sys_path),
         ):
             executor = ProcessPoolExecutor(
                 max_workers=sc.workers,

@@ -84,19 +84,31 @@ def spawn_without_main() -> Iterator[None]:
 
 
 @contextmanager
-def worker_interpreter(ctx: Any, python: str | None) -> Iterator[None]:
+def worker_interpreter(ctx: Any, python: str | None, sys_path: tuple[str, ...] = ()) -> Iterator[None]:
     """Spawn workers with another interpreter for the block (multiprocessing keeps one global
-    executable for spawn, so it is restored afterwards)."""
+    executable for spawn, so it is restored afterwards). A spawned child sets its sys.path to
+    the parent's before anything else runs: under another Python version that is the wrong
+    standard library, so the child gets its own interpreter's path (`sys_path`) instead."""
     if python is None:
         yield
         return
     from multiprocessing import spawn
 
     previous = spawn.get_executable()
+    prepare = spawn.get_preparation_data
+
+    def preparation(name: str) -> dict[str, Any]:
+        data: dict[str, Any] = prepare(name)
+        if sys_path:
+            data["sys_path"] = list(sys_path)
+        return data
+
     ctx.set_executable(python)
+    spawn.get_preparation_data = preparation  # read by popen_spawn_posix at each start
     try:
         yield
     finally:
+        spawn.get_preparation_data = prepare
         ctx.set_executable(previous)
 
 
