@@ -129,6 +129,9 @@ def test_zombie_status_reads_a_dead_unreaped_child_from_proc() -> None:
     assert zombie_status(pid) is None  # reaped: gone
 
 
+THREE_WORKERS = ["run", "--workers", "3", "--rayon", "2", "--iterations", "8"]
+
+
 def _no_process_left(run: dict[str, Any]) -> None:
     for w in workers_of(run):
         assert w["pid"] is None or not Path(f"/proc/{w['pid']}").exists(), w
@@ -139,21 +142,7 @@ def _no_process_left(run: dict[str, Any]) -> None:
 def test_a_worker_killed_while_sending_wedges_the_executor_and_is_named(report_dir: Path) -> None:
     # GIVEN tasks that return 64 MiB (more than a pipe holds) and a worker SIGKILLed mid-send
     run = cli_run(
-        [
-            "run",
-            "--workers",
-            "3",
-            "--rayon",
-            "2",
-            "--waves",
-            "2",
-            "--iterations",
-            "8",
-            "--result-bytes",
-            "64M",
-            "--kill-worker",
-            "sending",
-        ],
+        [*THREE_WORKERS, "--waves", "2", "--result-bytes", "64M", "--kill-worker", "sending"],
         1,
         report_dir,
     )
@@ -181,21 +170,7 @@ def test_the_oom_killer_under_a_memory_limit_is_named_and_a_healthy_limit_is_no_
 ) -> None:
     # GIVEN 64 MiB results under a limit too tight for three workers to hold them at once
     tight = cli_run(
-        [
-            "run",
-            "--workers",
-            "3",
-            "--rayon",
-            "2",
-            "--waves",
-            "2",
-            "--iterations",
-            "8",
-            "--result-bytes",
-            "64M",
-            "--memory-limit",
-            "120M",
-        ],
+        [*THREE_WORKERS, "--waves", "2", "--result-bytes", "64M", "--memory-limit", "120M"],
         3,
         tmp_path / "tight",
     )
@@ -207,21 +182,7 @@ def test_the_oom_killer_under_a_memory_limit_is_named_and_a_healthy_limit_is_no_
         assert all("OOM killer" in w["diagnosis"]["summary"] for w in crashed), crashed
     # AND the same results under a limit with headroom: no OOM kill, no false alarm
     roomy = cli_run(
-        [
-            "run",
-            "--workers",
-            "3",
-            "--rayon",
-            "2",
-            "--waves",
-            "3",
-            "--iterations",
-            "8",
-            "--result-bytes",
-            "64M",
-            "--memory-limit",
-            "1G",
-        ],
+        [*THREE_WORKERS, "--waves", "3", "--result-bytes", "64M", "--memory-limit", "1G"],
         0,
         tmp_path / "roomy",
     )
