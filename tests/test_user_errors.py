@@ -99,3 +99,17 @@ def test_a_target_whose_prepare_raises_is_a_usage_error(tmp_path: Path) -> None:
     )
     assert r.returncode == 2
     assert r.stderr.startswith("gvlstress: error: target 'badtarget:Bad': prepare() raised KeyError: 'nope'")
+
+
+@pytest.mark.slow
+def test_a_target_whose_own_import_is_missing_says_what_to_install(tmp_path: Path) -> None:
+    (tmp_path / "needs_missing.py").write_text(
+        "import no_such_dependency_xyz\n\ndef batches():\n    yield 1\n"
+    )
+    r = run_cli(
+        ["run", "--target", "needs_missing:batches", "--report-dir", str(tmp_path / "r")], cwd=tmp_path
+    )
+    assert r.returncode == 2
+    (line,) = r.stderr.strip().splitlines()
+    assert "importing 'needs_missing' failed: No module named 'no_such_dependency_xyz'" in line
+    assert "install 'no_such_dependency_xyz'" in line

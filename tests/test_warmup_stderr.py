@@ -169,5 +169,7 @@ def test_mangled_symbols_and_plain_lines_are_kept() -> None:
         "rayon_core::latch::LockLatch::wait_and_reset",
         "TOKENIZERS_PARALLELISM=false",
         "gvlstress merge /tmp/shards/s0/20261122T064720Z-adhoc /tmp/shards/s1/20261122T064722Z-adhoc",
+        "(pass them with -o KEY=VALUE)",  # a usage placeholder before punctuation
+        "--token TOKEN.",
     ):
         assert redact_text(text) == text

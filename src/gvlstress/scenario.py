@@ -234,6 +234,19 @@ def read_scenario_file(path: Path) -> dict[str, Any]:
 def check_setting(name: str, value: Any, origin: str) -> Any:
     """Validate one setting against the one bound every command shares (`run`, `hunt`, `sweep`,
     `slurm`, scenario files); `origin` says where it came from for the error message."""
+    try:
+        return _check_setting(name, value, origin)
+    except UsageError as exc:
+        if exc.hint is None:
+            exc.hint = (
+                "gvlstress run --help lists every option with its meaning"
+                if origin.startswith("-")
+                else "a scenario key is a run option's name with _ for - (gvlstress run --help)"
+            )
+        raise
+
+
+def _check_setting(name: str, value: Any, origin: str) -> Any:
     if name in _SIZES and isinstance(value, str):
         value = parse_size(value, origin)
     if name in _NUMERIC:

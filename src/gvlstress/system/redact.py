@@ -83,7 +83,7 @@ _LONG_RUN = re.compile(r"[A-Za-z0-9+/=_\-]{24,}")
 # Linear rules: each pattern either fails within a few characters or consumes a whole token
 # (possessive repeats), which Python code then inspects; no failed attempt rescans the text.
 _URL = re.compile(r"://[^\s\"'<>]{1,4096}+")
-_AUTH_SCHEME = re.compile(r"\b(Bearer|Basic|Token)\s+[^\s\"']{1,4096}+", re.I)
+_AUTH_SCHEME = re.compile(r"\b(Bearer|Basic|Token)\s+([^\s\"']{1,4096}+)", re.I)
 _PREFIXED = re.compile(r"\b(?:gh[pousr]_|github_pat_|hf_|sk-|xox[abprs]-)[A-Za-z0-9_\-]{8,4096}+")
 _PREFIXES = (
     "ghp_",
@@ -187,7 +187,11 @@ def _assignments(text: str) -> str:
         if m is None:
             continue
         value = m.group(2)
-        if value.startswith(REDACTED) or plain_value(value) or _PLACEHOLDER.fullmatch(value):
+        if (
+            value.startswith(REDACTED)
+            or plain_value(value)
+            or _PLACEHOLDER.fullmatch(value.rstrip(").,;:]}>'\""))
+        ):
             continue
         out.append(text[done : m.start(2)])
         out.append(REDACTED)
@@ -241,7 +245,7 @@ def redact_text(text: str) -> str:
         text = _URL.sub(_url, text)
     low = text.lower()
     if "bearer" in low or "basic" in low or "token" in low:
-        text = _AUTH_SCHEME.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
+        text = _AUTH_SCHEME.sub(_auth, text)
     if any(p in text for p in _PREFIXES):
         text = _PREFIXED.sub(REDACTED, text)
     if "AKIA" in text or "ASIA" in text:
@@ -250,6 +254,13 @@ def redact_text(text: str) -> str:
         text = _JWT.sub(lambda m: REDACTED if m.group(0).count(".") >= 2 else m.group(0), text)
     text = _assignments(text)
     return _LONG_RUN.sub(lambda m: REDACTED if _looks_random(m.group(0)) else m.group(0), text)
+
+
+def _auth(m: re.Match[str]) -> str:
+    """``Bearer X`` / ``token X`` -> the scheme and a placeholder, unless X is one itself."""
+    if _PLACEHOLDER.fullmatch(m.group(2).rstrip(").,;:]}>'\"")):
+        return m.group(0)
+    return f"{m.group(1)} {REDACTED}"
 
 
 def redact_lines(lines: Iterable[str]) -> tuple[str, ...]:

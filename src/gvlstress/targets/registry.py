@@ -73,6 +73,11 @@ def get_target(name: str) -> Target:
     try:
         obj: Any = importlib.import_module(module)
     except ModuleNotFoundError as exc:
+        if exc.name and module != exc.name and not module.startswith(exc.name + "."):
+            raise UsageError(  # the module was found; something it imports was not
+                f"--target {name}: importing {module!r} failed: {exc}",
+                hint=f"install {exc.name.split('.')[0]!r} where the workers run (pip install it)",
+            ) from None
         raise UsageError(
             f"--target {name}: cannot import {module!r} ({exc})",
             hint="is it on sys.path or in this directory?",
