@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import builders
-from conftest import cli_run, wait_for, workers_of
+from conftest import cli_run, load_run, run_cli, wait_for, workers_of
 from gvlstress.judge import patterns
 from gvlstress.judge.outcome import (
     WEDGE_S,
@@ -169,12 +169,24 @@ def test_the_oom_killer_under_a_memory_limit_is_named_and_a_healthy_limit_is_no_
     tmp_path: Path,
 ) -> None:
     # GIVEN 64 MiB results under a limit too tight for three workers to hold them at once
-    tight = cli_run(
-        [*THREE_WORKERS, "--waves", "2", "--result-bytes", "64M", "--memory-limit", "120M"],
-        3,
-        tmp_path / "tight",
+    r = run_cli(
+        [
+            *THREE_WORKERS,
+            "--waves",
+            "2",
+            "--result-bytes",
+            "64M",
+            "--memory-limit",
+            "120M",
+            "--report-dir",
+            str(tmp_path / "tight"),
+        ]
     )
-    # THEN each wave lost a worker to the kernel's OOM killer, and the report says who killed it
+    # THEN each wave lost a worker to the kernel's OOM killer, and the report says who killed it:
+    # killed while it pickled its result, it broke the pool (exit 3); killed while it sent it, it
+    # wedged the executor (exit 1): where the kill lands is the kernel's choice
+    assert r.returncode in (1, 3), r.stdout + r.stderr
+    tight = load_run(tmp_path / "tight")
     for wave in tight["waves"]:
         assert wave["amplifiers"]["memory_limit"]["oom_kills"] >= 1
         crashed = [w for w in wave["workers"] if w["verdict"] == "crash"]
