@@ -132,6 +132,19 @@ def test_healthy_processes_are_never_called_deadlocked(
     assert says in p["diagnosis"]["summary"]
 
 
+@pytest.mark.parametrize("name", ["c_sleep", "idle_pool_sleep"])
+def test_a_look_changes_nothing(report_dir: Path, name: str) -> None:
+    """The first look's ptrace attach leaves a sleeping thread in restart_syscall: the second and
+    third look must still call it what the first did."""
+    with shape(name) as (proc, _):
+        seen = []
+        for look in range(3):
+            code, data = inspect(proc.pid, report_dir / str(look))
+            d = the(data, proc.pid)["diagnosis"]
+            seen.append((code, d["verdict"]))
+    assert seen == [(0, "idle")] * 3, seen
+
+
 def test_a_stopped_process_is_stopped(report_dir: Path) -> None:
     with shape("idle_pool_sleep") as (proc, _):
         os.kill(proc.pid, signal.SIGSTOP)

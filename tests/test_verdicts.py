@@ -236,6 +236,12 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         Verdict.IDLE,
         None,
     ),
+    "a C sleep() an earlier inspect interrupted (restart_syscall, wchan do_syscall_64)": (
+        Shape((T(PID, RESTART, wchan="do_syscall_64"),)),
+        ProbeKind.WAITING,
+        Verdict.IDLE,
+        None,
+    ),
     "pure-Python lock-order inversion": (
         Shape(
             (

@@ -88,4 +88,10 @@ def classify(t: ThreadDelta, window_s: float = 0.5) -> Wait:
                 if kind is WaitKind.LOCK:  # timeout unknown without the syscall view
                     return Wait(kind, name, f"futex wait (per wchan {t.wchan})")
                 return Wait(kind, name, f"{kind.value} wait (per wchan {t.wchan})")
+    if name == "restart_syscall":
+        # The kernel restarts only waits with a deadline this way (a sleep, a timed futex or
+        # poll): our own earlier attach interrupted it, and it still ends by itself.
+        return Wait(
+            WaitKind.TIMED, name, "a timed wait (sleep, poll or futex) resumed after a ptrace stop (restart_syscall)"
+        )
     return Wait(WaitKind.OTHER, name, f"{name or 'unknown'} ({t.wchan or t.state})")
