@@ -258,6 +258,13 @@ def test_a_read_whose_only_writer_is_stopped_names_the_stopped_writer(report_dir
     [
         ("lock_inversion", "lock-order inversion (threading locks)", "lock_inversion.py:"),
         ("lost_wakeup", "lost wakeup (a wait nobody can notify)", "lost_wakeup.py:"),
+        ("join_on_waiter", "lost wakeup (a wait nobody can notify)", "waiter (/"),
+        (
+            "threadpool_exhaustion",
+            "thread pool exhaustion (tasks wait on tasks queued behind them)",
+            "task (/",
+        ),
+        ("import_lock", "import lock held across a wait", "top-level code of /"),
     ],
 )
 def test_python_level_deadlocks_are_named_with_their_lines(

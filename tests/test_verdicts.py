@@ -168,6 +168,8 @@ def verdicts(shape: Shape) -> tuple[ProbeFinding, ProbeFinding, ProbeFinding]:
 
 THREADING = "/usr/lib/python3.11/threading.py"
 WORKER = "/usr/lib/python3.11/concurrent/futures/thread.py"
+BASE = "/usr/lib/python3.11/concurrent/futures/_base.py"
+TPOOL = WORKER
 
 SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
     # name: (shape, run verdict with stacks, inspect verdict, pattern named in inspect)
@@ -280,6 +282,82 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
         patterns.LOST_WAKEUP,
+    ),
+    "main joins a thread in a Condition.wait() nobody notifies (named at the wait, not the join)": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    py=(("Thread._wait_for_tstate_lock", THREADING, 1139), ("Thread.join", THREADING, 1119)),
+                ),
+                T(
+                    PID + 1,
+                    LOCK.format(addr=0xB0),
+                    py=(("Condition.wait", THREADING, 327), ("waiter", "j.py", 34)),
+                ),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.LOST_WAKEUP,
+    ),
+    "every ThreadPoolExecutor worker waits on a future queued behind it": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    py=(("Condition.wait", THREADING, 327), ("Future.result", BASE, 451)),
+                ),
+                *(
+                    T(
+                        PID + i,
+                        LOCK.format(addr=0xA0 + i),
+                        py=(
+                            ("Condition.wait", THREADING, 327),
+                            ("Future.result", BASE, 451),
+                            ("task", "tp.py", 40),
+                            ("_WorkItem.run", TPOOL, 58),
+                            ("_worker", TPOOL, 83),
+                        ),
+                    )
+                    for i in (1, 2)
+                ),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.THREAD_POOL_EXHAUSTION,
+    ),
+    "a module's top-level code joins a thread that imports it": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    py=(
+                        ("Thread._wait_for_tstate_lock", THREADING, 1139),
+                        ("Thread.join", THREADING, 1119),
+                        ("<module>", "/app/mod.py", 39),
+                        ("_call_with_frames_removed", "<frozen importlib._bootstrap>", 241),
+                        ("_find_and_load", "<frozen importlib._bootstrap>", 1176),
+                    ),
+                ),
+                T(
+                    PID + 1,
+                    LOCK.format(addr=0xB0),
+                    py=(
+                        ("_ModuleLock.acquire", "<frozen importlib._bootstrap>", 120),
+                        ("_lock_unlock_module", "<frozen importlib._bootstrap>", 224),
+                        ("_importer", "/app/mod.py", 23),
+                    ),
+                ),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.IMPORT_LOCK,
     ),
     "the same wait in a process that handles SIGTERM": (
         Shape(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gvlstress.judge import vocab
 from gvlstress.model import Capture, ProbeFinding, ThreadView
@@ -32,8 +32,16 @@ LOST_WAKEUP = "lost wakeup (a wait nobody can notify)"
 JOIN_BEFORE_DRAIN = "join before draining a pipe"
 EXECUTOR_WEDGED = "executor wedged by a worker killed while sending its result"
 PIPE_CYCLE = "cycle of pipe reads across processes"
+IMPORT_LOCK = "import lock held across a wait"
+THREAD_POOL_EXHAUSTION = "thread pool exhaustion (tasks wait on tasks queued behind them)"
 
 HINTS = {
+    IMPORT_LOCK: "a module's top-level code waits (join, result, a lock) for a thread that imports that "
+    "same module, and the import lock is held until the top-level code returns: start threads and wait for "
+    "them in a function called after the import, never at import time",
+    THREAD_POOL_EXHAUSTION: "a task of a pool waits for another task of the same pool, and every worker is "
+    "such a waiting task, so the awaited tasks never start: run the inner work inline, give it its own "
+    "executor, or size the pool above the nesting depth",
     PIPE_CYCLE: "each process reads a pipe only the next one writes, and that one is reading too: break the "
     "cycle (one side writes before it reads, or reads with a timeout / from a selector on both pipes)",
     POOL_EXHAUSTION: "run blocking stages (channel consumers, I/O) on their own ThreadPool::install or threads, "
@@ -223,6 +231,12 @@ def _fork(
 def _python(threads: list[ThreadView], pid: int) -> Match | None:
     """Python-level shapes, from py-spy's frames (Python lines plus its native frames)."""
     py = [t for t in threads if t.python is not None]
+    imported = _import_lock(py, pid)
+    if imported is not None:
+        return imported
+    exhausted = _thread_pool_exhaustion(py, pid)
+    if exhausted is not None:
+        return exhausted
     joiners = [t for t in py if vocab.python_at(t, "threading.py", "_wait_for_tstate_lock", 2)]
     waiters = [t for t in py if vocab.python_at(t, "threading.py", "wait", 1)]
     acquirers = [t for t in py if vocab.is_lock_acquire(t) and t not in joiners and t not in waiters]
@@ -238,6 +252,22 @@ def _python(threads: list[ThreadView], pid: int) -> Match | None:
             *(f"thread {t.tid} waits in join() at {_line(vocab.outer_python(t))}" for t in joiners[:2]),
         ]
         return Match(PY_LOCK_ORDER, HINTS[PY_LOCK_ORDER], tuple(lines))
+    if joiners and not acquirers and waiters and all(t in joiners or t in waiters for t in py):
+        # a join is where the hang shows; the condition nobody notifies is where it starts
+        w = waiters[0]
+        return Match(
+            LOST_WAKEUP,
+            HINTS[LOST_WAKEUP],
+            (
+                f"thread {w.tid} ({vocab.role(w, pid)}) waits in Condition/Event wait() with no timeout at "
+                f"{_line(vocab.outer_python(w))}, and no thread is left to notify it",
+                *(
+                    f"thread {j.tid} ({vocab.role(j, pid)}) waits in Thread.join() at "
+                    f"{_line(vocab.outer_python(j))}: it waits for the wakeup too"
+                    for j in joiners[:2]
+                ),
+            ),
+        )
     if joiners:
         j = joiners[0]
         rest = [t for t in py if t is not j]
@@ -270,6 +300,62 @@ def _python(threads: list[ThreadView], pid: int) -> Match | None:
             ),
         )
     return None
+
+
+def _import_lock(py: list[ThreadView], pid: int) -> Match | None:
+    """A thread blocked on a module's import lock while the thread running that module's
+    top-level code (it holds the lock) waits for something itself."""
+    blocked = [t for t in py if vocab.waits_for_module_lock(t)]
+    holders = [(t, m) for t in py if t not in blocked and (m := vocab.module_being_imported(t)) is not None]
+    if not blocked or not holders:
+        return None
+    b, (h, module) = blocked[0], holders[0]
+    return Match(
+        IMPORT_LOCK,
+        HINTS[IMPORT_LOCK],
+        (
+            f"thread {b.tid} ({vocab.role(b, pid)}) waits for a module's import lock (importlib "
+            f"_ModuleLock.acquire) at {_line(vocab.outer_python(b))}",
+            f"thread {h.tid} ({vocab.role(h, pid)}) holds it: it is running the top-level code of "
+            f"{module.file or '?'} for an import, and waits at {_line(vocab.outer_python(h))}",
+        ),
+    )
+
+
+def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
+    """Every ThreadPoolExecutor worker runs a task that waits for a future (of a task queued
+    behind it, as nothing else in the process can complete one)."""
+    workers = [t for t in py if vocab.is_thread_pool_worker(t)]
+    if not workers or not all(vocab.waits_for_pool_results(t) for t in workers):
+        return None
+    others = [t for t in py if t not in workers and vocab.waits_for_pool_results(t)]
+    return Match(
+        THREAD_POOL_EXHAUSTION,
+        HINTS[THREAD_POOL_EXHAUSTION],
+        (
+            f"all {len(workers)} thread-pool workers ({_ids(workers)}) are inside tasks that wait for a "
+            f"future, e.g. thread {workers[0].tid} at {_line(_caller(workers[0]))}",
+            "no worker is free to run the tasks they wait for, which are queued behind them",
+            *(
+                f"thread {t.tid} ({vocab.role(t, pid)}) waits for one of them at {_line(_caller(t))}"
+                for t in others[:2]
+            ),
+        ),
+    )
+
+
+def _caller(t: ThreadView) -> ThreadView:
+    """The thread without the concurrent.futures and threading frames on top: the line that waits."""
+    if t.python is None:
+        return t
+    frames = t.python.frames
+    skip = ("/threading.py", "concurrent/futures/_base.py")
+    keep = [
+        i
+        for i, f in enumerate(frames)
+        if (f.file or "").endswith(".py") and not (f.file or "").endswith(skip)
+    ]
+    return replace(t, python=replace(t.python, frames=frames[keep[0] :])) if keep else t
 
 
 def livelock(finding: ProbeFinding, capture: Capture | None) -> Match:

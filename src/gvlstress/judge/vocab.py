@@ -7,6 +7,7 @@ patterns and the Markdown reporter import this module; it imports nothing of the
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import replace
 
@@ -390,3 +391,30 @@ def waits_on_shared_lock(t: ThreadView) -> bool:
     """Blocked acquiring a multiprocessing lock or semaphore (a SemLock in shared memory): a
     wait another process ends, as an idle pool worker waits on its call queue's lock."""
     return any(python_at(t, "multiprocessing/synchronize.py", fn, depth=2) for fn in ("__enter__", "acquire"))
+
+
+_FROZEN_IMPORT = "<frozen importlib._bootstrap"
+
+
+def waits_for_module_lock(t: ThreadView) -> bool:
+    """Blocked on a module's import lock (importlib's _ModuleLock.acquire, a frozen frame)."""
+    frames = tuple(f for f in (t.python.frames if t.python else ()) if f.line)[:2]  # Python frames only
+    return any(
+        (f.file or "").startswith(_FROZEN_IMPORT) and f.name.endswith(("_ModuleLock.acquire", "acquire"))
+        for f in frames
+    )
+
+
+def module_being_imported(t: ThreadView) -> Frame | None:
+    """The innermost module whose top-level code this thread runs for an import (its frame sits
+    right under importlib's frozen frames): the thread holds that module's import lock."""
+    frames = t.python.frames if t.python else ()
+    for inner, outer in itertools.pairwise(frames):
+        if inner.name == "<module>" and (outer.file or "").startswith(_FROZEN_IMPORT):
+            return inner
+    return None
+
+
+def is_thread_pool_worker(t: ThreadView) -> bool:
+    """A concurrent.futures ThreadPoolExecutor worker (busy in a task or idle)."""
+    return python_at(t, "concurrent/futures/thread.py", "_worker", depth=16)

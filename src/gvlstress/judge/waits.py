@@ -92,6 +92,8 @@ def classify(t: ThreadDelta, window_s: float = 0.5) -> Wait:
         # The kernel restarts only waits with a deadline this way (a sleep, a timed futex or
         # poll): our own earlier attach interrupted it, and it still ends by itself.
         return Wait(
-            WaitKind.TIMED, name, "a timed wait (sleep, poll or futex) resumed after a ptrace stop (restart_syscall)"
+            WaitKind.TIMED,
+            name,
+            "a timed wait (sleep, poll or futex) resumed after a ptrace stop (restart_syscall)",
         )
     return Wait(WaitKind.OTHER, name, f"{name or 'unknown'} ({t.wchan or t.state})")
