@@ -39,6 +39,7 @@ def test_proc_parsers_never_raise(text: str) -> None:
     assert procfs.parse_wchan(text) != ""
     assert procfs.parse_sigcgt(text) >= 0
     assert set(procfs.parse_io(text)) <= {"syscr", "syscw"}
+    assert all(lk.inode >= 0 and lk.major >= 0 for lk in procfs.parse_locks(text))
     with contextlib.suppress(ValueError):  # documented: "not a stat line" (a vanished thread)
         procfs.parse_stat(text)
 

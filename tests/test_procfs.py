@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +117,31 @@ def test_sample_hung_fixture_shows_every_thread_parked() -> None:
     finally:
         proc.kill()
         proc.wait(10)
+
+
+LOCKS = """1: FLOCK  ADVISORY  WRITE 17825 fe:00:10012343 0 EOF
+1: -> FLOCK  ADVISORY  WRITE 17827 fe:00:10012343 0 EOF
+2: POSIX  ADVISORY  WRITE 999 00:2a:123 0 EOF
+3: OFDLCK ADVISORY  READ  -1 08:01:456 0 EOF
+4: LEASE  junk
+"""
+
+
+def test_parse_locks_reads_holders_waiters_and_ofd_locks() -> None:
+    locks = procfs.parse_locks(LOCKS)
+    assert [(lk.kind, lk.pid, lk.major, lk.minor, lk.inode, lk.blocked) for lk in locks] == [
+        ("FLOCK", 17825, 0xFE, 0, 10012343, False),
+        ("FLOCK", 17827, 0xFE, 0, 10012343, True),
+        ("POSIX", 999, 0, 0x2A, 123, False),
+        ("OFDLCK", -1, 8, 1, 456, False),
+    ]
+
+
+def test_lock_holder_of_a_live_flock(tmp_path: Path) -> None:
+    import fcntl
+
+    with open(tmp_path / "f.lock", "w") as fh:
+        fd_link = Path(f"/proc/self/fd/{fh.fileno()}")
+        assert procfs.lock_holder(fd_link, waiter=-2) is None  # nothing locked yet
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        assert procfs.lock_holder(fd_link, waiter=-2) == os.getpid()

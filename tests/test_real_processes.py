@@ -145,6 +145,18 @@ def test_a_look_changes_nothing(report_dir: Path, name: str) -> None:
     assert seen == [(0, "idle")] * 3, seen
 
 
+def test_a_flock_wait_names_the_file_and_the_holder(report_dir: Path, tmp_path: Path) -> None:
+    with shape("flock_wait", str(tmp_path)) as (proc, lines):
+        holder = int(next(x for x in lines if x.startswith("holder ")).split()[1])
+        assert holder == proc.pid
+        child = int(next(x for x in lines if x.startswith("child ")).split()[1])
+        code, data = inspect(child, report_dir)
+    assert code == 0
+    d = the(data, child)["diagnosis"]
+    assert d["verdict"] == "idle", d["summary"]
+    assert f"flock() for a lock on fd 3 ({tmp_path / 'data.lock'}), held by pid {holder}" in d["summary"]
+
+
 def test_a_stopped_process_is_stopped(report_dir: Path) -> None:
     with shape("idle_pool_sleep") as (proc, _):
         os.kill(proc.pid, signal.SIGSTOP)

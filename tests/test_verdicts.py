@@ -41,6 +41,7 @@ WRITE = "1 0x4 0x7f2e180d68d0 0xa00009 0x0 0x0 0x0 0x7fff0cf48e70 0x7f2e189162ec
 ACCEPT = "288 0x3 0x7ffd8ea856b0 0x7ffd8ea856a4 0x80000 0x0 0x0 0x7ffd8ea85678 0x7fee93728f63"
 EPOLL = "232 0x5 0x7f0000001000 0x400 0xffffffff 0x0 0x0 0x7f0000000ff0 0x7f0000000fe0"
 WAIT4 = "61 0x{child:x} 0x7ffd00002000 0x0 0x0 0x0 0x0 0x7ffd00001ff0 0x7f0000000fe0"
+FLOCK = "73 0x3 0x2 0x0 0x0 0x0 0x0 0x7ffd8ea85678 0x7fee93728f63"
 RESTART = "219 0x7faf7c68a0f0 0x3 0xffffffff 0x0 0x0 0x7faf7d54e6e8 0x7faf7c66ac00 0x7faf7cf1a26f"
 LATCH = (
     "syscall",
@@ -234,6 +235,12 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
     ),
     "wait interrupted by a ptrace tool (restart_syscall)": (
         Shape((T(PID, RESTART, wchan="futex_do_wait"),)),
+        ProbeKind.WAITING,
+        Verdict.IDLE,
+        None,
+    ),
+    "a wait in flock() for a lock another process holds": (
+        Shape((T(PID, FLOCK, fd="/data/x.lock"),)),
         ProbeKind.WAITING,
         Verdict.IDLE,
         None,

@@ -71,6 +71,7 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
             parked=parked,
             args=w.args,
             fd_target=w.fd_target,
+            lock_holder=w.lock_holder,
         )
         out.append(replace(delta, wait=classify(delta, window)))
     return tuple(out)

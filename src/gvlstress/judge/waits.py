@@ -10,7 +10,7 @@ arguments say which; wchan stands in where the syscall file is unreadable or rea
 from __future__ import annotations
 
 from gvlstress.model import ThreadDelta, Wait, WaitKind
-from gvlstress.model.syscalls import FD_SYSCALLS, futex_syscalls, syscall_name
+from gvlstress.model.syscalls import FD_SYSCALLS, FILE_LOCK_SYSCALLS, futex_syscalls, syscall_name
 
 _BY_SYSCALL: dict[str, WaitKind] = {
     **dict.fromkeys(FD_SYSCALLS, WaitKind.IO),
@@ -69,6 +69,22 @@ def classify(t: ThreadDelta, window_s: float = 0.5) -> Wait:
             )
         what = "no timeout" if not timed else f"re-waiting {rate:.0f}x/s, like a GIL waiter"
         return Wait(WaitKind.LOCK, name, f"futex {t.futex_addr or 0:#x} ({what})", addr=t.futex_addr)
+    if name in FILE_LOCK_SYSCALLS and t.args:
+        target = f" ({t.fd_target})" if t.fd_target else ""
+        holder = (
+            f", held by pid {t.lock_holder}"
+            if t.lock_holder and t.lock_holder > 0
+            else ", held through another open file (OFD lock: no pid)"
+            if t.lock_holder == -1
+            else ""
+        )
+        return Wait(
+            WaitKind.FILE_LOCK,
+            name,
+            f"{name}() for a lock on fd {t.args[0]}{target}{holder}",
+            fd_target=t.fd_target,
+            lock_holder=t.lock_holder,
+        )
     if name is not None and name in _BY_SYSCALL:
         kind = _BY_SYSCALL[name]
         if kind is WaitKind.IO and t.args:

@@ -28,6 +28,9 @@ class ThreadSample:
     """The blocked syscall's six arguments (fd, futex op and timeout pointer, wait4's pid...)."""
     fd_target: str | None = None
     """What the fd of a blocked read/write/accept... links to (``pipe:[123]``, ``socket:[4]``)."""
+    lock_holder: int | None = None
+    """A flock/fcntl wait: the pid /proc/locks names as holding the file's lock (-1: an OFD lock,
+    whose holder the kernel does not name)."""
     syscr: int | None = None
     """Read-type syscalls so far (``/proc/.../io``): with ``syscw``, the syscall activity."""
     syscw: int | None = None
@@ -61,6 +64,8 @@ class WaitKind(StrEnum):
     CHILD = "child"
     SIGNAL = "signal"
     DISK = "disk"
+    FILE_LOCK = "file lock"
+    """flock/fcntl: a lock on a file, released by whoever holds it (often another process)."""
     OTHER = "other"
 
     @property
@@ -78,6 +83,7 @@ _EXTERNAL = frozenset(
         WaitKind.CHILD,
         WaitKind.SIGNAL,
         WaitKind.DISK,
+        WaitKind.FILE_LOCK,
     }
 )
 
@@ -92,6 +98,7 @@ class Wait:
     child: int | None = None
     """wait4/waitid: the pid waited for (-1: any child)."""
     fd_target: str | None = None
+    lock_holder: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +121,7 @@ class ThreadDelta:
     """Asleep at a sample and (almost) no CPU in between (see diagnose.thread_deltas)."""
     args: tuple[int, ...] = ()
     fd_target: str | None = None
+    lock_holder: int | None = None
     wait: Wait | None = None
     """What it waits on (waits.classify); None only in records older than that field."""
 

@@ -34,6 +34,8 @@ SYSCALL_NAMES: dict[str, dict[int, str]] = {
         46: "sendmsg",
         47: "recvmsg",
         61: "wait4",
+        72: "fcntl",
+        73: "flock",
         128: "rt_sigtimedwait",
         130: "rt_sigsuspend",
         202: "futex",
@@ -51,6 +53,8 @@ SYSCALL_NAMES: dict[str, dict[int, str]] = {
     },
     "aarch64": {
         22: "epoll_pwait",
+        25: "fcntl",
+        32: "flock",
         63: "read",
         64: "write",
         65: "readv",
@@ -97,6 +101,8 @@ FD_SYSCALLS = frozenset(
     }
 )
 """Syscalls whose first argument is the file descriptor they block on."""
+FILE_LOCK_SYSCALLS = frozenset({"flock", "fcntl"})
+"""Waits for a file lock (flock, fcntl F_SETLKW): its first argument is the locked file's fd."""
 MACHINE = platform.machine()
 
 

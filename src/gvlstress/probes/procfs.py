@@ -10,10 +10,11 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from gvlstress.model import ProcSample, ThreadSample
-from gvlstress.model.syscalls import FD_SYSCALLS, MACHINE, futex_syscalls, syscall_name
+from gvlstress.model.syscalls import FD_SYSCALLS, FILE_LOCK_SYSCALLS, MACHINE, futex_syscalls, syscall_name
 from gvlstress.system.redact import redact_path, redact_text
 
 PROBE_WINDOW_S = 0.5
@@ -135,10 +136,14 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
     nr, args = parse_syscall_args(_read(task_dir / "syscall") or "")
     addr = args[0] if nr is not None and nr in futex_syscalls() and args else None
     io = parse_io(_read(task_dir / "io") or "")
-    fd_target = None
-    if nr is not None and args and syscall_name(nr) in FD_SYSCALLS:
-        link = _readlink(task_dir.parent.parent / "fd" / str(args[0]))
+    fd_target, holder = None, None
+    name = syscall_name(nr)
+    if nr is not None and args and (name in FD_SYSCALLS or name in FILE_LOCK_SYSCALLS):
+        fd = task_dir.parent.parent / "fd" / str(args[0])
+        link = _readlink(fd)
         fd_target = redact_path(link) if link else None
+        if name in FILE_LOCK_SYSCALLS:
+            holder = lock_holder(fd, int(task_dir.parent.parent.name))
     return ThreadSample(
         tid=int(task_dir.name),
         comm=redact_text(comm),
@@ -153,6 +158,7 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         run_ns=parse_schedstat(_read(task_dir / "schedstat") or ""),
         args=args,
         fd_target=fd_target,
+        lock_holder=holder,
         syscr=io.get("syscr"),
         syscw=io.get("syscw"),
     )
@@ -254,3 +260,57 @@ def zombie_status(pid: int, proc: Path = Path("/proc")) -> int | None:
         return int(fields[49]) if fields and fields[0] == "Z" and len(fields) > 49 else None
     except ValueError:
         return None
+
+
+@dataclass(frozen=True)
+class FileLock:
+    """One line of /proc/locks: a lock held (or, `blocked`, waited for) on one file."""
+
+    kind: str
+    """FLOCK, POSIX, OFDLCK, LEASE..."""
+    pid: int
+    """The holder (-1 for an OFD lock: owned by an open file, not a process)."""
+    major: int
+    minor: int
+    inode: int
+    blocked: bool
+
+
+def parse_locks(text: str) -> tuple[FileLock, ...]:
+    """/proc/locks: ``1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF``; a waiter's line has
+    ``->`` after the id. Lines that do not parse are skipped (a newer kernel's columns)."""
+    out = []
+    for line in text.splitlines():
+        fields = line.split()
+        blocked = len(fields) > 1 and fields[1] == "->"
+        if blocked:
+            del fields[1]
+        if len(fields) < 6:
+            continue
+        dev = fields[5].split(":")
+        try:
+            pid = int(fields[4])
+            major, minor, inode = int(dev[0], 16), int(dev[1], 16), int(dev[2])
+        except (ValueError, IndexError):
+            continue
+        if min(major, minor, inode) < 0:
+            continue
+        out.append(FileLock(fields[1], pid, major, minor, inode, blocked))
+    return tuple(out)
+
+
+def lock_holder(fd_path: Path, waiter: int, locks: Path = Path("/proc/locks")) -> int | None:
+    """Who holds the lock on the file `fd_path` opens (a /proc/PID/fd link) that `waiter` waits
+    for: the first holder other than the waiter; None when none is listed."""
+    try:
+        st = fd_path.stat()
+    except OSError:
+        return None
+    held = [
+        lk
+        for lk in parse_locks(_read(locks) or "")
+        if not lk.blocked
+        and lk.inode == st.st_ino
+        and (lk.major, lk.minor) == (os.major(st.st_dev), os.minor(st.st_dev))
+    ]
+    return next((lk.pid for lk in held if lk.pid != waiter), held[0].pid if held else None)
