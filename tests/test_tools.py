@@ -157,3 +157,60 @@ def test_a_tool_printing_junk_costs_its_view_not_the_run(tmp_path: Path) -> None
     (w,) = run["waves"][0]["workers"]
     assert w["verdict"] == "deadlock"
     assert any(m.startswith("py-spy: py-spy output is not JSON") for m in w["diagnosis"]["missing"])
+
+
+def _pyspy_failing_native(tmp_path: Path, message: str) -> tuple[Path, Path]:
+    """The real py-spy behind a wrapper that fails every --native dump with `message` (as
+    py-spy does on some PyO3 processes) and logs each call."""
+    from gvlstress.probes import pyspy
+
+    real = pyspy.locate()
+    assert real is not None
+    log = tmp_path / "calls"
+    wrapper = tmp_path / "py-spy"
+    wrapper.write_text(
+        f'#!/bin/sh\necho "$*" >> {log}\n'
+        f'case " $* " in *" --native "*) echo "Error: {message}" >&2; exit 1 ;; esac\n'
+        f'exec {real} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    return wrapper, log
+
+
+@pytest.mark.parametrize(
+    ("message", "retried"),
+    [
+        ("Failed to merge native and python frames (Have 2 native and 1 python)", True),
+        ("Permission denied (os error 1)", False),
+    ],
+)
+def test_a_failed_native_dump_falls_back_to_a_plain_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, message: str, retried: bool
+) -> None:
+    from gvlstress.probes import pyspy
+
+    wrapper, log = _pyspy_failing_native(tmp_path, message)
+    monkeypatch.setenv(pyspy.ENV_VAR, str(wrapper))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import threading; print('ready', flush=True); threading.Event().wait()"],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+        run, threads, _ = pyspy.dump(proc.pid, timeout=30)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    calls = log.read_text().splitlines()
+    assert len(calls) == (2 if retried else 1)
+    assert run.ok is retried
+    if retried:
+        assert "--native" not in run.command
+        (main,) = [t for t in threads if t.tid == proc.pid]
+        assert any(f.name.endswith("wait") for f in main.frames)
+    else:
+        assert run.error is not None
+        assert "ptrace denied" in run.error

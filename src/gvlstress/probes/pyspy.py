@@ -50,6 +50,15 @@ def explain_error(stderr: str) -> str:
     return tools.error_line(text, None) if text else "py-spy failed without a message"
 
 
+def _retry_without_native(out: tools.Output) -> bool:
+    """A --native dump that failed for a reason a plain dump does not share (not a timeout, not
+    a process that is gone or cannot be traced)."""
+    if out.returncode is None:
+        return False
+    why = explain_error(out.stderr or out.stdout)
+    return not why.startswith(("ptrace denied", "process exited", "not a Python process", "could not pause"))
+
+
 def _frame(f: dict[str, Any]) -> Frame:
     line, file, module = f.get("line"), f.get("filename"), f.get("module")
     return Frame(
@@ -100,6 +109,11 @@ def dump(
         )
     argv = [path, "dump", "--json", "--pid", str(pid)] + (["--native"] if native else [])
     out = tools.run(argv, timeout, diagnostic=True)
+    if native and not out.ok and _retry_without_native(out):
+        # "Failed to merge native and python frames" (seen on PyO3 crates): the plain dump
+        # still names every thread and the GIL holder; native frames come from the native tool
+        argv = argv[:-1]
+        out = tools.run(argv, max(1.0, timeout - out.elapsed_s), diagnostic=True)
     if not out.ok:
         error = out.error if out.returncode is None else explain_error(out.stderr or out.stdout)
         return ToolRun("py-spy", False, out.elapsed_s, tuple(argv), error), (), out.stdout or None
