@@ -295,6 +295,15 @@ def test_python_level_deadlocks_are_named_with_their_lines(
         assert md.count("main.<locals>.worker") >= 2
 
 
+def test_a_closed_wait_set_no_shape_names_is_still_a_hang(report_dir: Path) -> None:
+    """Nothing outside the process can end the wait and the CPU is flat: exit 1, 'unrecognised'
+    (a script must not read a permanent hang as fine)."""
+    with shape("native_relock") as (proc, _):
+        code, data = inspect(proc.pid, report_dir)
+    d = the(data, proc.pid)["diagnosis"]
+    assert (code, d["verdict"], d["pattern"]) == (1, "deadlock", "unrecognised deadlock"), d["summary"]
+
+
 def test_join_before_get_is_a_cycle_across_parent_and_child(report_dir: Path) -> None:
     with shape("mp_join_before_get") as (proc, lines):
         child = int(next(x for x in lines if x.startswith("child ")).split()[1])

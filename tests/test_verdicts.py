@@ -34,6 +34,7 @@ from gvlstress.probes.procfs import parse_syscall_args
 PID = 1000
 SLEEP = "230 0x1 0x1 0x7ffe144b26d0 0x0 0x0 0x0 0x7ffe144b2690 0x7fcf74aed545"
 LOCK = "202 0x{addr:x} 0x189 0x0 0x0 0x0 0xffffffff 0x7fcf743a7950 0x7fcf74aa3f16"
+SHARED_LOCK = "202 0x{addr:x} 0x109 0x0 0x0 0x0 0xffffffff 0x7fcf743a7950 0x7fcf74aa3f16"
 RUST_LOCK = "202 0x{addr:x} 0x89 0x0 0x0 0x0 0xffffffff 0x7fcf743a7950 0x7fcf74aa3f16"
 TIMED = "202 0x{addr:x} 0x89 0x0 0x7ffd00001000 0x0 0xffffffff 0x7fcf743a7950 0x7fcf74aa3f16"
 READ = "0 0x3 0x7f2e180d68d0 0x1 0x55ed5a30b2d0 0x0 0x0 0x7fff0cf48e70 0x7f2e189162ec"
@@ -441,7 +442,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
             )
         ),
         ProbeKind.DEADLOCK,
-        Verdict.STALLED,
+        Verdict.DEADLOCK,  # closed within the process, flat CPU: a hang even with no name for it
         None,
     ),
     "forked child waits in a tokio runtime it does not have": (
@@ -455,6 +456,12 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
         patterns.FORK_AFTER_INIT,
+    ),
+    "a closed wait on a futex in shared memory (another process may post it)": (
+        Shape((T(PID, SHARED_LOCK.format(addr=0xA0), native=("__new_sem_wait_slow64", "sem_wait")),)),
+        ProbeKind.DEADLOCK,
+        Verdict.STALLED,
+        None,
     ),
     "a latch wait without any native view": (
         Shape(

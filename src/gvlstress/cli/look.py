@@ -23,8 +23,9 @@ from gvlstress.reporters.console import (
 INSPECT_EPILOG = """\b
 Verdicts: idle (every thread waits, nothing implies a cycle), busy (burning CPU;
 one look cannot tell a livelock from work: use --watch), stopped (SIGSTOP or a
-tracer), stalled (no known shape), deadlock (a closed wait set that a named
-pattern or a cycle across processes explains).
+tracer), stalled (ambiguous: a thread without a stack, or a wait another
+process may end), deadlock (a closed wait set nothing outside the process can
+end; named where a pattern fits, else "unrecognised deadlock").
 Exit codes: 0 captured (idle, busy, stopped, stalled); 1 deadlock; 2 bad pid;
 4 cannot read /proc or write the report.
 """

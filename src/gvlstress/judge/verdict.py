@@ -13,7 +13,8 @@ the main thread) and what it waits for:
 
 ``judge`` does this from /proc alone; ``decide`` again once stacks are captured (they say what the
 thread waits in and which threads are idle by design). Without a progress signal, a closed wait
-set is called a deadlock only when a named pattern explains it.
+set is a deadlock when every thread has a stack and none waits where another process or a signal
+handler could end it ("unrecognised" when no pattern names it); otherwise it is ``stalled``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,16 @@ from dataclasses import replace
 from gvlstress.judge import patterns, vocab
 from gvlstress.judge.chain import _name, follow
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, futex_groups, thread_deltas
-from gvlstress.model import Capture, ProbeFinding, ProbeKind, ProcSample, ThreadView, Verdict, WaitKind
+from gvlstress.model import (
+    Capture,
+    ProbeFinding,
+    ProbeKind,
+    ProcSample,
+    ThreadDelta,
+    ThreadView,
+    Verdict,
+    WaitKind,
+)
 from gvlstress.model.syscalls import futex_syscalls
 
 # Signals whose handler may end a wait from outside (a daemon waiting for SIGTERM is idle).
@@ -156,18 +166,53 @@ def _verdict(
     if capture is None:
         return replace(f, kind=ProbeKind.STALLED, reason=closed + "; no stacks, so no cycle can be shown")
     named = patterns.match(replace(f, kind=ProbeKind.DEADLOCK), capture)
-    if named is None:
-        return replace(f, kind=ProbeKind.STALLED, reason=closed + "; no known shape names the cycle")
     sigcgt = f.samples[-1].sigcgt if f.samples else 0
     waking = [signal.Signals(s).name for s in _WAKING_SIGNALS if sigcgt & (1 << (s - 1))]
-    if named.pattern == patterns.LOST_WAKEUP and waking:
+    if (named is None or named.pattern == patterns.LOST_WAKEUP) and waking:
         return replace(
             f,
             kind=ProbeKind.IDLE,
             reason=f"{_name(p, views, pid)} waits on a condition no thread can notify, but the process "
             f"catches {', '.join(waking)}: a signal handler may end the wait",
         )
+    if named is None:
+        unseen = [t for t in threads if t.tid not in views]
+        if unseen:
+            return replace(
+                f,
+                kind=ProbeKind.STALLED,
+                reason=closed
+                + f"; no known shape names the cycle, and {len(unseen)} thread(s) have no stack "
+                "to say whether they are idle by design",
+            )
+        shared = shared_futex_waiters(threads)
+        if shared:
+            return replace(
+                f,
+                kind=ProbeKind.STALLED,
+                reason=closed + f"; but {len(shared)} thread(s) wait on a futex shared with other processes "
+                f"({vocab.span(tuple(t.tid for t in shared))}): another process may end the wait",
+            )
+        # closed within the process, flat CPU, stacks of every thread: a hang even unnamed
+        return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {patterns.UNRECOGNISED}")
     return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {named.pattern}")
+
+
+FUTEX_PRIVATE_FLAG = 128
+
+
+def shared_futex_waiters(threads: tuple[ThreadDelta, ...]) -> list[ThreadDelta]:
+    """Threads in a futex wait without FUTEX_PRIVATE_FLAG: a futex in shared memory (a POSIX
+    named semaphore, a process-shared mutex), which a thread of another process can wake."""
+    return [
+        t
+        for t in threads
+        if t.wait is not None
+        and t.wait.kind is WaitKind.LOCK
+        and t.futex_addr is not None
+        and len(t.args) > 1
+        and not t.args[1] & FUTEX_PRIVATE_FLAG
+    ]
 
 
 INSPECT_VERDICT = {

@@ -18,9 +18,10 @@ def render_inspect(result: InspectResult) -> str:
         "A look at live process(es) with no heartbeat to say whether they make progress. Each is judged "
         "from its main thread and what that thread waits for: *idle* (it waits on I/O, a sleep, a child, "
         "a timed wait, or threads that can still end the wait), *busy* (burning CPU: a livelock and real "
-        "work look alike without `--watch`), *stopped*, *stalled* (no known shape), or *deadlock*: every "
-        "thread that could end the wait is blocked too and a named pattern (or a cycle across processes) "
-        "explains it."
+        "work look alike without `--watch`), *stopped*, *stalled* (ambiguous: a thread without a stack, or a "
+        "wait another process may end), or *deadlock*: every thread that could end the wait is blocked "
+        "too and nothing outside the process can end it (named by a pattern or a cycle across processes "
+        "where one fits, else *unrecognised*)."
     )
     out += ["", "## Environment", "", *_environment_rows(result.environment, {}, None), ""]
     for p in result.processes:
