@@ -381,6 +381,7 @@ def test_a_batch_blocked_in_read_forever_is_stalled_with_the_wait_named(report_d
     [
         ("numpy_busy", "with no syscall and no voluntary switch: a spin (livelock) or pure computation"),
         ("syscall_busy", "and making syscalls"),
+        ("poll_spin", "and making syscalls"),  # poll + wait4 only: no read or write to count
     ],
 )
 def test_watch_tells_busy_with_syscalls_from_spinning(report_dir: Path, name: str, says: str) -> None:

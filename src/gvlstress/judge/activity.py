@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, cpu_between
 from gvlstress.model import Activity, ProcSample, ThreadActivity
-from gvlstress.model.syscalls import syscall_name
+from gvlstress.model.syscalls import CLK_TCK, syscall_name
+
+KERNEL_SHARE = 0.05
+"""A busy thread spending at least this share of its CPU in the kernel is making syscalls (a
+pure spin or computation stays in user space: page faults and ticks cost ~1%)."""
+
+
+def makes_syscalls(t: ThreadActivity) -> bool:
+    """Any sign of syscalls: reads/writes counted, voluntary sleeps, or kernel time."""
+    return bool(t.syscalls) or t.voluntary_ctxt > 0 or t.kernel_s >= KERNEL_SHARE * t.cpu_s > 0
 
 
 def activity(samples: list[ProcSample]) -> Activity:
@@ -25,6 +34,7 @@ def activity(samples: list[ProcSample]) -> Activity:
         calls = None
         if None not in (a.syscr, a.syscw, t.syscr, t.syscw):
             calls = (t.syscr or 0) + (t.syscw or 0) - (a.syscr or 0) - (a.syscw or 0)
+        kernel = max(0, t.stime - a.stime) / CLK_TCK
         waits: list[str] = []
         for x in seen:
             name = syscall_name(x.syscall)
@@ -39,12 +49,15 @@ def activity(samples: list[ProcSample]) -> Activity:
                 nonvoluntary_ctxt=(t.nonvoluntary_ctxt or 0) - (a.nonvoluntary_ctxt or 0),
                 syscalls=calls,
                 waits_seen=tuple(waits),
+                kernel_s=kernel,
             )
         )
     hot = [t for t in out if t.cpu_s >= LIVELOCK_CPU_SHARE * seconds]
-    spinning = [t for t in hot if not t.syscalls and t.voluntary_ctxt == 0]
+    spinning = [t for t in hot if not makes_syscalls(t)]
     calls = sum(t.syscalls or 0 for t in out)
     cpu = sum(t.cpu_s for t in out)
+    switches = sum(t.voluntary_ctxt for t in out)
+    kernel = sum(t.kernel_s for t in out)
     if spinning:
         summary = (
             f"watched {seconds:.1f}s: {len(spinning)} thread(s) ({', '.join(str(t.tid) for t in spinning[:4])}) "
@@ -52,12 +65,18 @@ def activity(samples: list[ProcSample]) -> Activity:
             "(livelock) or pure computation; the stacks show which"
         )
     elif hot:
+        caught = sorted({w for t in hot for w in t.waits_seen})
         summary = (
-            f"watched {seconds:.1f}s: busy ({cpu:.1f} CPU-s) and making syscalls ({calls} reads/writes, "
-            f"{sum(t.voluntary_ctxt for t in out)} voluntary switches): working, not spinning"
+            f"watched {seconds:.1f}s: busy ({cpu:.1f} CPU-s) and making syscalls ({kernel:.1f} CPU-s in the "
+            f"kernel, {calls} reads/writes, {switches} voluntary switches"
+            + (f"; caught in {', '.join(caught[:4])}" if caught else "")
+            + "): working, or polling in a loop; the stacks show which"
         )
-    elif calls or any(t.voluntary_ctxt for t in out):
-        summary = f"watched {seconds:.1f}s: little CPU ({cpu:.2f} CPU-s) but {calls} syscalls and wake-ups: waiting, and served"
+    elif calls or switches:
+        summary = (
+            f"watched {seconds:.1f}s: little CPU ({cpu:.2f} CPU-s), {calls} reads/writes and {switches} "
+            "wake-ups (voluntary switches): waiting, and woken now and then"
+        )
     else:
         summary = f"watched {seconds:.1f}s: no CPU, no syscall, no wake-up in any thread"
     return Activity(seconds, len(samples), tuple(out), summary)

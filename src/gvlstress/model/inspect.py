@@ -24,6 +24,9 @@ class ThreadActivity:
     """Read- and write-type syscalls made (None where /proc/.../io is unreadable)."""
     waits_seen: tuple[str, ...]
     """The blocking syscalls it was seen in, in order of first sight."""
+    kernel_s: float = 0.0
+    """CPU time spent in the kernel (stime): what any syscall costs, poll and wait4 too, which
+    the read/write counters miss; a pure spin or computation spends ~none there."""
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ def render_inspect(result: InspectResult) -> str:
                     str(t.tid),
                     t.comm,
                     f"{t.cpu_s:.2f}",
+                    f"{t.kernel_s:.2f}",
                     str(t.voluntary_ctxt),
                     str(t.nonvoluntary_ctxt),
                     "-" if t.syscalls is None else str(t.syscalls),
@@ -43,7 +44,19 @@ def render_inspect(result: InspectResult) -> str:
             out += [
                 f"Activity over {p.activity.seconds:.1f}s ({p.activity.samples} samples): {p.activity.summary}.",
                 "",
-                *_table(["tid", "comm", "CPU s", "voluntary", "involuntary", "syscalls", "waits seen"], rows),
+                *_table(
+                    [
+                        "tid",
+                        "comm",
+                        "CPU s",
+                        "in kernel s",
+                        "voluntary",
+                        "involuntary",
+                        "reads/writes",
+                        "waits seen",
+                    ],
+                    rows,
+                ),
                 "",
             ]
         if p.capture:
