@@ -214,3 +214,19 @@ def test_a_failed_native_dump_falls_back_to_a_plain_one(
     else:
         assert run.error is not None
         assert "ptrace denied" in run.error
+
+
+def test_a_zombie_capture_says_zombie_not_ptrace_denied() -> None:
+    from gvlstress.judge.verdict import judge
+    from gvlstress.probes import capture, procfs
+
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        wait_for(lambda: procfs.zombie_status(proc.pid) is not None, 30, "the child to exit unreaped")
+        got = capture.capture(proc.pid, judge(None, None))
+    finally:
+        proc.wait(timeout=30)
+    for run in (got.pyspy, got.native):
+        assert not run.ok
+        assert run.error is not None
+        assert run.error.startswith("a zombie"), run.error

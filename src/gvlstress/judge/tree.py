@@ -57,7 +57,9 @@ def link_tree(
                 out[pid] = (replace(out[pid][0], chain=(*out[pid][0].chain, line)), out[pid][1])
                 continue
             evidence = (
-                f"process {pid} waits in {p.wait.detail} for child {c} to exit",
+                f"process {pid} waits in {p.wait.detail}"
+                + ("" if f"child {c}" in p.wait.detail else f" for child {c}")
+                + " to exit",
                 f"child {c}'s thread {writer.tid} is blocked in {writer.wait.detail}: the pipe is full",
                 f"only processes {', '.join(map(str, sorted(readers)))} hold {pipe} open for reading, and none "
                 "of them reads it: the parent waits for the child, the child for the parent",
@@ -71,7 +73,9 @@ def link_tree(
             for q in (pid, c):
                 fq = out[q][0]
                 out[q] = (
-                    replace(fq, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*fq.chain, *evidence)),
+                    replace(
+                        fq, kind=ProbeKind.DEADLOCK, reason=reason
+                    ),  # the evidence is the pattern's, shown once
                     named,
                 )
     return out

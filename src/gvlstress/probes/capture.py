@@ -11,8 +11,8 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 
-from gvlstress.model import Capture, Frame, ProbeFinding, PyThread, ThreadView, syscalls
-from gvlstress.probes import native, pyspy
+from gvlstress.model import Capture, Frame, ProbeFinding, PyThread, ThreadView, ToolRun, syscalls
+from gvlstress.probes import native, procfs, pyspy
 
 PYSPY_TIMEOUT_S = 20.0
 NATIVE_TIMEOUT_S = 30.0
@@ -42,6 +42,16 @@ def merge(
 
 def capture(pid: int, finding: ProbeFinding) -> Capture:
     """py-spy, then native stacks, merged with the /proc finding already taken."""
+    if procfs.zombie_status(pid) is not None:
+        # a ptrace tool's error on a zombie reads as a permission problem; say what it is
+        why = "a zombie (it exited and its parent has not reaped it): no threads left to trace"
+        return Capture(
+            pid=pid,
+            threads=merge(finding, (), {}),
+            pyspy=ToolRun("py-spy", False, 0.0, (), why),
+            native=ToolRun("native", False, 0.0, (), why),
+            raw={"proc.json": json.dumps(_proc_raw(finding), indent=1)},
+        )
     py_run, py_threads, py_raw = pyspy.dump(pid, PYSPY_TIMEOUT_S)
     nat_run, nat_threads, nat_raw = native.stacks(pid, NATIVE_TIMEOUT_S)
     raw = {"proc.json": json.dumps(_proc_raw(finding), indent=1)}
