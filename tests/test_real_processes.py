@@ -304,6 +304,20 @@ def test_a_closed_wait_set_no_shape_names_is_still_a_hang(report_dir: Path) -> N
     assert (code, d["verdict"], d["pattern"]) == (1, "deadlock", "unrecognised deadlock"), d["summary"]
 
 
+def test_a_gil_native_lock_inversion_is_named(report_dir: Path) -> None:
+    """Real CPython, a real pthread mutex: the GIL's holder waits on the mutex whose holder
+    waits for the GIL (the PyO3 Mutex/Once shape)."""
+    with shape("gil_lock_inversion") as (_, lines):
+        child = int(next(x for x in lines if x.startswith("child ")).split()[1])
+        code, data = inspect(child, report_dir)
+    d = the(data, child)["diagnosis"]
+    assert (code, d["verdict"], d["pattern"]) == (1, "deadlock", "GIL <-> native lock inversion"), d[
+        "summary"
+    ]
+    assert any("holds the GIL" in e and "native lock" in e for e in d["evidence"]), d["evidence"]
+    assert any("wait for the GIL" in e for e in d["evidence"]), d["evidence"]
+
+
 def test_join_before_get_is_a_cycle_across_parent_and_child(report_dir: Path) -> None:
     with shape("mp_join_before_get") as (proc, lines):
         child = int(next(x for x in lines if x.startswith("child ")).split()[1])

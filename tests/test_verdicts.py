@@ -457,6 +457,29 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         Verdict.DEADLOCK,
         patterns.FORK_AFTER_INIT,
     ),
+    "the GIL's holder waits on a native mutex whose holder waits for the GIL": (
+        Shape(
+            (
+                T(
+                    PID,
+                    RUST_LOCK.format(addr=0xA0),
+                    native=("__lll_lock_wait", "pthread_mutex_lock", "ffi_call"),
+                    gil=True,
+                    py=(("load", "app.py", 13),),
+                ),
+                T(
+                    PID + 1,
+                    TIMED.format(addr=0xB0),
+                    vol=100,
+                    native=("pthread_cond_timedwait", "take_gil", "_PyEval_EvalFrameDefault"),
+                    py=(("holder", "app.py", 9),),
+                ),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.GIL_LOCK_INVERSION,
+    ),
     "a closed wait on a futex in shared memory (another process may post it)": (
         Shape((T(PID, SHARED_LOCK.format(addr=0xA0), native=("__new_sem_wait_slow64", "sem_wait")),)),
         ProbeKind.DEADLOCK,

@@ -33,9 +33,13 @@ JOIN_BEFORE_DRAIN = "join before draining a pipe"
 EXECUTOR_WEDGED = "executor wedged by a worker killed while sending its result"
 PIPE_CYCLE = "cycle of pipe reads across processes"
 IMPORT_LOCK = "import lock held across a wait"
+GIL_LOCK_INVERSION = "GIL <-> native lock inversion"
 THREAD_POOL_EXHAUSTION = "thread pool exhaustion (tasks wait on tasks queued behind them)"
 
 HINTS = {
+    GIL_LOCK_INVERSION: "release the GIL before blocking on a native lock (PyO3: py.detach / allow_threads "
+    "around lock() or a OnceLock's init), and never wait for the GIL while holding a lock a GIL holder may "
+    "take; for lazy initialisation use PyO3's GILOnceCell / once-with-py helpers",
     IMPORT_LOCK: "a module's top-level code waits (join, result, a lock) for a thread that imports that "
     "same module, and the import lock is held until the top-level code returns: start threads and wait for "
     "them in a function called after the import, never at import time",
@@ -130,6 +134,9 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
                 f"the GIL in {vocab.first(gil_waiters[0], vocab.GIL_WAIT)}",
             ),
         )
+    inversion = _gil_lock_inversion(threads, owners, pid)
+    if inversion is not None:
+        return inversion
     fork = _fork(threads, others, latch_waiters, pool, native_complete)
     if fork is not None:
         return fork
@@ -187,6 +194,37 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
             ),
         )
     return _python(threads, pid)
+
+
+def _gil_lock_inversion(threads: list[ThreadView], owners: list[ThreadView], pid: int) -> Match | None:
+    """The GIL's holder blocks on a native lock (not the GIL, not a rayon latch) while other
+    threads wait for the GIL: whoever holds that lock is one of them, or nobody can free it."""
+    blocked = [
+        t
+        for t in owners
+        if t.futex_addr is not None and not vocab.is_gil_wait(t) and not vocab.has(t, vocab.LATCH)
+    ]
+    waiters = [t for t in threads if t not in owners and vocab.is_gil_wait(t)]
+    if not blocked or not waiters:
+        return None
+    o = blocked[0]
+    lock = vocab.first(o, vocab.MUTEX + vocab.ONCE)
+    at = lock if lock != "?" else vocab.where(o)
+    return Match(
+        GIL_LOCK_INVERSION,
+        HINTS[GIL_LOCK_INVERSION],
+        (
+            f"thread {o.tid} ({vocab.role(o, pid)}) holds the GIL (py-spy: owns_gil) and waits on a native lock "
+            f"(futex {o.futex_addr or 0:#x}) in {at}"
+            + (f", called from {line}" if (line := vocab.python_line(o)) else ""),
+            f"{len(waiters)} thread(s) ({_ids(waiters)}) wait for the GIL in {vocab.first(waiters[0], vocab.GIL_WAIT)}"
+            + (
+                f", e.g. thread {waiters[0].tid} at {line}" if (line := vocab.python_line(waiters[0])) else ""
+            ),
+            "the lock's holder can only be one of the GIL's waiters (every other thread is blocked too): it "
+            "waits for the GIL, the GIL's holder waits for its lock",
+        ),
+    )
 
 
 def _fork(

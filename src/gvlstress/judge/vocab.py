@@ -50,6 +50,8 @@ MUTEX = (
     "pthread_mutex_lock",
     "parking_lot::raw_mutex::RawMutex::lock_slow",
 )
+ONCE = ("Once::call", "once_cell::", "OnceLock", "LazyLock", "OnceCell", "lazy_static")
+"""One-time initialisation: its waiters block until the initialising thread finishes."""
 CHANNEL = ("::mpsc::", "::mpmc::", "crossbeam_channel::", "flume::", "Sender", "Receiver")
 PY_LOCK_ACQUIRE = (
     "PyThread_acquire_lock_timed",
