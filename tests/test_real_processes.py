@@ -9,6 +9,7 @@ the stack tools is recorded in tests/support/corpus/FACTS.md.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import re
@@ -316,6 +317,21 @@ def test_a_gil_native_lock_inversion_is_named(report_dir: Path) -> None:
     ]
     assert any("holds the GIL" in e and "native lock" in e for e in d["evidence"]), d["evidence"]
     assert any("wait for the GIL" in e for e in d["evidence"]), d["evidence"]
+
+
+def test_fork_after_an_openmp_team_is_named_and_its_parent_is_idle(report_dir: Path) -> None:
+    try:
+        ctypes.CDLL("libgomp.so.1")
+    except OSError:
+        pytest.skip("libgomp.so.1 is not installed (gcc's OpenMP runtime)")
+    with shape("gomp_fork") as (proc, lines):
+        child = int(next(x for x in lines if x.startswith("child ")).split()[1])
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    assert code == 1
+    parent, kid = the(data, proc.pid)["diagnosis"], the(data, child)["diagnosis"]
+    assert parent["verdict"] == "idle", parent["summary"]
+    assert (kid["verdict"], kid["pattern"]) == ("deadlock", "fork after pool start"), kid["summary"]
+    assert any("for an OpenMP team" in e for e in kid["evidence"]), kid["evidence"]
 
 
 def test_join_before_get_is_a_cycle_across_parent_and_child(report_dir: Path) -> None:

@@ -150,3 +150,13 @@ def test_telling_frame_skips_futex_plumbing() -> None:
 
 def test_recorded_pyspy_json_is_really_json() -> None:
     assert isinstance(json.loads((DATA / "pyspy_native_lock.json").read_text()), list)
+
+
+def test_eustack_with_modules_keeps_frames_that_have_no_symbol() -> None:
+    """`eu-stack -m` (recorded on a libgomp process): a frame with no symbol still says its
+    module, which is how an OpenMP runtime's stripped internals are recognised."""
+    main, worker = native.parse_eustack((DATA / "eustack_modules_gomp.txt").read_text())
+    assert [f.name for f in main.frames][:3] == ["??", "??", "GOMP_parallel"]
+    assert main.frames[0].module == "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0"
+    assert main.frames[-1].module == "/root/.pyenv/versions/3.11.7/bin/python3.11"
+    assert [f.name for f in worker.frames][-2:] == ["start_thread", "__clone3"]

@@ -87,6 +87,8 @@ class T:
     wchan: str | None = None
     fd: str | None = None
     native: tuple[str, ...] = ()
+    native_modules: tuple[str, ...] = ()
+    """The module of each native frame (as `eu-stack -m` prints it), where it matters."""
     py: tuple[tuple[str, str, int], ...] = ()
     """(function, file, line), innermost first."""
     gil: bool = False
@@ -151,7 +153,10 @@ def capture_of(shape: Shape, finding: ProbeFinding) -> Capture:
                 0,
                 0,
                 py,
-                tuple(Frame(n) for n in t.native),
+                tuple(
+                    Frame(n, module=m or None)
+                    for n, m in zip(t.native, t.native_modules or ("",) * len(t.native), strict=True)
+                ),
             )
         )
     native = ToolRun("eu-stack", True, 0.1) if shape.native_ok else ToolRun("native", False, 0.0, (), "none")
@@ -479,6 +484,21 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
         patterns.GIL_LOCK_INVERSION,
+    ),
+    "a forked child starts an OpenMP team whose threads it does not have (stripped libgomp frames)": (
+        Shape(
+            (
+                T(
+                    PID,
+                    RUST_LOCK.format(addr=0xA0),
+                    native=("??", "??", "ffi_call"),
+                    native_modules=("libgomp.so.1", "libgomp.so.1", "libffi.so.8"),
+                ),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.FORK_AFTER_INIT,
     ),
     "a closed wait on a futex in shared memory (another process may post it)": (
         Shape((T(PID, SHARED_LOCK.format(addr=0xA0), native=("__new_sem_wait_slow64", "sem_wait")),)),

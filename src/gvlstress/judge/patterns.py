@@ -249,6 +249,22 @@ def _fork(
                 "but not its threads",
             ),
         )
+    omp = [t for t in threads if vocab.waits_for_omp_team(t)]
+    if omp and not any(vocab.is_omp_worker(t) for t in threads):
+        t = omp[0]
+        return Match(
+            FORK_AFTER_INIT,
+            HINTS[FORK_AFTER_INIT],
+            (
+                f"thread {t.tid} waits in "
+                + (vocab.first(t, vocab.OMP_WAIT) if vocab.has(t, vocab.OMP_WAIT) else "the OpenMP runtime")
+                + " for an OpenMP team, and none of the "
+                f"process's {len(threads)} thread(s) (native stacks of all of them) is an OpenMP worker",
+                "the OpenMP runtime's pool was started before fork(); the child inherited its bookkeeping but "
+                "not its threads (libgomp is not fork-safe: set the pool aside with spawn/forkserver, or "
+                "OMP_NUM_THREADS=1 in the parent)",
+            ),
+        )
     parked = [t for t in others if vocab.has(t, vocab.TOKIO_PARK) and not vocab.is_tokio_thread(t)]
     runtime = [t for t in threads if vocab.is_tokio_thread(t)]
     if parked and not runtime:

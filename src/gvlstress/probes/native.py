@@ -60,7 +60,8 @@ def parse_eustack(text: str) -> tuple[NativeThread, ...]:
                 threads.append(NativeThread(tid, None, tuple(frames)))
             tid, frames = int(m.group(1)), []
         elif tid is not None and (m := _EU_FRAME.match(line)):
-            name, _, module = m.group(1).partition(" - ")
+            body = m.group(1)
+            name, _, module = ("", "", body[2:]) if body.startswith("- ") else body.partition(" - ")
             frames.append(Frame(name=name.strip() or "??", module=module.strip() or None))
     if tid is not None:
         threads.append(NativeThread(tid, None, tuple(frames)))
@@ -167,7 +168,7 @@ def _one(
         argv = [path, "remote", str(pid), "--native-all", "--no-color"]
         parse = parse_pystack
     elif name == "eu-stack":
-        argv = [path, "-r", "-p", str(pid)]
+        argv = [path, "-r", "-m", "-p", str(pid)]  # -m: the module of frames with no symbol
         parse = parse_eustack
     else:
         argv = [
