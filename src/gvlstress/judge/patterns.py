@@ -34,9 +34,21 @@ EXECUTOR_WEDGED = "executor wedged by a worker killed while sending its result"
 PIPE_CYCLE = "cycle of pipe reads across processes"
 IMPORT_LOCK = "import lock held across a wait"
 GIL_LOCK_INVERSION = "GIL <-> native lock inversion"
+FORK_HELD_LOCK = "fork while another thread held a lock"
+EXIT_HANG = "interpreter exit waits for a thread that never ends"
+QUEUE_JOIN = "Queue.join() without task_done()"
 THREAD_POOL_EXHAUSTION = "thread pool exhaustion (tasks wait on tasks queued behind them)"
 
 HINTS = {
+    FORK_HELD_LOCK: "fork() copies a lock in whatever state it is, but only the forking thread: start "
+    "children with spawn or forkserver, or take the lock around fork() (os.register_at_fork(before="
+    "lock.acquire, after_in_parent=lock.release, after_in_child=lock.release)); never take locks in a "
+    "preexec_fn",
+    EXIT_HANG: "the interpreter joins every non-daemon thread at exit: end the thread (a stop event, a "
+    "sentinel on its queue) before main returns, or make it a daemon if it holds nothing that must be "
+    "flushed",
+    QUEUE_JOIN: "call q.task_done() once for every q.get() (in a finally), or wait on something else "
+    "than join()",
     GIL_LOCK_INVERSION: "release the GIL before blocking on a native lock (PyO3: py.detach / allow_threads "
     "around lock() or a OnceLock's init), and never wait for the GIL while holding a lock a GIL holder may "
     "take; for lazy initialisation use PyO3's GILOnceCell / once-with-py helpers",
@@ -193,7 +205,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
                 f"thread {latch_waiters[0].tid} waits in {vocab.first(latch_waiters[0], vocab.LATCH)} for the pool",
             ),
         )
-    return _python(threads, pid)
+    return _python(threads, pid, capture.forked_from)
 
 
 def _gil_lock_inversion(threads: list[ThreadView], owners: list[ThreadView], pid: int) -> Match | None:
@@ -282,12 +294,63 @@ def _fork(
     return None
 
 
-def _python(threads: list[ThreadView], pid: int) -> Match | None:
+def _python(threads: list[ThreadView], pid: int, forked_from: int | None = None) -> Match | None:
     """Python-level shapes, from py-spy's frames (Python lines plus its native frames)."""
     py = [t for t in threads if t.python is not None]
     imported = _import_lock(py, pid)
     if imported is not None:
         return imported
+    acquirer = next((t for t in py if vocab.is_lock_acquire(t)), None)
+    if forked_from is not None and acquirer is not None and len(threads) == 1:
+        return Match(
+            FORK_HELD_LOCK,
+            HINTS[FORK_HELD_LOCK],
+            (
+                f"process {pid} is a fork of process {forked_from} that never exec'd (same program and "
+                "arguments), and has one thread",
+                f"thread {acquirer.tid} waits to acquire a lock at {_line(vocab.outer_python(acquirer))}, and no "
+                "thread in this process can release it: it was held at fork() time by a thread of the parent, "
+                "which fork() does not copy",
+            ),
+        )
+    exiting = next(
+        (t for t in py if t.tid == pid and vocab.python_at(t, "threading.py", "_shutdown", 4)), None
+    )
+    if exiting is not None:
+        rest = [t for t in py if t is not exiting]
+        return Match(
+            EXIT_HANG,
+            HINTS[EXIT_HANG],
+            (
+                f"the main thread {pid} is in threading._shutdown: the program ended and the interpreter "
+                "joins its non-daemon threads",
+                "they never end: "
+                + (
+                    "; ".join(
+                        f"{t.tid} ({t.python.name if t.python else '?'}) at {_line(vocab.outer_python(t))}"
+                        for t in rest[:4]
+                    )
+                    or "none is left, yet the join waits"
+                ),
+            ),
+        )
+    joining = next((t for t in py if vocab.python_at(t, "queue.py", "join", 2)), None)
+    if joining is not None:
+        getters = [t for t in py if vocab.python_at(t, "queue.py", "get", 2)]
+        return Match(
+            QUEUE_JOIN,
+            HINTS[QUEUE_JOIN],
+            (
+                f"thread {joining.tid} ({vocab.role(joining, pid)}) waits in Queue.join() at "
+                f"{_line(vocab.outer_python(joining))}: it returns when every item got a task_done()",
+                (
+                    f"{len(getters)} consumer(s) ({_ids(getters)}) wait in Queue.get() for more items at "
+                    f"{_line(vocab.outer_python(getters[0]))}: the queue is drained, yet tasks are unfinished"
+                    if getters
+                    else "no thread takes items from the queue, and no thread can call task_done()"
+                ),
+            ),
+        )
     exhausted = _thread_pool_exhaustion(py, pid)
     if exhausted is not None:
         return exhausted

@@ -77,3 +77,6 @@ class Capture:
     native: ToolRun
     raw: dict[str, str] = field(default_factory=dict, metadata={"file_only": True})
     """Raw tool output by file name; written next to the report, not into run.json."""
+    forked_from: int | None = None
+    """The parent, when this process is a fork of it that never exec'd (same program, same
+    arguments): it inherited the parent's memory, locks included, but only the forking thread."""

@@ -65,6 +65,7 @@ def capture(pid: int, finding: ProbeFinding) -> Capture:
         pyspy=py_run,
         native=nat_run,
         raw=raw,
+        forked_from=procfs.forked_from(pid),
     )
 
 

@@ -314,3 +314,19 @@ def lock_holder(fd_path: Path, waiter: int, locks: Path = Path("/proc/locks")) -
         and (lk.major, lk.minor) == (os.major(st.st_dev), os.minor(st.st_dev))
     ]
     return next((lk.pid for lk in held if lk.pid != waiter), held[0].pid if held else None)
+
+
+def forked_from(pid: int, proc: Path = Path("/proc")) -> int | None:
+    """The parent pid if `pid` is a fork of it that did not exec (same executable, same
+    command line), else None."""
+    stat = _read(proc / str(pid) / "stat")
+    if stat is None:
+        return None
+    fields = stat[stat.rfind(")") + 2 :].split()
+    if len(fields) < 2 or not _digits(fields[1]) or int(fields[1]) <= 1:
+        return None
+    ppid = int(fields[1])
+    mine, theirs = proc / str(pid), proc / str(ppid)
+    same_exe = _readlink(mine / "exe") is not None and _readlink(mine / "exe") == _readlink(theirs / "exe")
+    cmd = _read(mine / "cmdline")
+    return ppid if same_exe and cmd and cmd == _read(theirs / "cmdline") else None
