@@ -8,6 +8,7 @@ from gvlstress.api.campaigns import compare, merge, plan, slurm, sweep
 from gvlstress.api.hunt import hunt
 from gvlstress.api.inspect import inspect
 from gvlstress.api.output import check_report_dir, new_run_dir, rerender, write_reports
+from gvlstress.api.realbugs import real_selftest
 from gvlstress.api.run import NullObserver, harness_health, run, version_warnings
 from gvlstress.api.selftest import selftest
 
@@ -21,6 +22,7 @@ __all__ = [
     "merge",
     "new_run_dir",
     "plan",
+    "real_selftest",
     "rerender",
     "run",
     "selftest",

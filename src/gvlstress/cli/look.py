@@ -12,11 +12,13 @@ import click
 from gvlstress import api
 from gvlstress.cli.group import cli
 from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
+from gvlstress.controls.realbugs import NAMES as _REAL_NAMES
 from gvlstress.controls.selftest import NAMES as _SELFTEST_NAMES
 from gvlstress.errors import ExitCode, UsageError
 from gvlstress.reporters.console import (
     print_checks,
     print_inspect,
+    print_realbugs,
     print_selftest,
 )
 
@@ -67,10 +69,13 @@ def doctor() -> None:
 
 
 SELFTEST_EPILOG = """\b
+--real runs the catalogue of real bugs instead: documented hangs in Python and
+PyPI packages, each inspected while it hangs (it must be caught and named) and
+each with its documented fix as a control (it must finish). Entries: {real}.
 Exit codes: 0 every class caught and named and the negative controls clean;
 1 a class was missed or misnamed (or a negative control raised a false alarm);
-130/143 interrupted.
-"""
+2 bad option; 130/143 interrupted.
+""".format(real=", ".join(_REAL_NAMES))
 
 
 @cli.command(epilog=SELFTEST_EPILOG)
@@ -78,18 +83,29 @@ Exit codes: 0 every class caught and named and the negative controls clean;
     "--only",
     "only",
     multiple=True,
-    type=click.Choice(_SELFTEST_NAMES),
-    help="Run only this class (repeatable).",
+    type=click.Choice(_SELFTEST_NAMES + _REAL_NAMES),
+    help="Run only this class, or with --real this entry (repeatable).",
 )
+@click.option("--real", is_flag=True, help="Run the catalogue of real bugs (and their controls) instead.")
 @click.option(
     "--repeat", type=click.IntRange(1, 1000), default=1, show_default=True, help="Runs per class (fidelity)."
 )
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True)
 @click.option("--rayon", type=click.IntRange(1, 256), default=8, show_default=True)
 @click.option("--report-dir", default="reports", show_default=True, metavar="DIR")
-def selftest(only: tuple[str, ...], repeat: int, workers: int, rayon: int, report_dir: str) -> None:
+def selftest(
+    only: tuple[str, ...], real: bool, repeat: int, workers: int, rayon: int, report_dir: str
+) -> None:
     """Prove this host catches every known failure class (run before trusting a clean run)."""
     console = make_console()
+    wrong = [n for n in only if (n in _REAL_NAMES) != real]
+    if wrong:
+        raise UsageError(
+            f"--only {wrong[0]} is {'not ' if real else ''}an entry of the real-bug catalogue",
+            hint=f"with --real: {', '.join(_REAL_NAMES)}; without: {', '.join(_SELFTEST_NAMES)}",
+        )
+    if real:
+        _real(console, only, Path(report_dir))
 
     def progress(control: Any, i: int, attempt: Any) -> None:
         mark = "ok" if attempt.named(control) else "MISSED"
@@ -103,6 +119,21 @@ def selftest(only: tuple[str, ...], repeat: int, workers: int, rayon: int, repor
     with stop_on_signals() as stop:
         result = api.selftest(only or None, repeat, workers, rayon, Path(report_dir), progress, stop)
     print_selftest(console, result)
+    if stop:
+        raise SystemExit(int(interrupted_code(stop.signum)))
+    raise SystemExit(int(ExitCode.OK if result.passed else ExitCode.HANG))
+
+
+def _real(console: Any, only: tuple[str, ...], report_dir: Path) -> None:
+    def progress(o: Any) -> None:
+        state = "skipped: " + o.skipped if o.skipped else ("ok" if o.passed else "MISSED")
+        console.print(
+            f"  {o.bug.name}: {o.verdict or '-'} {o.pattern or '-'} ({state})", highlight=False, markup=False
+        )
+
+    with stop_on_signals() as stop:
+        result = api.real_selftest(only or None, report_dir, progress, stop)
+    print_realbugs(console, result)
     if stop:
         raise SystemExit(int(interrupted_code(stop.signum)))
     raise SystemExit(int(ExitCode.OK if result.passed else ExitCode.HANG))

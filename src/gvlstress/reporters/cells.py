@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from gvlstress.campaign.compare import Comparison
+from gvlstress.controls.realbugs import Outcome
 from gvlstress.model import ArmStats, SequentialResult, plural
 
 
@@ -98,3 +99,34 @@ def pair_lines(c: Comparison) -> list[str]:
             f"hung waves, Fisher exact p = {p.p_value:.3g}: {verdict} at 5%"
         )
     return out
+
+
+def realbug_cells(o: Outcome) -> list[str]:
+    """One catalogue entry as table cells (console and selftest-real.md share them)."""
+    if o.skipped is not None:
+        return [o.bug.name, o.bug.pattern, "skipped", "-", "-", "-", "-", o.skipped]
+    if o.error is not None:
+        return [o.bug.name, o.bug.pattern, "error", "-", "-", "-", "-", o.error]
+    return [
+        o.bug.name,
+        o.bug.pattern,
+        o.verdict or "-",
+        o.pattern or "-",
+        "yes" if o.caught else "no",
+        "yes" if o.named else "no",
+        f"{o.inspect_s:.1f} s" if o.inspect_s is not None else "-",
+        ("yes" if o.control_clean else f"no ({o.control_note})")
+        + (f", {o.control_s:.1f} s" if o.control_s is not None else ""),
+    ]
+
+
+REALBUG_HEADER = [
+    "entry",
+    "expected pattern",
+    "verdict",
+    "named",
+    "caught",
+    "right name",
+    "inspect",
+    "control clean",
+]

@@ -11,6 +11,7 @@ from rich.table import Table
 from gvlstress.campaign.compare import Comparison
 from gvlstress.campaign.slurm import SlurmJobs
 from gvlstress.campaign.sweep import SweepResult
+from gvlstress.controls.realbugs import RealBugsResult
 from gvlstress.controls.selftest import HEADER as SELFTEST_HEADER
 from gvlstress.controls.selftest import SelftestResult
 from gvlstress.model import (
@@ -21,7 +22,15 @@ from gvlstress.model import (
     RunResult,
     plural,
 )
-from gvlstress.reporters.cells import COMPARE_HEADER, arm_cells, compare_rows, pair_lines, sequential_lines
+from gvlstress.reporters.cells import (
+    COMPARE_HEADER,
+    REALBUG_HEADER,
+    arm_cells,
+    compare_rows,
+    pair_lines,
+    realbug_cells,
+    sequential_lines,
+)
 from gvlstress.reporters.console.live import verdict_text
 
 
@@ -175,6 +184,22 @@ def print_selftest(console: Console, result: SelftestResult) -> None:
     )
     console.print(verdict)
     console.print(f"details: {result.run_dir}/selftest.md", highlight=False, markup=False)
+
+
+def print_realbugs(console: Console, result: RealBugsResult) -> None:
+    table = Table(title="gvlstress selftest --real")
+    for col in REALBUG_HEADER:
+        table.add_column(col)
+    for o in result.outcomes:
+        table.add_row(*map(escape, realbug_cells(o)))
+    console.print(table)
+    verdict = (
+        "[green]every real bug caught and named; every control clean[/]"
+        if result.passed
+        else "[red]a real bug was missed or misnamed, or a control hung[/]"
+    )
+    console.print(verdict)
+    console.print(f"details: {result.run_dir}/selftest-real.md", highlight=False, markup=False)
 
 
 def print_compare(console: Console, c: Comparison, path: str) -> None:

@@ -2,7 +2,12 @@
 inspection (`inspect`), campaigns (`campaign`). Formatting only: everything shown was computed
 before (the verdicts, the audit, the stack groups' vocabulary is judging's)."""
 
-from gvlstress.reporters.markdown.campaign import render_compare, render_selftest, render_sweep
+from gvlstress.reporters.markdown.campaign import (
+    render_compare,
+    render_realbugs,
+    render_selftest,
+    render_sweep,
+)
 from gvlstress.reporters.markdown.inspect import render_inspect
 from gvlstress.reporters.markdown.run import REPORT_LIMIT, render, render_files, summary_paragraph
 from gvlstress.reporters.markdown.stacks import stacks_section
@@ -13,6 +18,7 @@ __all__ = [
     "render_compare",
     "render_files",
     "render_inspect",
+    "render_realbugs",
     "render_selftest",
     "render_sweep",
     "stacks_section",

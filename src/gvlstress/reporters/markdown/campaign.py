@@ -6,9 +6,17 @@ from pathlib import Path
 
 from gvlstress.campaign.compare import Comparison
 from gvlstress.campaign.sweep import SweepResult
+from gvlstress.controls.realbugs import RealBugsResult
 from gvlstress.controls.selftest import SelftestResult
 from gvlstress.model import plural
-from gvlstress.reporters.cells import COMPARE_HEADER, compare_rows, pair_lines, sequential_lines
+from gvlstress.reporters.cells import (
+    COMPARE_HEADER,
+    REALBUG_HEADER,
+    compare_rows,
+    pair_lines,
+    realbug_cells,
+    sequential_lines,
+)
 from gvlstress.reporters.markdown.tables import _table
 
 
@@ -20,6 +28,16 @@ def render_selftest(result: SelftestResult) -> str:
         ["class", "expected", "verdicts", "named patterns", "detection", "caught", "named", ""], rows
     )
     out += ["", "Each control's full report is in its own run directory next to this file.", ""]
+    return "\n".join(out)
+
+
+def render_realbugs(result: RealBugsResult) -> str:
+    """selftest-real.md: each real bug caught and named, and its control clean."""
+    out = [f"# gvlstress selftest --real: {'pass' if result.passed else 'FAIL'}", ""]
+    out += _table(REALBUG_HEADER, [realbug_cells(o) for o in result.outcomes])
+    out += ["", "Sources:", ""]
+    out += [f"- `{o.bug.name}`: {o.bug.title} ({o.bug.source})" for o in result.outcomes]
+    out += ["", "Each entry's inspection report is in its own directory next to this file.", ""]
     return "\n".join(out)
 
 

@@ -1,0 +1,227 @@
+"""`selftest --real`: run each real bug's trigger, inspect the hung process as a user would,
+then run its control; nothing started here outlives the entry (or the harness: a watchdog)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+
+import psutil
+
+from gvlstress.api.inspect import inspect
+from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
+from gvlstress.controls.realbugs import NO_RUNTIME, Outcome, RealBug, RealBugsResult, as_dict, select
+from gvlstress.errors import GvlstressError
+from gvlstress.probes import tools
+from gvlstress.reporters import markdown
+from gvlstress.reporters.files import write_atomic
+from gvlstress.supervisor import StopFlag
+from gvlstress.system import watchdog
+from gvlstress.system.cache import cache_root
+
+READY_S = 90.0
+"""How long a trigger may take to reach its hang (a cold polars import, a venv's first run)."""
+CONTROL_S = 120.0
+"""How long a control may take to finish; one that does not has hung too."""
+VENV_S = 900.0
+"""Building an entry's venv (pip downloads its pinned packages once)."""
+
+ProgressFn = Callable[[Outcome], None]
+
+
+def real_selftest(
+    names: tuple[str, ...] | None = None,
+    report_dir: Path = Path("reports"),
+    progress: ProgressFn | None = None,
+    stop: StopFlag | None = None,
+) -> RealBugsResult:
+    """Every catalogue entry (or those named): trigger, inspect, control."""
+    check_report_dir(report_dir)
+    run_dir = new_run_dir(report_dir, "selftest-real", utc_now())
+    stop = stop if stop is not None else StopFlag()
+    outcomes = []
+    with watchdog.guarding():
+        for bug in select(names):
+            if stop:
+                break
+            outcome = _entry(bug, run_dir / bug.name)
+            outcomes.append(outcome)
+            if progress is not None:
+                progress(outcome)
+    result = RealBugsResult(tuple(outcomes), str(run_dir))
+    write_atomic(run_dir / "selftest-real.json", json.dumps(as_dict(result), indent=2) + "\n")
+    write_atomic(run_dir / "selftest-real.md", markdown.render_realbugs(result))
+    return result
+
+
+def _entry(bug: RealBug, out_dir: Path) -> Outcome:
+    python, why = interpreter(bug.packages)
+    if python is None:
+        return Outcome(bug, skipped=why)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    trigger = _trigger(bug, python, out_dir)
+    if trigger.skipped or trigger.error:
+        return trigger
+    clean, note, seconds = _control(bug, python, out_dir)
+    return Outcome(
+        bug,
+        verdict=trigger.verdict,
+        pattern=trigger.pattern,
+        summary=trigger.summary,
+        inspect_s=trigger.inspect_s,
+        control_clean=clean,
+        control_note=note,
+        control_s=seconds,
+    )
+
+
+def interpreter(packages: tuple[str, ...]) -> tuple[str | None, str]:
+    """An interpreter with exactly the pinned `packages`: this one when it has them, else a venv
+    built once under the cache; (None, why) when it cannot be had."""
+    if all(_installed(req) for req in packages):
+        return sys.executable, ""
+    key = hashlib.sha256(f"{sys.version}|{'|'.join(sorted(packages))}".encode()).hexdigest()[:12]
+    venv = cache_root() / "realbugs" / key
+    python = venv / "bin" / "python"
+    marker = venv / "complete"
+    if marker.exists():
+        return str(python), ""
+    made = tools.run([sys.executable, "-m", "venv", "--clear", str(venv)], VENV_S)
+    if made.ok:
+        made = tools.run([str(python), "-m", "pip", "install", "-q", *packages], VENV_S)
+    if not made.ok:
+        return None, f"cannot install {' '.join(packages)}: {made.error}"
+    marker.write_text(json.dumps(list(packages)) + "\n")
+    return str(python), ""
+
+
+def _installed(requirement: str) -> bool:
+    name, _, version = requirement.partition("==")
+    try:
+        return metadata.version(name) == version
+    except metadata.PackageNotFoundError:
+        return False
+
+
+def _trigger(bug: RealBug, python: str, out_dir: Path) -> Outcome:
+    """Start the trigger, wait for its handshake, inspect the process it names, end it."""
+    with (out_dir / "trigger.stderr").open("wb") as err:
+        proc = subprocess.Popen(
+            [python, str(bug.script)], stdout=subprocess.PIPE, stderr=err, start_new_session=True
+        )
+    watchdog.watch(proc.pid)
+    try:
+        lines = _handshake(proc)
+        if "ready" not in lines:
+            code = proc.poll()
+            if code == NO_RUNTIME:
+                why = (out_dir / "trigger.stderr").read_text(errors="replace").strip().splitlines()
+                return Outcome(bug, skipped=why[-1] if why else "this host lacks what it needs")
+            return Outcome(
+                bug, error=f"the trigger never reached its hang (exit {code}, printed {lines[-3:]})"
+            )
+        look = int(next(x for x in lines if x.startswith("look ")).split()[1])
+        started = time.monotonic()
+        try:
+            seen = inspect(
+                look, tree=bug.tree, report_dir=out_dir, command=("gvlstress", "selftest", "--real")
+            )
+        except GvlstressError as exc:
+            return Outcome(bug, error=f"inspect failed: {exc}")
+        took = time.monotonic() - started
+        p = next(p for p in seen.processes if p.pid == look)
+        return Outcome(
+            bug,
+            verdict=p.diagnosis.verdict.value,
+            pattern=p.diagnosis.pattern,
+            summary=p.diagnosis.summary,
+            inspect_s=took,
+        )
+    finally:
+        end_group(proc)
+
+
+def _handshake(proc: subprocess.Popen[bytes]) -> list[str]:
+    """The trigger's lines up to `ready` (or its exit, or READY_S)."""
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    lines: list[str] = []
+    buf = b""
+    end = time.monotonic() + READY_S
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, selectors.EVENT_READ)
+        while "ready" not in lines:
+            left = end - time.monotonic()
+            if left <= 0 or not sel.select(timeout=left):
+                break
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=5)
+                break
+            *done, buf = (buf + chunk).split(b"\n")
+            lines += [x.decode(errors="replace").strip() for x in done]
+    return lines
+
+
+def _control(bug: RealBug, python: str, out_dir: Path) -> tuple[bool, str, float]:
+    """Run the fixed variant: clean when it exits 0 within CONTROL_S."""
+    started = time.monotonic()
+    with (out_dir / "control.stderr").open("wb") as err:
+        proc = subprocess.Popen(
+            [python, str(bug.script), "control"],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            start_new_session=True,
+        )
+    watchdog.watch(proc.pid)
+    try:
+        code = proc.wait(timeout=CONTROL_S)
+    except subprocess.TimeoutExpired:
+        return False, f"did not finish within {CONTROL_S:g}s", time.monotonic() - started
+    finally:
+        end_group(proc)
+    took = time.monotonic() - started
+    return code == 0, "finished" if code == 0 else f"exit {code}", took
+
+
+def end_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the program's session, resource trackers last (a tracker whose program died
+    unlinks the semaphores it leaked when its pipe closes), and reap it."""
+    group = [p for p in psutil.process_iter() if _pgid(p.pid) == proc.pid]
+    trackers = [p for p in group if "resource_tracker" in " ".join(_cmdline(p))]
+    for p in group:
+        if p not in trackers:
+            with contextlib.suppress(psutil.Error):
+                p.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=30)
+    psutil.wait_procs(trackers, timeout=10)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+def _pgid(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return None
+
+
+def _cmdline(p: psutil.Process) -> list[str]:
+    try:
+        return p.cmdline()
+    except psutil.Error:
+        return []
