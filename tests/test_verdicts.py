@@ -100,6 +100,7 @@ class Shape:
     sigcgt: int = 1 << (signal.SIGINT - 1)
     native_ok: bool = True
     stacks: bool = True
+    forked_from: int | None = None
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -160,7 +161,7 @@ def capture_of(shape: Shape, finding: ProbeFinding) -> Capture:
             )
         )
     native = ToolRun("eu-stack", True, 0.1) if shape.native_ok else ToolRun("native", False, 0.0, (), "none")
-    return Capture(PID, tuple(views), ToolRun("py-spy", True, 0.1), native)
+    return Capture(PID, tuple(views), ToolRun("py-spy", True, 0.1), native, forked_from=shape.forked_from)
 
 
 def verdicts(shape: Shape) -> tuple[ProbeFinding, ProbeFinding, ProbeFinding]:
@@ -499,6 +500,64 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
         patterns.FORK_AFTER_INIT,
+    ),
+    "a fork that never exec'd waits for a lock held by a thread it does not have": (
+        Shape((T(PID, LOCK.format(addr=0xA0), py=(("main", "f.py", 28),)),), forked_from=PID - 5),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.FORK_HELD_LOCK,
+    ),
+    "the same lock wait in a process that was not forked (a self-deadlock, no pattern)": (
+        Shape((T(PID, LOCK.format(addr=0xA0), py=(("main", "f.py", 28),)),)),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        None,
+    ),
+    "the interpreter's exit joins a thread that waits forever": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    py=(("Thread._wait_for_tstate_lock", THREADING, 1139), ("_shutdown", THREADING, 1590)),
+                ),
+                T(
+                    PID + 1,
+                    LOCK.format(addr=0xB0),
+                    py=(("Condition.wait", THREADING, 327), ("Event.wait", THREADING, 629)),
+                ),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.EXIT_HANG,
+    ),
+    "Queue.join() while the consumer, which never calls task_done(), waits for items": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    py=(
+                        ("Condition.wait", THREADING, 327),
+                        ("Queue.join", "/usr/lib/python3.11/queue.py", 90),
+                        ("main", "q.py", 32),
+                    ),
+                ),
+                T(
+                    PID + 1,
+                    LOCK.format(addr=0xB0),
+                    py=(
+                        ("Condition.wait", THREADING, 327),
+                        ("Queue.get", "/usr/lib/python3.11/queue.py", 171),
+                        ("consume", "q.py", 17),
+                    ),
+                ),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.QUEUE_JOIN,
     ),
     "a closed wait on a futex in shared memory (another process may post it)": (
         Shape((T(PID, SHARED_LOCK.format(addr=0xA0), native=("__new_sem_wait_slow64", "sem_wait")),)),
