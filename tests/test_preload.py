@@ -170,9 +170,13 @@ def test_a_second_sigterm_stops_a_harness_stuck_in_a_target_import(tmp_path: Pat
 
 
 def _in_import(pid: int) -> bool:
+    from gvlstress.probes import pyspy
+
+    tool = pyspy.locate()  # the harness's own lookup: PATH, else beside this interpreter
+    assert tool is not None
     try:
         frames = subprocess.run(
-            ["py-spy", "dump", "--pid", str(pid)], capture_output=True, text=True, timeout=20, check=False
+            [tool, "dump", "--pid", str(pid)], capture_output=True, text=True, timeout=20, check=False
         ).stdout
     except subprocess.TimeoutExpired:
         return False

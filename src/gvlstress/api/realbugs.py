@@ -88,7 +88,7 @@ def _entry(bug: RealBug, out_dir: Path) -> Outcome:
 def interpreter(packages: tuple[str, ...]) -> tuple[str | None, str]:
     """An interpreter with exactly the pinned `packages`: this one when it has them, else a venv
     built once under the cache; (None, why) when it cannot be had."""
-    if all(_installed(req) for req in packages):
+    if all(installed(req) for req in packages):
         return sys.executable, ""
     key = hashlib.sha256(f"{sys.version}|{'|'.join(sorted(packages))}".encode()).hexdigest()[:12]
     venv = cache_root() / "realbugs" / key
@@ -105,7 +105,8 @@ def interpreter(packages: tuple[str, ...]) -> tuple[str | None, str]:
     return str(python), ""
 
 
-def _installed(requirement: str) -> bool:
+def installed(requirement: str) -> bool:
+    """Is this exact ``name==version`` installed for this interpreter?"""
     name, _, version = requirement.partition("==")
     try:
         return metadata.version(name) == version

@@ -86,6 +86,20 @@ CATALOGUE: tuple[RealBug, ...] = (
         patterns.FORK_AFTER_INIT,
     ),
     RealBug(
+        "sklearn-fork",
+        "scikit-learn: KMeans in a child forked after KMeans ran (its wheel bundles libgomp)",
+        "https://scikit-learn.org/stable/faq.html#why-do-i-sometime-get-a-crash-freeze-with-n-jobs-1-under-osx-or-linux",
+        "sklearn_fork",
+        patterns.FORK_AFTER_INIT,
+        packages=(
+            "scikit-learn==1.5.2",
+            "numpy==2.4.6",
+            "scipy==1.17.1",
+            "joblib==1.6.0",
+            "threadpoolctl==3.8.0",
+        ),
+    ),
+    RealBug(
         "gil-native-lock",
         "the GIL's holder blocks on a native lock whose holder waits for the GIL (PyO3's OnceLock/Mutex FAQ)",
         "https://pyo3.rs/v0.24.2/faq",

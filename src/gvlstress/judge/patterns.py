@@ -10,90 +10,71 @@ from __future__ import annotations
 
 import re
 import signal
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from gvlstress.judge import vocab
+from gvlstress.judge import runtimes, vocab
+from gvlstress.judge.names import (
+    CRASH,
+    ERROR,
+    EXECUTOR_WEDGED,
+    EXIT_HANG,
+    FORK_AFTER_INIT,
+    FORK_HELD_LOCK,
+    GIL_HELD,
+    GIL_LOCK_INVERSION,
+    HINTS,
+    IMPORT_LOCK,
+    JOIN_BEFORE_DRAIN,
+    JOIN_BLOCKED,
+    LIVELOCK,
+    LOCK_ACROSS,
+    LOCK_ORDER,
+    LOST_WAKEUP,
+    NONDETERMINISTIC_ERROR,
+    PIPE_CYCLE,
+    POOL_EXHAUSTION,
+    PY_LOCK_ORDER,
+    QUEUE_JOIN,
+    THREAD_POOL_EXHAUSTION,
+    UNRECOGNISED,
+    Match,
+)
+from gvlstress.judge.pyshapes import python_shapes
 from gvlstress.model import Capture, ProbeFinding, ThreadView
 
-# Pattern names (report.md, run.json and selftest use these words).
-POOL_EXHAUSTION = "rayon pool exhaustion"
-LOCK_ACROSS = "lock held across a parallel region"
-LOCK_ORDER = "lock-order inversion"
-GIL_HELD = "GIL held across a rayon region"
-FORK_AFTER_INIT = "fork after pool start"
-LIVELOCK = "livelock/spin"
-CRASH = "crash"
-NONDETERMINISTIC_ERROR = "nondeterministic error"
-ERROR = "error in every worker"
-UNRECOGNISED = "unrecognised deadlock"
-PY_LOCK_ORDER = "lock-order inversion (threading locks)"
-JOIN_BLOCKED = "join on a blocked thread"
-LOST_WAKEUP = "lost wakeup (a wait nobody can notify)"
-JOIN_BEFORE_DRAIN = "join before draining a pipe"
-EXECUTOR_WEDGED = "executor wedged by a worker killed while sending its result"
-PIPE_CYCLE = "cycle of pipe reads across processes"
-IMPORT_LOCK = "import lock held across a wait"
-GIL_LOCK_INVERSION = "GIL <-> native lock inversion"
-FORK_HELD_LOCK = "fork while another thread held a lock"
-EXIT_HANG = "interpreter exit waits for a thread that never ends"
-QUEUE_JOIN = "Queue.join() without task_done()"
-THREAD_POOL_EXHAUSTION = "thread pool exhaustion (tasks wait on tasks queued behind them)"
-
-HINTS = {
-    FORK_HELD_LOCK: "fork() copies a lock in whatever state it is, but only the forking thread: start "
-    "children with spawn or forkserver, or take the lock around fork() (os.register_at_fork(before="
-    "lock.acquire, after_in_parent=lock.release, after_in_child=lock.release)); never take locks in a "
-    "preexec_fn",
-    EXIT_HANG: "the interpreter joins every non-daemon thread at exit: end the thread (a stop event, a "
-    "sentinel on its queue) before main returns, or make it a daemon if it holds nothing that must be "
-    "flushed",
-    QUEUE_JOIN: "call q.task_done() once for every q.get() (in a finally), or wait on something else "
-    "than join()",
-    GIL_LOCK_INVERSION: "release the GIL before blocking on a native lock (PyO3: py.detach / allow_threads "
-    "around lock() or a OnceLock's init), and never wait for the GIL while holding a lock a GIL holder may "
-    "take; for lazy initialisation use PyO3's GILOnceCell / once-with-py helpers",
-    IMPORT_LOCK: "a module's top-level code waits (join, result, a lock) for a thread that imports that "
-    "same module, and the import lock is held until the top-level code returns: start threads and wait for "
-    "them in a function called after the import, never at import time",
-    THREAD_POOL_EXHAUSTION: "a task of a pool waits for another task of the same pool, and every worker is "
-    "such a waiting task, so the awaited tasks never start: run the inner work inline, give it its own "
-    "executor, or size the pool above the nesting depth",
-    PIPE_CYCLE: "each process reads a pipe only the next one writes, and that one is reading too: break the "
-    "cycle (one side writes before it reads, or reads with a timeout / from a selector on both pipes)",
-    POOL_EXHAUSTION: "run blocking stages (channel consumers, I/O) on their own ThreadPool::install or threads, "
-    "never as jobs of the pool whose jobs wait for them",
-    LOCK_ACROSS: "don't hold a lock across par_iter/join: copy what the jobs need out of the guard first",
-    LOCK_ORDER: "take locks in one global order (or merge them into one lock, or use try_lock with back-off)",
-    GIL_HELD: "release the GIL around the parallel call (PyO3: py.detach / allow_threads) and keep "
-    "Python callbacks out of rayon jobs",
-    FORK_AFTER_INIT: "start workers with spawn or forkserver, or don't touch the pool before fork()",
-    LIVELOCK: "the busiest frames spin on a condition nobody changes: use a blocking wait (with a timeout)",
-    CRASH: "a job aborted or faulted: rerun with RUST_BACKTRACE=1, check dmesg, or run one worker under gdb",
-    NONDETERMINISTIC_ERROR: "same code, same data, different outcome: look for a race in initialisation "
-    "(lazy statics, concurrent open) around the traceback's frames",
-    ERROR: "every worker raised the same way: a plain bug or bad input, see the traceback",
-    UNRECOGNISED: "no known shape matched: read the futex groups and stacks below",
-    PY_LOCK_ORDER: "take the locks in one global order (e.g. sort by id, or one lock for both), "
-    "or acquire(timeout=...) and back off",
-    JOIN_BLOCKED: "the joined thread is itself blocked: fix what it waits for, or join with a timeout "
-    "and report it",
-    LOST_WAKEUP: "notify under the same lock after changing the state, and wait in a loop on a predicate "
-    "(Condition.wait_for), with a timeout",
-    JOIN_BEFORE_DRAIN: "read the child's results (queue.get / pipe) before join(); a child cannot exit while "
-    "its queue's feeder is blocked writing to a full pipe",
-    EXECUTOR_WEDGED: "keep results small: write large ones (arrays, weights) to files and return their paths; "
-    "leave the workers memory headroom (the OOM killer picks the biggest process, and a task's memory "
-    "peaks while it pickles and sends its result); CPython's ProcessPoolExecutor does not notice a "
-    "worker that dies in the middle of sending a result (its manager thread waits for the rest of the "
-    "frame forever), so put a timeout on the results you wait for",
-}
-
-
-@dataclass(frozen=True)
-class Match:
-    pattern: str
-    hint: str
-    evidence: tuple[str, ...]
+# the names and hints live in judge.names; patterns.NAME stays the way the rest of the code says them
+__all__ = [
+    "CRASH",
+    "ERROR",
+    "EXECUTOR_WEDGED",
+    "EXIT_HANG",
+    "FORK_AFTER_INIT",
+    "FORK_HELD_LOCK",
+    "GIL_HELD",
+    "GIL_LOCK_INVERSION",
+    "HINTS",
+    "IMPORT_LOCK",
+    "JOIN_BEFORE_DRAIN",
+    "JOIN_BLOCKED",
+    "LIVELOCK",
+    "LOCK_ACROSS",
+    "LOCK_ORDER",
+    "LOST_WAKEUP",
+    "NONDETERMINISTIC_ERROR",
+    "PIPE_CYCLE",
+    "POOL_EXHAUSTION",
+    "PY_LOCK_ORDER",
+    "QUEUE_JOIN",
+    "THREAD_POOL_EXHAUSTION",
+    "UNRECOGNISED",
+    "Cause",
+    "Match",
+    "failure_cause",
+    "killed_hint",
+    "livelock",
+    "match",
+    "unrecognised",
+]
 
 
 def _ids(threads: list[ThreadView]) -> str:
@@ -205,7 +186,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
                 f"thread {latch_waiters[0].tid} waits in {vocab.first(latch_waiters[0], vocab.LATCH)} for the pool",
             ),
         )
-    return _python(threads, pid, capture.forked_from)
+    return python_shapes(threads, pid, capture.forked_from)
 
 
 def _gil_lock_inversion(threads: list[ThreadView], owners: list[ThreadView], pid: int) -> Match | None:
@@ -261,15 +242,19 @@ def _fork(
                 "but not its threads",
             ),
         )
-    omp = [t for t in threads if vocab.waits_for_omp_team(t)]
-    if omp and not any(vocab.is_omp_worker(t) for t in threads):
+    omp = [t for t in threads if runtimes.waits_for_omp_team(t)]
+    if omp and not any(runtimes.is_omp_worker(t) for t in threads):
         t = omp[0]
         return Match(
             FORK_AFTER_INIT,
             HINTS[FORK_AFTER_INIT],
             (
                 f"thread {t.tid} waits in "
-                + (vocab.first(t, vocab.OMP_WAIT) if vocab.has(t, vocab.OMP_WAIT) else "the OpenMP runtime")
+                + (
+                    vocab.first(t, runtimes.OMP_WAIT)
+                    if vocab.has(t, runtimes.OMP_WAIT)
+                    else "the OpenMP runtime"
+                )
                 + " for an OpenMP team, and none of the "
                 f"process's {len(threads)} thread(s) (native stacks of all of them) is an OpenMP worker",
                 "the OpenMP runtime's pool was started before fork(); the child inherited its bookkeeping but "
@@ -292,187 +277,6 @@ def _fork(
             ),
         )
     return None
-
-
-def _python(threads: list[ThreadView], pid: int, forked_from: int | None = None) -> Match | None:
-    """Python-level shapes, from py-spy's frames (Python lines plus its native frames)."""
-    py = [t for t in threads if t.python is not None]
-    imported = _import_lock(py, pid)
-    if imported is not None:
-        return imported
-    acquirer = next((t for t in py if vocab.is_lock_acquire(t)), None)
-    if forked_from is not None and acquirer is not None and len(threads) == 1:
-        return Match(
-            FORK_HELD_LOCK,
-            HINTS[FORK_HELD_LOCK],
-            (
-                f"process {pid} is a fork of process {forked_from} that never exec'd (same program and "
-                "arguments), and has one thread",
-                f"thread {acquirer.tid} waits to acquire a lock at {_line(vocab.outer_python(acquirer))}, and no "
-                "thread in this process can release it: it was held at fork() time by a thread of the parent, "
-                "which fork() does not copy",
-            ),
-        )
-    exiting = next(
-        (t for t in py if t.tid == pid and vocab.python_at(t, "threading.py", "_shutdown", 4)), None
-    )
-    if exiting is not None:
-        rest = [t for t in py if t is not exiting]
-        return Match(
-            EXIT_HANG,
-            HINTS[EXIT_HANG],
-            (
-                f"the main thread {pid} is in threading._shutdown: the program ended and the interpreter "
-                "joins its non-daemon threads",
-                "they never end: "
-                + (
-                    "; ".join(
-                        f"{t.tid} ({t.python.name if t.python else '?'}) at {_line(vocab.outer_python(t))}"
-                        for t in rest[:4]
-                    )
-                    or "none is left, yet the join waits"
-                ),
-            ),
-        )
-    joining = next((t for t in py if vocab.python_at(t, "queue.py", "join", 2)), None)
-    if joining is not None:
-        getters = [t for t in py if vocab.python_at(t, "queue.py", "get", 2)]
-        return Match(
-            QUEUE_JOIN,
-            HINTS[QUEUE_JOIN],
-            (
-                f"thread {joining.tid} ({vocab.role(joining, pid)}) waits in Queue.join() at "
-                f"{_line(vocab.outer_python(joining))}: it returns when every item got a task_done()",
-                (
-                    f"{len(getters)} consumer(s) ({_ids(getters)}) wait in Queue.get() for more items at "
-                    f"{_line(vocab.outer_python(getters[0]))}: the queue is drained, yet tasks are unfinished"
-                    if getters
-                    else "no thread takes items from the queue, and no thread can call task_done()"
-                ),
-            ),
-        )
-    exhausted = _thread_pool_exhaustion(py, pid)
-    if exhausted is not None:
-        return exhausted
-    joiners = [t for t in py if vocab.python_at(t, "threading.py", "_wait_for_tstate_lock", 2)]
-    waiters = [t for t in py if vocab.python_at(t, "threading.py", "wait", 1)]
-    acquirers = [t for t in py if vocab.is_lock_acquire(t) and t not in joiners and t not in waiters]
-    addrs = {t.futex_addr for t in acquirers if t.futex_addr is not None}
-    if len(acquirers) >= 2 and len(addrs) >= 2:
-        lines = [
-            f"{len(acquirers)} Python threads wait to acquire {len(addrs)} different threading locks, and "
-            "no thread outside them can release one:",
-            *(
-                f"thread {t.tid} ({t.python.name if t.python else '?'}) at {_line(t)}, lock {t.futex_addr or 0:#x}"
-                for t in acquirers[:6]
-            ),
-            *(f"thread {t.tid} waits in join() at {_line(vocab.outer_python(t))}" for t in joiners[:2]),
-        ]
-        return Match(PY_LOCK_ORDER, HINTS[PY_LOCK_ORDER], tuple(lines))
-    if joiners and not acquirers and waiters and all(t in joiners or t in waiters for t in py):
-        # a join is where the hang shows; the condition nobody notifies is where it starts
-        w = waiters[0]
-        return Match(
-            LOST_WAKEUP,
-            HINTS[LOST_WAKEUP],
-            (
-                f"thread {w.tid} ({vocab.role(w, pid)}) waits in Condition/Event wait() with no timeout at "
-                f"{_line(vocab.outer_python(w))}, and no thread is left to notify it",
-                *(
-                    f"thread {j.tid} ({vocab.role(j, pid)}) waits in Thread.join() at "
-                    f"{_line(vocab.outer_python(j))}: it waits for the wakeup too"
-                    for j in joiners[:2]
-                ),
-            ),
-        )
-    if joiners:
-        j = joiners[0]
-        rest = [t for t in py if t is not j]
-        return Match(
-            JOIN_BLOCKED,
-            HINTS[JOIN_BLOCKED],
-            (
-                f"thread {j.tid} waits in Thread.join() at {_line(vocab.outer_python(j))}",
-                f"the {len(rest)} other Python thread(s) are blocked themselves: "
-                + (
-                    "; ".join(f"{t.tid} at {_line(vocab.outer_python(t))}" for t in rest[:4]) or "none exists"
-                ),
-            ),
-        )
-    if waiters:
-        w = waiters[0]
-        notifiers = [t for t in py if t not in waiters]
-        return Match(
-            LOST_WAKEUP,
-            HINTS[LOST_WAKEUP],
-            (
-                f"thread {w.tid} ({vocab.role(w, pid)}) waits in Condition/Event wait() with no timeout at "
-                f"{_line(vocab.outer_python(w))}",
-                (
-                    f"{len(waiters)} thread(s) wait on conditions and the {len(notifiers)} other Python "
-                    "thread(s) are blocked themselves, so nothing in the process can notify"
-                    if notifiers
-                    else f"{len(waiters)} thread(s) wait on conditions and no other Python thread exists to notify"
-                ),
-            ),
-        )
-    return None
-
-
-def _import_lock(py: list[ThreadView], pid: int) -> Match | None:
-    """A thread blocked on a module's import lock while the thread running that module's
-    top-level code (it holds the lock) waits for something itself."""
-    blocked = [t for t in py if vocab.waits_for_module_lock(t)]
-    holders = [(t, m) for t in py if t not in blocked and (m := vocab.module_being_imported(t)) is not None]
-    if not blocked or not holders:
-        return None
-    b, (h, module) = blocked[0], holders[0]
-    return Match(
-        IMPORT_LOCK,
-        HINTS[IMPORT_LOCK],
-        (
-            f"thread {b.tid} ({vocab.role(b, pid)}) waits for a module's import lock (importlib "
-            f"_ModuleLock.acquire) at {_line(vocab.outer_python(b))}",
-            f"thread {h.tid} ({vocab.role(h, pid)}) holds it: it is running the top-level code of "
-            f"{module.file or '?'} for an import, and waits at {_line(vocab.outer_python(h))}",
-        ),
-    )
-
-
-def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
-    """Every ThreadPoolExecutor worker runs a task that waits for a future (of a task queued
-    behind it, as nothing else in the process can complete one)."""
-    workers = [t for t in py if vocab.is_thread_pool_worker(t)]
-    if not workers or not all(vocab.waits_for_pool_results(t) for t in workers):
-        return None
-    others = [t for t in py if t not in workers and vocab.waits_for_pool_results(t)]
-    return Match(
-        THREAD_POOL_EXHAUSTION,
-        HINTS[THREAD_POOL_EXHAUSTION],
-        (
-            f"all {len(workers)} thread-pool workers ({_ids(workers)}) are inside tasks that wait for a "
-            f"future, e.g. thread {workers[0].tid} at {_line(_caller(workers[0]))}",
-            "no worker is free to run the tasks they wait for, which are queued behind them",
-            *(
-                f"thread {t.tid} ({vocab.role(t, pid)}) waits for one of them at {_line(_caller(t))}"
-                for t in others[:2]
-            ),
-        ),
-    )
-
-
-def _caller(t: ThreadView) -> ThreadView:
-    """The thread without the concurrent.futures and threading frames on top: the line that waits."""
-    if t.python is None:
-        return t
-    frames = t.python.frames
-    skip = ("/threading.py", "concurrent/futures/_base.py")
-    keep = [
-        i
-        for i, f in enumerate(frames)
-        if (f.file or "").endswith(".py") and not (f.file or "").endswith(skip)
-    ]
-    return replace(t, python=replace(t.python, frames=frames[keep[0] :])) if keep else t
 
 
 def livelock(finding: ProbeFinding, capture: Capture | None) -> Match:

@@ -1,0 +1,86 @@
+"""The names of the failure patterns, their remediation hints, and a match's shape: shared by
+the native shapes (`patterns`) and the Python-level ones (`pyshapes`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Pattern names (report.md, run.json and selftest use these words).
+POOL_EXHAUSTION = "rayon pool exhaustion"
+LOCK_ACROSS = "lock held across a parallel region"
+LOCK_ORDER = "lock-order inversion"
+GIL_HELD = "GIL held across a rayon region"
+FORK_AFTER_INIT = "fork after pool start"
+LIVELOCK = "livelock/spin"
+CRASH = "crash"
+NONDETERMINISTIC_ERROR = "nondeterministic error"
+ERROR = "error in every worker"
+UNRECOGNISED = "unrecognised deadlock"
+PY_LOCK_ORDER = "lock-order inversion (threading locks)"
+JOIN_BLOCKED = "join on a blocked thread"
+LOST_WAKEUP = "lost wakeup (a wait nobody can notify)"
+JOIN_BEFORE_DRAIN = "join before draining a pipe"
+EXECUTOR_WEDGED = "executor wedged by a worker killed while sending its result"
+PIPE_CYCLE = "cycle of pipe reads across processes"
+IMPORT_LOCK = "import lock held across a wait"
+GIL_LOCK_INVERSION = "GIL <-> native lock inversion"
+FORK_HELD_LOCK = "fork while another thread held a lock"
+EXIT_HANG = "interpreter exit waits for a thread that never ends"
+QUEUE_JOIN = "Queue.join() without task_done()"
+THREAD_POOL_EXHAUSTION = "thread pool exhaustion (tasks wait on tasks queued behind them)"
+
+HINTS = {
+    FORK_HELD_LOCK: "fork() copies a lock in whatever state it is, but only the forking thread: start "
+    "children with spawn or forkserver, or take the lock around fork() (os.register_at_fork(before="
+    "lock.acquire, after_in_parent=lock.release, after_in_child=lock.release)); never take locks in a "
+    "preexec_fn",
+    EXIT_HANG: "the interpreter joins every non-daemon thread at exit: end the thread (a stop event, a "
+    "sentinel on its queue) before main returns, or make it a daemon if it holds nothing that must be "
+    "flushed",
+    QUEUE_JOIN: "call q.task_done() once for every q.get() (in a finally), or wait on something else "
+    "than join()",
+    GIL_LOCK_INVERSION: "release the GIL before blocking on a native lock (PyO3: py.detach / allow_threads "
+    "around lock() or a OnceLock's init), and never wait for the GIL while holding a lock a GIL holder may "
+    "take; for lazy initialisation use PyO3's GILOnceCell / once-with-py helpers",
+    IMPORT_LOCK: "a module's top-level code waits (join, result, a lock) for a thread that imports that "
+    "same module, and the import lock is held until the top-level code returns: start threads and wait for "
+    "them in a function called after the import, never at import time",
+    THREAD_POOL_EXHAUSTION: "a task of a pool waits for another task of the same pool, and every worker is "
+    "such a waiting task, so the awaited tasks never start: run the inner work inline, give it its own "
+    "executor, or size the pool above the nesting depth",
+    PIPE_CYCLE: "each process reads a pipe only the next one writes, and that one is reading too: break the "
+    "cycle (one side writes before it reads, or reads with a timeout / from a selector on both pipes)",
+    POOL_EXHAUSTION: "run blocking stages (channel consumers, I/O) on their own ThreadPool::install or threads, "
+    "never as jobs of the pool whose jobs wait for them",
+    LOCK_ACROSS: "don't hold a lock across par_iter/join: copy what the jobs need out of the guard first",
+    LOCK_ORDER: "take locks in one global order (or merge them into one lock, or use try_lock with back-off)",
+    GIL_HELD: "release the GIL around the parallel call (PyO3: py.detach / allow_threads) and keep "
+    "Python callbacks out of rayon jobs",
+    FORK_AFTER_INIT: "start workers with spawn or forkserver, or don't touch the pool before fork()",
+    LIVELOCK: "the busiest frames spin on a condition nobody changes: use a blocking wait (with a timeout)",
+    CRASH: "a job aborted or faulted: rerun with RUST_BACKTRACE=1, check dmesg, or run one worker under gdb",
+    NONDETERMINISTIC_ERROR: "same code, same data, different outcome: look for a race in initialisation "
+    "(lazy statics, concurrent open) around the traceback's frames",
+    ERROR: "every worker raised the same way: a plain bug or bad input, see the traceback",
+    UNRECOGNISED: "no known shape matched: read the futex groups and stacks below",
+    PY_LOCK_ORDER: "take the locks in one global order (e.g. sort by id, or one lock for both), "
+    "or acquire(timeout=...) and back off",
+    JOIN_BLOCKED: "the joined thread is itself blocked: fix what it waits for, or join with a timeout "
+    "and report it",
+    LOST_WAKEUP: "notify under the same lock after changing the state, and wait in a loop on a predicate "
+    "(Condition.wait_for), with a timeout",
+    JOIN_BEFORE_DRAIN: "read the child's results (queue.get / pipe) before join(); a child cannot exit while "
+    "its queue's feeder is blocked writing to a full pipe",
+    EXECUTOR_WEDGED: "keep results small: write large ones (arrays, weights) to files and return their paths; "
+    "leave the workers memory headroom (the OOM killer picks the biggest process, and a task's memory "
+    "peaks while it pickles and sends its result); CPython's ProcessPoolExecutor does not notice a "
+    "worker that dies in the middle of sending a result (its manager thread waits for the rest of the "
+    "frame forever), so put a timeout on the results you wait for",
+}
+
+
+@dataclass(frozen=True)
+class Match:
+    pattern: str
+    hint: str
+    evidence: tuple[str, ...]
