@@ -101,6 +101,7 @@ class Shape:
     native_ok: bool = True
     stacks: bool = True
     forked_from: int | None = None
+    foreign_tids: tuple[int, ...] = ()
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -161,7 +162,14 @@ def capture_of(shape: Shape, finding: ProbeFinding) -> Capture:
             )
         )
     native = ToolRun("eu-stack", True, 0.1) if shape.native_ok else ToolRun("native", False, 0.0, (), "none")
-    return Capture(PID, tuple(views), ToolRun("py-spy", True, 0.1), native, forked_from=shape.forked_from)
+    return Capture(
+        PID,
+        tuple(views),
+        ToolRun("py-spy", True, 0.1),
+        native,
+        forked_from=shape.forked_from,
+        foreign_tids=shape.foreign_tids,
+    )
 
 
 def verdicts(shape: Shape) -> tuple[ProbeFinding, ProbeFinding, ProbeFinding]:
@@ -512,6 +520,28 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
         None,
+    ),
+    "a child still inside fork(): its at-fork handler waits on a lock (py-spy lists the parent's threads)": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    native=(
+                        "__new_sem_wait_slow64",
+                        "PyThread_acquire_lock_timed",
+                        "closure_fcn",
+                        "__run_postfork_handlers",
+                        "__fork",
+                        "os_fork",
+                    ),
+                ),
+            ),
+            foreign_tids=(PID - 3, PID - 1),
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.FORK_HELD_LOCK,
     ),
     "the interpreter's exit joins a thread that waits forever": (
         Shape(

@@ -114,6 +114,13 @@ CATALOGUE: tuple[RealBug, ...] = (
         patterns.FORK_HELD_LOCK,
     ),
     RealBug(
+        "atfork-handler-lock",
+        "a native fork handler (pthread_atfork) takes, in the child, a lock another thread held",
+        "https://pubs.opengroup.org/onlinepubs/9699919799/functions/pthread_atfork.html",
+        "atfork_lock",
+        patterns.FORK_HELD_LOCK,
+    ),
+    RealBug(
         "preexec-fn-lock",
         "subprocess: a preexec_fn takes a lock another thread holds",
         "https://docs.python.org/3/library/subprocess.html#popen-constructor",

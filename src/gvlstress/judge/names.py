@@ -32,8 +32,8 @@ THREAD_POOL_EXHAUSTION = "thread pool exhaustion (tasks wait on tasks queued beh
 HINTS = {
     FORK_HELD_LOCK: "fork() copies a lock in whatever state it is, but only the forking thread: start "
     "children with spawn or forkserver, or take the lock around fork() (os.register_at_fork(before="
-    "lock.acquire, after_in_parent=lock.release, after_in_child=lock.release)); never take locks in a "
-    "preexec_fn",
+    "lock.acquire, after_in_parent=lock.release, after_in_child=lock.release), or pthread_atfork's "
+    "prepare/parent/child for a native lock); never take locks in a preexec_fn or a child handler alone",
     EXIT_HANG: "the interpreter joins every non-daemon thread at exit: end the thread (a stop event, a "
     "sentinel on its queue) before main returns, or make it a daemon if it holds nothing that must be "
     "flushed",

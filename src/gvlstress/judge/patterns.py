@@ -127,6 +127,9 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
                 f"the GIL in {vocab.first(gil_waiters[0], vocab.GIL_WAIT)}",
             ),
         )
+    in_fork = _inside_fork(threads, capture)
+    if in_fork is not None:
+        return in_fork
     inversion = _gil_lock_inversion(threads, owners, pid)
     if inversion is not None:
         return inversion
@@ -187,6 +190,27 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
             ),
         )
     return python_shapes(threads, pid, capture.forked_from)
+
+
+def _inside_fork(threads: list[ThreadView], capture: Capture) -> Match | None:
+    """A child still inside fork(): its thread runs the at-fork child handlers and waits on a
+    lock that was held, at fork() time, by a thread the child does not have."""
+    t = next((t for t in threads if t.futex_addr is not None and vocab.has(t, runtimes.AT_FORK)), None)
+    if t is None:
+        return None
+    lines = [
+        f"thread {t.tid} has not returned from fork(): its stack runs the child's at-fork handlers "
+        f"({vocab.first(t, runtimes.AT_FORK)}) and waits on a lock (futex {t.futex_addr or 0:#x}) in "
+        f"{vocab.first(t, vocab.MUTEX + vocab.PY_LOCK_ACQUIRE) if vocab.has(t, vocab.MUTEX + vocab.PY_LOCK_ACQUIRE) else vocab.where(t)}",
+        f"the process has {len(threads)} thread(s): the lock's holder was a thread of the parent, which "
+        "fork() does not copy",
+    ]
+    if capture.foreign_tids:
+        lines.append(
+            f"py-spy lists interpreter threads {', '.join(map(str, capture.foreign_tids[:6]))} that do not exist "
+            "here: the interpreter still holds its parent's thread states (it has not finished the fork)"
+        )
+    return Match(FORK_HELD_LOCK, HINTS[FORK_HELD_LOCK], tuple(lines))
 
 
 def _gil_lock_inversion(threads: list[ThreadView], owners: list[ThreadView], pid: int) -> Match | None:

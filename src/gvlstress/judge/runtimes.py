@@ -21,6 +21,9 @@ OMP_WORKER = ("gomp_thread_start", "__kmp_launch_worker", "__kmp_launch_thread")
 """A thread of an OpenMP runtime's pool."""
 OMP_LIBS = ("libgomp", "libomp", "libiomp")
 """OpenMP runtimes: their internal frames are often unnamed (stripped), so the module says it."""
+AT_FORK = ("__run_postfork_handlers", "__run_fork_handlers", "run_at_forkers", "PyOS_AfterFork_Child")
+"""Frames of fork()'s at-fork handlers (glibc's, CPython's os.register_at_fork): a thread under
+them has not returned from fork() yet."""
 _THREAD_START = ("start_thread", "__clone3", "clone3", "clone", "__clone")
 
 

@@ -80,3 +80,6 @@ class Capture:
     forked_from: int | None = None
     """The parent, when this process is a fork of it that never exec'd (same program, same
     arguments): it inherited the parent's memory, locks included, but only the forking thread."""
+    foreign_tids: tuple[int, ...] = ()
+    """Thread ids py-spy listed that this process does not have (/proc/PID/task): a fork whose
+    interpreter still holds its parent's thread states (it has not finished fork())."""

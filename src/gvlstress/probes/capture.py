@@ -66,6 +66,7 @@ def capture(pid: int, finding: ProbeFinding) -> Capture:
         native=nat_run,
         raw=raw,
         forked_from=procfs.forked_from(pid),
+        foreign_tids=tuple(sorted({t.tid for t in py_threads} - {t.tid for t in finding.threads})),
     )
 
 
