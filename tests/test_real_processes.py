@@ -19,14 +19,15 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
 
 from conftest import SUPPORT, cli_run, run_cli, wait_for
+from gvlstress.api import realbugs
+from gvlstress.controls.realbugs import BUGS_DIR
 
 CORPUS = SUPPORT / "corpus"
 READY_S = 90.0
@@ -36,9 +37,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 @contextmanager
 def shape(name: str, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], list[str]]]:
-    """Start a corpus program in its own process group; yield once it printed `ready`."""
+    """Start a corpus program (or a real-bug catalogue trigger, which names the hung process in
+    a `look PID` line) in its own process group; yield once it printed `ready`."""
+    program = CORPUS / f"{name}.py"
     proc = subprocess.Popen(
-        [sys.executable, str(CORPUS / f"{name}.py"), *args],
+        [sys.executable, str(program if program.exists() else BUGS_DIR / f"{name}.py"), *args],
         stdout=subprocess.PIPE,
         start_new_session=True,
     )
@@ -66,33 +69,15 @@ def shape(name: str, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], list
 
 
 def end_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGKILL the shape's process group, its resource trackers last: a tracker whose program
-    died unlinks the semaphores the program leaked (/dev/shm/sem.mp-*) when its pipe closes."""
-    group = [p for p in psutil.process_iter() if _pgid(p.pid) == proc.pid]
-    trackers = [p for p in group if "resource_tracker" in " ".join(_cmdline(p))]
-    for p in group:
-        if p not in trackers:
-            with suppress(psutil.Error):
-                p.kill()
-    proc.wait(timeout=30)
-    _, alive = psutil.wait_procs(trackers, timeout=10)
-    with suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
+    """The harness's own clean-up (resource trackers last, so they unlink what the program
+    leaked), and no tracker may outlive it."""
+    alive = realbugs.end_group(proc)
     assert not alive, f"resource trackers did not end after their program: {alive}"
 
 
-def _pgid(pid: int) -> int | None:
-    try:
-        return os.getpgid(pid)
-    except OSError:
-        return None
-
-
-def _cmdline(p: psutil.Process) -> list[str]:
-    try:
-        return p.cmdline()
-    except psutil.Error:
-        return []
+def look(lines: list[str]) -> int:
+    """The hung process a catalogue trigger named."""
+    return int(next(x for x in lines if x.startswith("look ")).split()[1])
 
 
 def inspect(pid: int, report_dir: Path, *extra: str) -> tuple[int, dict[str, Any]]:
@@ -273,11 +258,11 @@ def test_a_read_whose_only_writer_is_stopped_names_the_stopped_writer(report_dir
         ("lost_wakeup", "lost wakeup (a wait nobody can notify)", "lost_wakeup.py:"),
         ("join_on_waiter", "lost wakeup (a wait nobody can notify)", "waiter (/"),
         (
-            "threadpool_exhaustion",
+            "threadpool_nested",
             "thread pool exhaustion (tasks wait on tasks queued behind them)",
-            "task (/",
+            "wait_on_future (/",
         ),
-        ("import_lock", "import lock held across a wait", "top-level code of /"),
+        ("import_thread_join", "import lock held across a wait", "top-level code of /"),
     ],
 )
 def test_python_level_deadlocks_are_named_with_their_lines(
@@ -308,8 +293,8 @@ def test_a_closed_wait_set_no_shape_names_is_still_a_hang(report_dir: Path) -> N
 def test_a_gil_native_lock_inversion_is_named(report_dir: Path) -> None:
     """Real CPython, a real pthread mutex: the GIL's holder waits on the mutex whose holder
     waits for the GIL (the PyO3 Mutex/Once shape)."""
-    with shape("gil_lock_inversion") as (_, lines):
-        child = int(next(x for x in lines if x.startswith("child ")).split()[1])
+    with shape("gil_native_lock") as (_, lines):
+        child = look(lines)
         code, data = inspect(child, report_dir)
     d = the(data, child)["diagnosis"]
     assert (code, d["verdict"], d["pattern"]) == (1, "deadlock", "GIL <-> native lock inversion"), d[
@@ -325,7 +310,7 @@ def test_fork_after_an_openmp_team_is_named_and_its_parent_is_idle(report_dir: P
     except OSError:
         pytest.skip("libgomp.so.1 is not installed (gcc's OpenMP runtime)")
     with shape("gomp_fork") as (proc, lines):
-        child = int(next(x for x in lines if x.startswith("child ")).split()[1])
+        child = look(lines)
         code, data = inspect(proc.pid, report_dir, "--tree")
     assert code == 1
     parent, kid = the(data, proc.pid)["diagnosis"], the(data, child)["diagnosis"]

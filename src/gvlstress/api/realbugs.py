@@ -196,9 +196,10 @@ def _control(bug: RealBug, python: str, out_dir: Path) -> tuple[bool, str, float
     return code == 0, "finished" if code == 0 else f"exit {code}", took
 
 
-def end_group(proc: subprocess.Popen[bytes]) -> None:
+def end_group(proc: subprocess.Popen[bytes]) -> list[psutil.Process]:
     """SIGKILL the program's session, resource trackers last (a tracker whose program died
-    unlinks the semaphores it leaked when its pipe closes), and reap it."""
+    unlinks the semaphores it leaked when its pipe closes), and reap it; returns the trackers
+    that did not end by themselves (killed with the rest)."""
     group = [p for p in psutil.process_iter() if _pgid(p.pid) == proc.pid]
     trackers = [p for p in group if "resource_tracker" in " ".join(_cmdline(p))]
     for p in group:
@@ -207,11 +208,12 @@ def end_group(proc: subprocess.Popen[bytes]) -> None:
                 p.kill()
     with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=30)
-    psutil.wait_procs(trackers, timeout=10)
+    _, alive = psutil.wait_procs(trackers, timeout=10)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     if proc.stdout is not None:
         proc.stdout.close()
+    return alive
 
 
 def _pgid(pid: int) -> int | None:

@@ -6,10 +6,14 @@ run in a venv that has no gvlstress."""
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import os
 import sys
+import threading
 import time
 
+NO_RUNTIME = 4
+"""Exit code of a trigger whose runtime this host lacks (the catalogue reports a skip)."""
 FUTEX = {"x86_64": "202", "aarch64": "98"}.get(os.uname().machine, "202")
 
 
@@ -66,3 +70,49 @@ def in_futex(pid: int) -> int:
 
 def _count(calls: list[str], nr: str) -> int:
     return sum(1 for c in calls if c == nr)
+
+
+def fork_or_spawn(work: object) -> None:
+    """The fork-after-a-pool triggers: `work` (a module-level function) in a forked child, which
+    hangs, announced once parked; in control, in a spawn child, which must finish (exit code)."""
+
+    assert callable(work)
+    if control():
+        p = mp.get_context("spawn").Process(target=work)
+        p.start()
+        p.join(timeout=120)
+        sys.exit(0 if p.exitcode == 0 else 1)
+    pid = os.fork()
+    if pid == 0:
+        work()
+        os._exit(0)
+    settled(lambda: parked(pid), "parked")
+    announce(pid)
+    forever()
+
+
+def held_lock(hold_s: float | None) -> threading.Lock:
+    """A lock a daemon thread holds for `hold_s` seconds (None: forever), returned once held."""
+
+    lock = threading.Lock()
+    held = threading.Event()
+
+    def holder() -> None:
+        with lock:
+            held.set()
+            threading.Event().wait(hold_s)
+
+    threading.Thread(target=holder, name="holder", daemon=True).start()
+    held.wait()
+    return lock
+
+
+def reap_or_announce(pid: int) -> None:
+    """After a fork: in control, exit with the child's exit code; else announce the child once
+    its one thread is parked, and wait."""
+    if control():
+        _, status = os.waitpid(pid, 0)
+        sys.exit(os.waitstatus_to_exitcode(status))
+    settled(lambda: parked(pid, threads=1), "parked")
+    announce(pid)
+    forever()

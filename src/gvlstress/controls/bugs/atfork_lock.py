@@ -5,8 +5,6 @@ handler takes the lock before fork() and the parent and child handlers release i
 
 import ctypes
 import os
-import sys
-import threading
 
 import _ready
 
@@ -15,16 +13,7 @@ HANDLER = ctypes.CFUNCTYPE(None)
 
 def main() -> None:
     control = _ready.control()
-    lock = threading.Lock()
-    held = threading.Event()
-
-    def holder() -> None:
-        with lock:
-            held.set()
-            threading.Event().wait(0.3 if control else None)
-
-    threading.Thread(target=holder, name="holder", daemon=True).start()
-    held.wait()
+    lock = _ready.held_lock(0.3 if control else None)
     libc = ctypes.CDLL(None)  # glibc exports pthread_atfork's worker as __register_atfork
     if control:
         handlers = (HANDLER(lock.acquire), HANDLER(lock.release), HANDLER(lock.release))
@@ -34,12 +23,7 @@ def main() -> None:
     pid = os.fork()
     if pid == 0:
         os._exit(0)
-    if control:
-        _, status = os.waitpid(pid, 0)
-        sys.exit(os.waitstatus_to_exitcode(status))
-    _ready.settled(lambda: _ready.parked(pid, threads=1), "parked")
-    _ready.announce(pid)
-    _ready.forever()
+    _ready.reap_or_announce(pid)
 
 
 if __name__ == "__main__":

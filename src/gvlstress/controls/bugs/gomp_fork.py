@@ -3,8 +3,6 @@ region waits for pool threads the fork did not copy (called through ctypes, as n
 scikit-learn builds call it). Control: the same region in a spawn child. Exit 4 without libgomp."""
 
 import ctypes
-import multiprocessing as mp
-import os
 import sys
 
 import _ready
@@ -24,21 +22,9 @@ def main() -> None:
         ctypes.CDLL("libgomp.so.1")
     except OSError:
         sys.stderr.write("no libgomp.so.1 (gcc's OpenMP runtime)\n")
-        sys.exit(4)
+        sys.exit(_ready.NO_RUNTIME)
     parallel()  # the team's threads now exist, idle in the pool
-    if _ready.control():
-        p = mp.get_context("spawn").Process(target=parallel)
-        p.start()
-        p.join(timeout=60)
-        assert p.exitcode == 0, p.exitcode
-        return
-    pid = os.fork()
-    if pid == 0:
-        parallel()
-        os._exit(0)
-    _ready.settled(lambda: _ready.parked(pid), "parked")
-    _ready.announce(pid)
-    _ready.forever()
+    _ready.fork_or_spawn(parallel)
 
 
 if __name__ == "__main__":
