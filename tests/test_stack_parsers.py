@@ -160,3 +160,21 @@ def test_eustack_with_modules_keeps_frames_that_have_no_symbol() -> None:
     assert main.frames[0].module == "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0"
     assert main.frames[-1].module == "/root/.pyenv/versions/3.11.7/bin/python3.11"
     assert [f.name for f in worker.frames][-2:] == ["start_thread", "__clone3"]
+
+
+def test_a_fork_inside_fork_gets_the_forking_threads_python_view() -> None:
+    """py-spy on a child still inside fork() lists the parent's thread ids (recorded: 9790 the
+    parent's main thread, 9792 its holder; the child's one thread is 9793): the child's thread
+    gets the forking thread's Python frames, and nothing else is invented."""
+    from gvlstress.model import Frame, ProbeFinding, ProbeKind, PyThread, ThreadDelta
+    from gvlstress.probes.capture import merge
+
+    child = ThreadDelta(9793, "python", "S", "futex_wait_queue", 202, 0xA0, 0.0, 0, 0)
+    finding = ProbeFinding(9793, ProbeKind.STALLED, 0.5, 0.0, (child,), (), "")
+    forking = PyThread(9790, "MainThread", False, True, (Frame("main", "atfork_lock.py", 23),))
+    holder = PyThread(9792, "holder", False, True, (Frame("Condition.wait", "threading.py", 327),))
+    (view,) = merge(finding, (forking, holder), {}, forked_from=9790)
+    assert view.python is not None
+    assert (view.tid, view.python.tid, view.python.frames) == (9793, 9793, forking.frames)
+    (unmapped,) = merge(finding, (forking, holder), {}, forked_from=None)  # not a fork: no guess
+    assert unmapped.python is None

@@ -196,12 +196,19 @@ def _inside_fork(threads: list[ThreadView], capture: Capture) -> Match | None:
     """A child still inside fork(): its thread runs the at-fork child handlers and waits on a
     lock that was held, at fork() time, by a thread the child does not have."""
     t = next((t for t in threads if t.futex_addr is not None and vocab.has(t, runtimes.AT_FORK)), None)
+    stale = capture.foreign_tids and capture.forked_from is not None and len(threads) == 1
+    if t is None and stale and threads[0].futex_addr is not None:
+        t = threads[0]  # no native view, but an interpreter still listing its parent's threads
     if t is None:
         return None
+    how = (
+        f"its stack runs the child's at-fork handlers ({vocab.first(t, runtimes.AT_FORK)})"
+        if vocab.has(t, runtimes.AT_FORK)
+        else "its interpreter still lists the parent's threads"
+    )
     lines = [
-        f"thread {t.tid} has not returned from fork(): its stack runs the child's at-fork handlers "
-        f"({vocab.first(t, runtimes.AT_FORK)}) and waits on a lock (futex {t.futex_addr or 0:#x}) in "
-        f"{vocab.first(t, vocab.MUTEX + vocab.PY_LOCK_ACQUIRE) if vocab.has(t, vocab.MUTEX + vocab.PY_LOCK_ACQUIRE) else vocab.where(t)}",
+        f"thread {t.tid} has not returned from fork(): {how}, and it waits on a lock "
+        f"(futex {t.futex_addr or 0:#x}) at {_line(t)}",
         f"the process has {len(threads)} thread(s): the lock's holder was a thread of the parent, which "
         "fork() does not copy",
     ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from gvlstress.model import Capture, Frame, ProbeFinding, PyThread, ThreadView, ToolRun, syscalls
 from gvlstress.probes import native, procfs, pyspy
@@ -19,9 +19,19 @@ NATIVE_TIMEOUT_S = 30.0
 
 
 def merge(
-    finding: ProbeFinding, py: tuple[PyThread, ...], nat: dict[int, tuple[Frame, ...]]
+    finding: ProbeFinding,
+    py: tuple[PyThread, ...],
+    nat: dict[int, tuple[Frame, ...]],
+    forked_from: int | None = None,
 ) -> tuple[ThreadView, ...]:
     by_tid = {t.tid: t for t in py}
+    only = finding.threads[0].tid if len(finding.threads) == 1 else None
+    if only is not None and only not in by_tid and forked_from is not None:
+        # a fork still inside fork(): its interpreter lists the parent's thread ids; the one
+        # thread here is the forking one (it holds the GIL, or it was the parent's main thread)
+        stand_in = next((t for t in py if t.owns_gil), None) or by_tid.get(forked_from)
+        if stand_in is not None:
+            by_tid[only] = replace(stand_in, tid=only)
     return tuple(
         ThreadView(
             tid=t.tid,
@@ -54,6 +64,7 @@ def capture(pid: int, finding: ProbeFinding) -> Capture:
         )
     py_run, py_threads, py_raw = pyspy.dump(pid, PYSPY_TIMEOUT_S)
     nat_run, nat_threads, nat_raw = native.stacks(pid, NATIVE_TIMEOUT_S)
+    forked_from = procfs.forked_from(pid)
     raw = {"proc.json": json.dumps(_proc_raw(finding), indent=1)}
     if py_raw:
         raw["pyspy.json"] = py_raw
@@ -61,11 +72,11 @@ def capture(pid: int, finding: ProbeFinding) -> Capture:
         raw["native.txt"] = nat_raw
     return Capture(
         pid=pid,
-        threads=merge(finding, py_threads, {t.tid: t.frames for t in nat_threads}),
+        threads=merge(finding, py_threads, {t.tid: t.frames for t in nat_threads}, forked_from),
         pyspy=py_run,
         native=nat_run,
         raw=raw,
-        forked_from=procfs.forked_from(pid),
+        forked_from=forked_from,
         foreign_tids=tuple(sorted({t.tid for t in py_threads} - {t.tid for t in finding.threads})),
     )
 
