@@ -170,12 +170,18 @@ def test_slow_batches_past_the_stall_floor_are_slow_not_a_hang(report_dir: Path)
     assert result.returncode == 0, result.stdout + result.stderr
     run = load_run(report_dir)
     assert run["summary"]["hung"] == 0
-    for w in workers_of(run):
+    workers = workers_of(run)
+    for w in workers:
         assert w["verdict"] == "slow"
-        assert w["stalls"] >= 1
         assert w["iterations"] == 3
-        assert w["probe"]["kind"] != "deadlock"  # the pool was burning CPU when probed
         assert w["batch_s_max"] >= 1.5
+    # The first worker into a slow batch is probed at the floor. A later one may not be: the
+    # threshold learns the run's slowest batch (10x it), so a worker that starts its slow batch
+    # after a sibling finished one is not probed at all, by design (its verdict is still slow).
+    probed = [w for w in workers if w["stalls"] >= 1]
+    assert probed, workers
+    for w in probed:
+        assert w["probe"]["kind"] != "deadlock"  # the pool was burning CPU when probed
 
 
 def test_worker_imports_nothing_heavy(report_dir: Path) -> None:
