@@ -16,7 +16,9 @@ from conftest import run_cli
 from gvlstress.api.realbugs import installed
 from gvlstress.controls.realbugs import BUGS_DIR, CATALOGUE
 
-HERE = tuple(b.name for b in CATALOGUE if all(installed(r) for r in b.packages))
+HERE = tuple(
+    b.name for b in CATALOGUE if all(installed(r) for r in (*b.packages, *(b.control_packages or ())))
+)
 """Entries this test environment runs as is (the rest need a venv: `pytest -m pypi`)."""
 ELSEWHERE = tuple(b.name for b in CATALOGUE if b.name not in HERE)
 

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 
@@ -72,6 +73,10 @@ def _entry(bug: RealBug, out_dir: Path) -> Outcome:
     trigger = _trigger(bug, python, out_dir)
     if trigger.skipped or trigger.error:
         return trigger
+    if bug.control_packages is not None:  # the fix is a release: the control runs with its pins
+        python, why = interpreter(bug.control_packages)
+        if python is None:
+            return replace(trigger, control_clean=False, control_note=why)
     clean, note, seconds = _control(bug, python, out_dir)
     return Outcome(
         bug,

@@ -32,6 +32,8 @@ class RealBug:
     """Pinned requirements (``name==version``) beyond the standard library."""
     tree: bool = False
     """Inspect the process with its descendants (the hang spans processes)."""
+    control_packages: tuple[str, ...] | None = None
+    """The control's pins when the fix is a release (None: the trigger's, the fix is in the code)."""
 
     @property
     def script(self) -> Path:
@@ -98,6 +100,15 @@ CATALOGUE: tuple[RealBug, ...] = (
             "joblib==1.6.0",
             "threadpoolctl==3.8.0",
         ),
+    ),
+    RealBug(
+        "polars-to-pandas-threads",
+        "polars 1.40.1 (PyO3): DataFrame.to_pandas from ten threads; a GIL <-> RwLock inversion",
+        "https://github.com/pola-rs/polars/issues/27396 (fixed by https://github.com/pola-rs/polars/pull/27451)",
+        "polars_to_pandas",
+        patterns.GIL_LOCK_INVERSION,
+        packages=("polars==1.40.1", "pandas==3.1.1", "pyarrow==26.0.1", "numpy==2.4.6"),
+        control_packages=("polars==1.41.1", "pandas==3.1.1", "pyarrow==26.0.1", "numpy==2.4.6"),
     ),
     RealBug(
         "gil-native-lock",
@@ -201,6 +212,7 @@ def as_dict(result: RealBugsResult) -> dict[str, object]:
                 "title": o.bug.title,
                 "source": o.bug.source,
                 "packages": list(o.bug.packages),
+                "control_packages": list(o.bug.control_packages or o.bug.packages),
                 "expected_pattern": o.bug.pattern,
                 "skipped": o.skipped,
                 "verdict": o.verdict,
