@@ -13,11 +13,9 @@ import ctypes
 import json
 import os
 import re
-import selectors
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -45,24 +43,12 @@ def shape(name: str, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], list
         stdout=subprocess.PIPE,
         start_new_session=True,
     )
-    lines: list[str] = []
     try:
-        assert proc.stdout is not None
-        fd = proc.stdout.fileno()  # raw reads: a buffered readline would hide lines from select
-        sel = selectors.DefaultSelector()
-        sel.register(fd, selectors.EVENT_READ)
-        end = time.monotonic() + READY_S
-        buf = b""
-        while "ready" not in lines:
-            left = end - time.monotonic()
-            if left <= 0 or not sel.select(timeout=left):
-                pytest.fail(f"{name} did not get ready within {READY_S:g}s (printed {lines})")
-            chunk = os.read(fd, 4096)
-            if not chunk:
-                pytest.fail(f"{name} exited before it was ready (printed {lines}, code {proc.poll()})")
-            buf += chunk
-            *done, buf = buf.split(b"\n")
-            lines += [x.decode().strip() for x in done]
+        lines = realbugs.handshake(proc, READY_S)
+        if "ready" not in lines:
+            code = proc.poll()
+            why = f"did not get ready within {READY_S:g}s" if code is None else "exited before it was ready"
+            pytest.fail(f"{name} {why} (printed {lines}, code {code})")
         yield proc, lines
     finally:
         end_group(proc)

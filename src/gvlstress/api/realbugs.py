@@ -127,7 +127,7 @@ def _trigger(bug: RealBug, python: str, out_dir: Path) -> Outcome:
         )
     watchdog.watch(proc.pid)
     try:
-        lines = _handshake(proc)
+        lines = handshake(proc, READY_S)
         if "ready" not in lines:
             code = proc.poll()
             if code == NO_RUNTIME:
@@ -157,13 +157,14 @@ def _trigger(bug: RealBug, python: str, out_dir: Path) -> Outcome:
         end_group(proc)
 
 
-def _handshake(proc: subprocess.Popen[bytes]) -> list[str]:
-    """The trigger's lines up to `ready` (or its exit, or READY_S)."""
+def handshake(proc: subprocess.Popen[bytes], timeout: float) -> list[str]:
+    """A program's stdout lines up to `ready` (or its exit, or `timeout`); raw reads, as a
+    buffered readline would hide lines from select."""
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
     lines: list[str] = []
     buf = b""
-    end = time.monotonic() + READY_S
+    end = time.monotonic() + timeout
     with selectors.DefaultSelector() as sel:
         sel.register(fd, selectors.EVENT_READ)
         while "ready" not in lines:

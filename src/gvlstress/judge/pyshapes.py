@@ -4,8 +4,6 @@ exit-time joins, Queue.join, and a fork that kept a lock whose holder it does no
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from gvlstress.judge import vocab
 from gvlstress.judge.names import (
     EXIT_HANG,
@@ -188,25 +186,11 @@ def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
         HINTS[THREAD_POOL_EXHAUSTION],
         (
             f"all {len(workers)} thread-pool workers ({_ids(workers)}) are inside tasks that wait for a "
-            f"future, e.g. thread {workers[0].tid} at {_line(_caller(workers[0]))}",
+            f"future, e.g. thread {workers[0].tid} at {_line(vocab.outer_python(workers[0], vocab.FUTURE_WAITS))}",
             "no worker is free to run the tasks they wait for, which are queued behind them",
             *(
-                f"thread {t.tid} ({vocab.role(t, pid)}) waits for one of them at {_line(_caller(t))}"
+                f"thread {t.tid} ({vocab.role(t, pid)}) waits for one of them at {_line(vocab.outer_python(t, vocab.FUTURE_WAITS))}"
                 for t in others[:2]
             ),
         ),
     )
-
-
-def _caller(t: ThreadView) -> ThreadView:
-    """The thread without the concurrent.futures and threading frames on top: the line that waits."""
-    if t.python is None:
-        return t
-    frames = t.python.frames
-    skip = ("/threading.py", "concurrent/futures/_base.py")
-    keep = [
-        i
-        for i, f in enumerate(frames)
-        if (f.file or "").endswith(".py") and not (f.file or "").endswith(skip)
-    ]
-    return replace(t, python=replace(t.python, frames=frames[keep[0] :])) if keep else t

@@ -188,16 +188,20 @@ def python_at(t: ThreadView, suffix: str, function: str, depth: int = 3) -> bool
     )
 
 
-def outer_python(t: ThreadView) -> ThreadView:
-    """The same thread without the stdlib wait frames (threading, queue) on top, so the line
-    shown is the caller's (``worker (app.py:12)``, not ``wait (threading.py:327)``)."""
+STDLIB_WAITS = ("/threading.py", "/queue.py")
+FUTURE_WAITS = ("/threading.py", "concurrent/futures/_base.py")
+
+
+def outer_python(t: ThreadView, skip: tuple[str, ...] = STDLIB_WAITS) -> ThreadView:
+    """The same thread without the stdlib wait frames (files ending in `skip`) on top, so the
+    line shown is the caller's (``worker (app.py:12)``, not ``wait (threading.py:327)``)."""
     if t.python is None:
         return t
     frames = t.python.frames
     keep = [
         i
         for i, f in enumerate(frames)
-        if (f.file or "").endswith(".py") and not (f.file or "").endswith(("/threading.py", "/queue.py"))
+        if (f.file or "").endswith(".py") and not (f.file or "").endswith(skip)
     ]
     if not keep:
         return t

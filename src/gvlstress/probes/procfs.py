@@ -327,6 +327,6 @@ def forked_from(pid: int, proc: Path = Path("/proc")) -> int | None:
         return None
     ppid = int(fields[1])
     mine, theirs = proc / str(pid), proc / str(ppid)
-    same_exe = _readlink(mine / "exe") is not None and _readlink(mine / "exe") == _readlink(theirs / "exe")
-    cmd = _read(mine / "cmdline")
-    return ppid if same_exe and cmd and cmd == _read(theirs / "cmdline") else None
+    exe, cmd = _readlink(mine / "exe"), _read(mine / "cmdline")
+    same = exe is not None and cmd and exe == _readlink(theirs / "exe") and cmd == _read(theirs / "cmdline")
+    return ppid if same else None

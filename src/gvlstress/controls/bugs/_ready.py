@@ -11,6 +11,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 NO_RUNTIME = 4
 """Exit code of a trigger whose runtime this host lacks (the catalogue reports a skip)."""
@@ -29,9 +30,8 @@ def syscalls(pid: int) -> list[str]:
     return out
 
 
-def settled(check: object, what: str, timeout: float = 30.0, stable: int = 5) -> None:
+def settled(check: Callable[[], bool], what: str, timeout: float = 30.0, stable: int = 5) -> None:
     """Wait until `check()` holds for `stable` polls in a row; exit 3 after `timeout`."""
-    assert callable(check)
     deadline = time.monotonic() + timeout
     run = 0
     while run < stable:
@@ -72,11 +72,9 @@ def _count(calls: list[str], nr: str) -> int:
     return sum(1 for c in calls if c == nr)
 
 
-def fork_or_spawn(work: object) -> None:
+def fork_or_spawn(work: Callable[[], object]) -> None:
     """The fork-after-a-pool triggers: `work` (a module-level function) in a forked child, which
     hangs, announced once parked; in control, in a spawn child, which must finish (exit code)."""
-
-    assert callable(work)
     if control():
         p = mp.get_context("spawn").Process(target=work)
         p.start()
