@@ -26,6 +26,7 @@ import pytest
 from conftest import SUPPORT, cli_run, run_cli, wait_for
 from gvlstress.api import realbugs
 from gvlstress.controls.realbugs import BUGS_DIR
+from gvlstress.judge import patterns
 
 CORPUS = SUPPORT / "corpus"
 READY_S = 90.0
@@ -274,6 +275,24 @@ def test_a_closed_wait_set_no_shape_names_is_still_a_hang(report_dir: Path) -> N
         code, data = inspect(proc.pid, report_dir)
     d = the(data, proc.pid)["diagnosis"]
     assert (code, d["verdict"], d["pattern"]) == (1, "deadlock", "unrecognised deadlock"), d["summary"]
+
+
+def test_a_native_destructor_hanging_at_exit_is_named(report_dir: Path) -> None:
+    """A Rust Drop joins its thread inside Py_FinalizeEx (no Python frame, a join's futex looks
+    shared): exit 1, named, with the destructor; the healthy drop (its control) exits."""
+    with shape("native_exit_join") as (_, lines):
+        child = look(lines)
+        code, data = inspect(child, report_dir)
+    d = the(data, child)["diagnosis"]
+    assert (code, d["verdict"], d["pattern"]) == (1, "deadlock", patterns.EXIT_DESTRUCTOR), d["summary"]
+    assert any("Py_FinalizeEx" in e and "no Python frame" in e for e in d["evidence"]), d["evidence"]
+    assert any("Prefetcher as core::ops::drop::Drop" in e and "(prefetch)" in e for e in d["evidence"]), d[
+        "evidence"
+    ]
+    control = subprocess.run(
+        [sys.executable, str(CORPUS / "native_exit_join.py"), "control"], capture_output=True, timeout=120
+    )
+    assert control.returncode == 0, control.stderr
 
 
 def test_a_gil_native_lock_inversion_is_named(report_dir: Path) -> None:

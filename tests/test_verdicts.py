@@ -69,6 +69,24 @@ POOL_GIL = (
     "pyo3::marker::Python::attach",
     "rayon_core::registry::main_loop",
 )
+FINALIZE_JOIN = (
+    "__futex_abstimed_wait_common",
+    "__pthread_clockjoin_ex",
+    "std::sys::thread::unix::Thread::join",
+    "std::thread::lifecycle::JoinInner<T>::join",
+    "<loader::Prefetcher as core::ops::drop::Drop>::drop",
+    "pyo3::impl_::pyclass::tp_dealloc",
+    "dict_dealloc",
+    "module_dealloc",
+    "finalize_modules",
+    "Py_FinalizeEx",
+    "Py_RunMain",
+)
+CONDVAR = (
+    "syscall",
+    "std::sys::sync::condvar::futex::Condvar::wait",
+    "std::sys::backtrace::__rust_begin_short_backtrace",
+)
 PY_ACQUIRE = ("0x7f60efe9af16", "PyThread_acquire_lock_timed", "lock_PyThread_acquire_lock")
 TOKIO_DRIVER = ("epoll_wait", "tokio::runtime::io::driver::Driver::turn", "tokio::runtime::park::Inner::park")
 TOKIO_PARK = ("syscall", "tokio::runtime::park::Inner::park", "tokio::runtime::runtime::Runtime::block_on")
@@ -588,6 +606,48 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
         patterns.QUEUE_JOIN,
+    ),
+    "a native destructor in Py_FinalizeEx joins a thread that waits for a stop it never gets": (
+        Shape(
+            (
+                T(
+                    PID,
+                    SHARED_LOCK.format(addr=0xA0),
+                    native=FINALIZE_JOIN,
+                ),
+                T(PID + 1, RUST_LOCK.format(addr=0xB0), comm="prefetch", native=CONDVAR),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.EXIT_DESTRUCTOR,
+    ),
+    "the same join outside finalization: closed (a tid word is not shared memory), unnamed": (
+        Shape(
+            (
+                T(PID, SHARED_LOCK.format(addr=0xA0), native=FINALIZE_JOIN[:4]),
+                T(PID + 1, RUST_LOCK.format(addr=0xB0), comm="prefetch", native=CONDVAR),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        None,
+    ),
+    "Py_FinalizeEx still running Python (threading._shutdown): the Python shape names it": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    native=("PyThread_acquire_lock_timed", "wait_for_thread_shutdown", "Py_FinalizeEx"),
+                    py=(("Thread._wait_for_tstate_lock", THREADING, 1139), ("_shutdown", THREADING, 1590)),
+                ),
+                T(PID + 1, LOCK.format(addr=0xB0), py=(("Event.wait", THREADING, 629),)),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.EXIT_HANG,
     ),
     "a closed wait on a futex in shared memory (another process may post it)": (
         Shape((T(PID, SHARED_LOCK.format(addr=0xA0), native=("__new_sem_wait_slow64", "sem_wait")),)),

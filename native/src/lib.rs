@@ -19,7 +19,8 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
-use std::sync::{Barrier, Mutex};
+use std::sync::{Arc, Barrier, Condvar, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The ways a batch can misbehave. `None` is the healthy loader.
@@ -528,6 +529,58 @@ impl Loader {
     }
 }
 
+/// A background thread that waits for work until told to stop, as a loader's prefetcher or I/O
+/// thread does. Dropping it joins the thread; with `stop_on_drop=False` the drop forgets to tell
+/// it to stop first, so the join never returns. A `Prefetcher` still alive when the interpreter
+/// exits is dropped inside `Py_FinalizeEx`, with no Python frame left on the main thread: the
+/// exit-time hang of a native destructor (and, with the default, its healthy control).
+#[pyclass(module = "gvlstress_native._native")]
+struct Prefetcher {
+    stop: Arc<(Mutex<bool>, Condvar)>,
+    worker: Option<JoinHandle<()>>,
+    stop_on_drop: bool,
+}
+
+#[pymethods]
+impl Prefetcher {
+    #[new]
+    #[pyo3(signature = (stop_on_drop=true))]
+    fn new(stop_on_drop: bool) -> Self {
+        let stop = Arc::new((Mutex::new(false), Condvar::new()));
+        let theirs = Arc::clone(&stop);
+        let worker = std::thread::Builder::new()
+            .name("prefetch".into())
+            .spawn(move || {
+                let (flag, cv) = &*theirs;
+                let mut stopped = flag.lock().unwrap_or_else(|e| e.into_inner());
+                while !*stopped {
+                    stopped = cv.wait(stopped).unwrap_or_else(|e| e.into_inner());
+                }
+            })
+            .ok();
+        Prefetcher { stop, worker, stop_on_drop }
+    }
+
+    /// Whether the prefetch thread is still alive.
+    #[getter]
+    fn running(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
+}
+
+impl Drop for Prefetcher {
+    fn drop(&mut self) {
+        if self.stop_on_drop {
+            let (flag, cv) = &*self.stop;
+            *flag.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            cv.notify_all();
+        }
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+}
+
 /// Threads in rayon's global pool (builds the pool if it does not exist yet).
 #[pyfunction]
 fn current_num_threads() -> usize {
@@ -549,6 +602,7 @@ fn hanging_fault_modes() -> Vec<&'static str> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Loader>()?;
+    m.add_class::<Prefetcher>()?;
     m.add_function(wrap_pyfunction!(current_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(fault_modes, m)?)?;
     m.add_function(wrap_pyfunction!(hanging_fault_modes, m)?)?;

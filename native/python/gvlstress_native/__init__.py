@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from gvlstress_native._native import (
     Loader,
+    Prefetcher,
     __version__,
     current_num_threads,
     fault_modes,
     hanging_fault_modes,
 )
 
-__all__ = ["Loader", "__version__", "current_num_threads", "fault_modes", "hanging_fault_modes"]
+__all__ = ["Loader", "Prefetcher", "__version__", "current_num_threads", "fault_modes", "hanging_fault_modes"]

@@ -26,6 +26,7 @@ IMPORT_LOCK = "import lock held across a wait"
 GIL_LOCK_INVERSION = "GIL <-> native lock inversion"
 FORK_HELD_LOCK = "fork while another thread held a lock"
 EXIT_HANG = "interpreter exit waits for a thread that never ends"
+EXIT_DESTRUCTOR = "a native destructor at interpreter exit waits forever"
 QUEUE_JOIN = "Queue.join() without task_done()"
 THREAD_POOL_EXHAUSTION = "thread pool exhaustion (tasks wait on tasks queued behind them)"
 
@@ -34,6 +35,9 @@ HINTS = {
     "children with spawn or forkserver, or take the lock around fork() (os.register_at_fork(before="
     "lock.acquire, after_in_parent=lock.release, after_in_child=lock.release), or pthread_atfork's "
     "prepare/parent/child for a native lock); never take locks in a preexec_fn or a child handler alone",
+    EXIT_DESTRUCTOR: "an object freed while the interpreter finalizes (a Rust Drop, a C++ destructor, a "
+    "tp_dealloc) joins a thread or takes a lock that can no longer be released: tell worker threads to stop "
+    "before joining them in Drop, or close the object explicitly before exit (a context manager, atexit)",
     EXIT_HANG: "the interpreter joins every non-daemon thread at exit: end the thread (a stop event, a "
     "sentinel on its queue) before main returns, or make it a daemon if it holds nothing that must be "
     "flushed",

@@ -13,10 +13,12 @@ import signal
 from dataclasses import dataclass
 
 from gvlstress.judge import runtimes, vocab
+from gvlstress.judge.finalize import exit_destructor
 from gvlstress.judge.names import (
     CRASH,
     ERROR,
     EXECUTOR_WEDGED,
+    EXIT_DESTRUCTOR,
     EXIT_HANG,
     FORK_AFTER_INIT,
     FORK_HELD_LOCK,
@@ -47,6 +49,7 @@ __all__ = [
     "CRASH",
     "ERROR",
     "EXECUTOR_WEDGED",
+    "EXIT_DESTRUCTOR",
     "EXIT_HANG",
     "FORK_AFTER_INIT",
     "FORK_HELD_LOCK",
@@ -130,6 +133,9 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
     in_fork = _inside_fork(threads, capture)
     if in_fork is not None:
         return in_fork
+    at_exit = exit_destructor(threads, pid)
+    if at_exit is not None:
+        return at_exit
     inversion = _gil_lock_inversion(threads, owners, pid)
     if inversion is not None:
         return inversion

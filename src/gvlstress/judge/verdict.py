@@ -25,6 +25,7 @@ from dataclasses import replace
 
 from gvlstress.judge import patterns, vocab
 from gvlstress.judge.chain import _name, follow
+from gvlstress.judge.finalize import is_native_join
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, futex_groups, thread_deltas
 from gvlstress.model import (
     Capture,
@@ -185,7 +186,9 @@ def _verdict(
                 + f"; no known shape names the cycle, and {len(unseen)} thread(s) have no stack "
                 "to say whether they are idle by design",
             )
-        shared = shared_futex_waiters(threads)
+        shared = [
+            t for t in shared_futex_waiters(threads) if not (t.tid in views and is_native_join(views[t.tid]))
+        ]
         if shared:
             return replace(
                 f,
@@ -203,7 +206,9 @@ FUTEX_PRIVATE_FLAG = 128
 
 def shared_futex_waiters(threads: tuple[ThreadDelta, ...]) -> list[ThreadDelta]:
     """Threads in a futex wait without FUTEX_PRIVATE_FLAG: a futex in shared memory (a POSIX
-    named semaphore, a process-shared mutex), which a thread of another process can wake."""
+    named semaphore, a process-shared mutex), which a thread of another process can wake. (A
+    pthread join waits on the joined thread's id word without the flag too: the caller drops
+    those, from their stacks.)"""
     return [
         t
         for t in threads

@@ -1,0 +1,60 @@
+"""Hangs inside interpreter finalization with no Python frame left: the main thread is in
+`Py_FinalizeEx` (after `threading._shutdown`, so module teardown, a Rust `Drop`, a C++
+destructor) and waits on a join or a lock that nothing left running can end."""
+
+from __future__ import annotations
+
+from gvlstress.judge import vocab
+from gvlstress.judge.names import EXIT_DESTRUCTOR, HINTS, Match
+from gvlstress.model import ThreadView
+
+FINALIZE = ("Py_FinalizeEx", "_Py_Finalize", "Py_Finalize", "finalize_modules", "finalize_interp_clear")
+"""CPython tearing the interpreter down (3.10-3.13 names)."""
+JOIN = ("pthread_join", "pthread_clockjoin", "pthread_timedjoin", "JoinInner", "JoinHandle", "Thread::join")
+"""A native thread join: its futex is the joined thread's id word, which only that thread's exit clears."""
+DESTRUCTOR = (
+    "as core::ops::drop::Drop>::drop",
+    "drop_in_place",
+    "tp_dealloc",
+    "_dealloc",
+    "::~",
+    "__cxa_finalize",
+)
+"""Where the freeing code runs: a Rust Drop, a C++ destructor, an extension type's dealloc."""
+
+
+def is_native_join(t: ThreadView) -> bool:
+    """Blocked joining a native thread (its own process's: a tid word, not shared memory)."""
+    return vocab.has(t, JOIN)
+
+
+def exit_destructor(threads: list[ThreadView], pid: int) -> Match | None:
+    """The main thread finalizing with no Python frame, blocked in a join or a lock wait."""
+    main = next((t for t in threads if t.tid == pid), None)
+    if main is None or main.futex_addr is None or not vocab.has(main, FINALIZE):
+        return None
+    if vocab.python_frames(main):
+        return None  # still running Python (threading._shutdown, atexit): Python's shapes say more
+    stage = vocab.first(main, FINALIZE[3:]) if vocab.has(main, FINALIZE[3:]) else vocab.first(main, FINALIZE)
+    freeing = vocab.first(main, DESTRUCTOR) if vocab.has(main, DESTRUCTOR) else None
+    rest = [t for t in threads if t is not main]
+    joins = [n for n in vocab.all_names(main) if any(j in n for j in JOIN)]
+    if joins:
+        whom = f"thread {rest[0].tid} ({rest[0].comm}), the only other one," if len(rest) == 1 else "a thread"
+        waits = f"joins {whom} in {vocab.short_name(joins[-1], 2)}"
+    else:
+        waits = f"waits in {vocab.where(main)}"
+    lines = [
+        f"the main thread {pid} is in {stage} (Py_FinalizeEx): the program has ended and the interpreter "
+        "is freeing what is left; no Python frame remains on its stack",
+        (f"a destructor ({vocab.short_name(freeing, 2)}) " if freeing else "it ")
+        + f"{waits} (futex {main.futex_addr:#x})",
+    ]
+    if rest:
+        lines.append(
+            "the thread(s) that could end it wait themselves: "
+            + "; ".join(f"{t.tid} ({t.comm}) in {vocab.where(t)}" for t in rest[:4])
+        )
+    else:
+        lines.append("no other thread is left to end that wait")
+    return Match(EXIT_DESTRUCTOR, HINTS[EXIT_DESTRUCTOR], tuple(lines))
