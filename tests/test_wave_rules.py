@@ -36,7 +36,8 @@ def test_a_finished_worker_is_slow_when_a_batch_went_quiet_past_the_floor(
 ALL_HELD: dict[str, dict[str, float]] = {
     "squeeze": {"cpus": 1, "workers": 2, "workers_pinned": 2, "threads_pinned": 10, "threads": 10},
     "cpu_quota": {"cores": 0.5, "workers_joined": 2},
-    "chaos": {"seed": 1, "starvations": 9, "stops": 0, "workers_touched": 2},
+    "chaos": {"seed": 1, "starvations": 9, "refused": 0, "workers_touched": 2},
+    "gang": {"gang_ms": 30, "turns": 40, "workers_touched": 2},
     "burners": {"count": 2, "running_at_end": 2},
 }
 
@@ -47,11 +48,16 @@ ALL_HELD: dict[str, dict[str, float]] = {
         ({}, None),
         ({"squeeze": {**ALL_HELD["squeeze"], "workers_pinned": 1}}, "squeeze: 1 of 2 workers"),
         ({"cpu_quota": {"cores": 0.5, "workers_joined": 0}}, "cpu_quota: 0 of 2 workers"),
-        ({"chaos": {"seed": 1, "starvations": 0, "stops": 0, "workers_touched": 0}}, "chaos: no thread"),
+        ({"chaos": {"seed": 1, "starvations": 0, "refused": 0, "workers_touched": 0}}, "chaos: no thread"),
         (
-            {"chaos": {"seed": 1, "starvations": 3, "stops": 0, "workers_touched": 1}},
+            {"chaos": {"seed": 1, "starvations": 3, "refused": 0, "workers_touched": 1}},
             "chaos: acted on 1 of 2",
         ),
+        (
+            {"chaos": {"seed": 1, "starvations": 3, "refused": 3, "workers_touched": 2}},
+            "chaos: 3 thread stop(s) refused",
+        ),
+        ({"gang": {"gang_ms": 30, "turns": 0, "workers_touched": 0}}, "gang: no turn was taken"),
         ({"burners": {"count": 2, "running_at_end": 1}}, "burners: 1 of 2 still burning"),
     ],
 )

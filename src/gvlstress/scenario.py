@@ -93,7 +93,10 @@ class Scenario:
     burners: int = 0
     """Amplifier: this many CPU-burning neighbour processes during each wave."""
     chaos: int | None = None
-    """Amplifier: rr-style scheduling chaos applied from outside, seeded with this number."""
+    """Amplifier: rr-style strict starvation (a victim thread stopped, not lowered), seeded."""
+    gang: int = 0
+    """Amplifier: the iterating workers take turns owning the machine, the others stopped, in
+    slices of about this many milliseconds (0: off)."""
     result_bytes: int = 0
     """Each worker's task returns this many bytes with its report, as a training task returns
     weights or metrics: the executor's result path carries what a user's does."""
@@ -153,6 +156,7 @@ _NUMERIC: dict[str, tuple[type, float, float]] = {
     "cpu_quota": (float, 0.01, 4096),
     "burners": (int, 0, 256),
     "chaos": (int, 0, 2**63 - 1),
+    "gang": (int, 0, 10_000),
     "result_bytes": (int, 0, 2**31),
     "memory_limit": (int, 16 * 2**20, 2**50),
 }

@@ -174,7 +174,15 @@ def _option_list() -> list[tuple[tuple[str, ...], Callable[[F], F]]]:
             "--chaos",
             type=int,
             metavar="SEED",
-            help="Amplifier: starve worker threads at random in the manner of rr's chaos mode (seeded).",
+            help="Amplifier: stop worker threads at random, one thread at a time (ptrace), in the "
+            "manner of rr's chaos mode (seeded).",
+        ),
+        _opt(
+            "--gang",
+            type=int,
+            metavar="MS",
+            help="Amplifier: one iterating worker at a time owns the machine, the others stopped, "
+            "rotating every ~MS ms (e.g. 30).",
         ),
         _opt(
             "--burners",

@@ -35,7 +35,15 @@ def amplifier_cell(amp: dict[str, Any]) -> str:
     if b := amp.get("burners"):
         parts.append(f"{plural(b['count'], 'burner')}")
     if c := amp.get("chaos"):
-        parts.append(f"chaos {c['starvations']} starvations, {c['stops']} stops")
+        if "starved_s" in c:
+            parts.append(
+                f"chaos {plural(c['starvations'], 'thread stop')} ({c['main_thread_starvations']} of a main "
+                f"thread, {c['starved_s']:.1f} s stopped)"
+            )
+        else:  # run.json before strict starvation
+            parts.append(f"chaos {c['starvations']} starvations, {c.get('stops', 0)} stops")
+    if g := amp.get("gang"):
+        parts.append(f"gang {g['gang_ms']} ms slices ({plural(g['turns'], 'turn')})")
     if m := amp.get("memory_limit"):
         parts.append(f"memory {m['bytes'] // 2**20} MiB ({plural(m['oom_kills'] or 0, 'OOM kill')})")
     if k := amp.get("kill_worker"):

@@ -11,8 +11,8 @@ the conditions of hosts where races were reported, on any machine:
   (v2 ``cpu.max``, else v1 ``cpu.cfs_quota_us``), as genvarloader #263's host had 15.3 of 16
   (the wave's cgroups are `cgroups.WaveGroup`);
 - ``burners``: N CPU-burning neighbour processes for the length of each wave;
-- ``chaos``: rr's chaos mode applied from outside (`Chaos`): threads starved at random, placed
-  and timed in the rr manner, now and then a whole worker stopped for a moment.
+- ``chaos`` and ``gang``: strict per-thread starvation in rr's manner, and one worker owning the
+  machine at a time (`supervisor.chaos`).
 
 Each is applied from the moment the thing it acts on exists (workers join the quota's cgroup
 themselves before the target runs) and recorded per wave in run.json with what was really
@@ -24,15 +24,9 @@ harness.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
-import random
-import signal
 import subprocess
 import sys
-import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,106 +104,6 @@ class Burners:
                 p.wait(timeout=5)
 
 
-class Chaos:
-    """rr's chaos mode from outside: starve worker threads, in the rr manner, while batches run.
-
-    A thread beside the supervisor loop picks worker threads at random (rayon pool threads are
-    native: all of a worker's threads are candidates) and starves each for a log-uniform time
-    between 1 ms and 2 s (SCHED_IDLE and one CPU shared with its siblings), with each thread's
-    starved time capped near 20% of the wave so far; now and then it stops a whole worker for a
-    moment (SIGSTOP, then SIGCONT). Seeded, so a hang found can be replayed with the same seed as
-    far as the scheduler allows. Probes hold `quiet` so they never see a state chaos made, and
-    `stop()` restores every thread it touched.
-    """
-
-    MIN_S, MAX_S, DUTY = 0.001, 2.0, 0.2
-
-    def __init__(self, seed: int, pids: Callable[[], list[int]]) -> None:
-        self.rng = random.Random(seed)
-        self.pids = pids
-        self.quiet = threading.Lock()
-        """Held by a probe: no stop is in progress while it is held."""
-        self._halt = threading.Event()
-        self._starved: dict[int, tuple[float, set[int]]] = {}
-        """tid -> (until, affinity before)."""
-        self._spent: dict[int, float] = {}
-        self._started = time.monotonic()
-        self.starvations = 0
-        self.stops = 0
-        self.touched: set[int] = set()
-        """Workers at least one of whose threads was starved or stopped."""
-        self._thread = threading.Thread(target=self._run, name="gvlstress-chaos", daemon=True)
-
-    def start(self) -> Chaos:
-        self._thread.start()
-        return self
-
-    def _run(self) -> None:
-        while not self._halt.wait(self.rng.uniform(0.001, 0.01)):
-            now = time.monotonic()
-            for tid in [t for t, (until, _) in self._starved.items() if until <= now]:
-                self._restore(tid)
-            pids = self.pids()
-            if not pids:
-                continue
-            pid = self.rng.choice(pids)
-            if self.rng.random() < 0.01:
-                self._stop_briefly(pid)
-                continue
-            try:
-                tids = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
-            except OSError:
-                continue
-            tid = self.rng.choice(tids)
-            elapsed = max(now - self._started, 1e-3)
-            if tid in self._starved or self._spent.get(tid, 0.0) > self.DUTY * elapsed:
-                continue
-            span = math.exp(self.rng.uniform(math.log(self.MIN_S), math.log(self.MAX_S)))
-            self._starve(pid, tid, min(span, self.DUTY * elapsed + self.MIN_S))
-
-    def _starve(self, pid: int, tid: int, span: float) -> None:
-        try:
-            before = os.sched_getaffinity(tid)
-            cpu = min(os.sched_getaffinity(pid))
-            os.sched_setaffinity(tid, {cpu})
-            os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0))
-        except OSError:
-            return
-        self._starved[tid] = (time.monotonic() + span, before)
-        self._spent[tid] = self._spent.get(tid, 0.0) + span
-        self.starvations += 1
-        self.touched.add(pid)
-
-    def _restore(self, tid: int) -> None:
-        _, before = self._starved.pop(tid)
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(tid, os.SCHED_OTHER, os.sched_param(0))
-            os.sched_setaffinity(tid, before)
-
-    def _stop_briefly(self, pid: int) -> None:
-        if not self.quiet.acquire(blocking=False):
-            return  # a probe is looking: no stop now
-        try:
-            os.kill(pid, signal.SIGSTOP)
-            self.stops += 1
-            self.touched.add(pid)
-            time.sleep(self.rng.uniform(0.001, 0.05))  # the stop itself is the perturbation
-        except OSError:
-            pass
-        finally:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGCONT)
-            self.quiet.release()
-
-    def stop(self) -> dict[str, Any]:
-        """Halt, restore every starved thread, and say what was done."""
-        self._halt.set()
-        self._thread.join(timeout=5)
-        for tid in list(self._starved):
-            self._restore(tid)
-        return {"starvations": self.starvations, "stops": self.stops, "workers_touched": len(self.touched)}
-
-
 def gaps(applied: dict[str, Any], workers: int) -> list[str]:
     """What an amplifier that was on did not do in a wave, in words (empty: all of it held).
 
@@ -227,10 +121,18 @@ def gaps(applied: dict[str, Any], workers: int) -> list[str]:
     if quota and quota["workers_joined"] < workers:
         out.append(f"cpu_quota: {quota['workers_joined']} of {workers} workers ran inside the quota's cgroup")
     chaos = applied.get("chaos")
-    if chaos and not (chaos["starvations"] or chaos["stops"]):
-        out.append("chaos: no thread was starved or stopped (no worker was iterating long enough)")
+    if chaos and chaos.get("refused"):
+        out.append(
+            f"chaos: {chaos['refused']} thread stop(s) refused (ptrace not permitted here, or the thread "
+            "was traced already)"
+        )
+    if chaos and not chaos["starvations"]:
+        out.append("chaos: no thread was stopped (no worker was iterating long enough)")
     elif chaos and chaos.get("workers_touched", workers) < workers:
         out.append(f"chaos: acted on {chaos['workers_touched']} of {workers} workers")
+    gang = applied.get("gang")
+    if gang and not gang["turns"]:
+        out.append("gang: no turn was taken (fewer than two workers were iterating at once)")
     burners = applied.get("burners")
     if burners and burners["running_at_end"] < burners["count"]:
         out.append(

@@ -62,7 +62,8 @@ class Prober:
         self.board = board
         self.threshold = threshold
         self.quiet = quiet
-        """Held while probing: chaos stops no worker meanwhile."""
+        """Held while sampling and probing: chaos and the gang resume what they stopped, and stop
+        nothing meanwhile."""
         self.poll_s = poll_s
 
     def presample(self, live: list[Slot], started: float, now: float) -> None:
@@ -75,15 +76,16 @@ class Prober:
             for s in live
             if s.pid
         )
-        for s in live:
-            pid = s.pid
-            if pid is None:
-                continue
-            stale = s.presample is not None and s.presample.at < s.last_beat(started)
-            if stale or not soon:
-                s.presample = None
-            elif s.presample is None:
-                s.presample = procfs.sample(pid)
+        with self.quiet() if soon else contextlib.nullcontext():
+            for s in live:
+                pid = s.pid
+                if pid is None:
+                    continue
+                stale = s.presample is not None and s.presample.at < s.last_beat(started)
+                if stale or not soon:
+                    s.presample = None
+                elif s.presample is None:
+                    s.presample = procfs.sample(pid)  # with nothing stopped by chaos or the gang
 
     def judged(self, by_pid: dict[int, Slot], due: set[int] | None = None) -> dict[int, ProbeFinding]:
         """/proc findings, refined with stacks where /proc alone cannot decide; the capture is

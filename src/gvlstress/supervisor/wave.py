@@ -25,6 +25,7 @@ from gvlstress.model import Diagnosis, Verdict, WaveResult, WorkerOutcome, worst
 from gvlstress.model.live import WorkerStatus
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import amplifiers
+from gvlstress.supervisor.chaos import Perturber
 from gvlstress.supervisor.events import Observer, StopFlag
 from gvlstress.supervisor.pool import Pool
 from gvlstress.supervisor.probing import Prober
@@ -83,7 +84,8 @@ class Wave:
         """The wave's cgroups (containment, and the quota when asked); None where none is writable."""
         self.leftovers: set[int] = set()
         """Processes the workers started that outlived them and were killed at the wave's end."""
-        self.chaos: amplifiers.Chaos | None = None
+        self.chaos: Perturber | None = None
+        """Strict starvation and/or the gang, while batches run."""
         self.killer: Killer | None = None
         self.wedge_watch = WedgeWatch()
         self.amplified: dict[str, Any] = {}
@@ -127,8 +129,11 @@ class Wave:
                 watchdog.watch(pid)
                 if self.group is not None:
                     self.group.join(pid)
-            if sc.chaos is not None:
-                self.chaos = amplifiers.Chaos(sc.chaos * 1_000_003 + self.index, self._iterating).start()
+            if sc.chaos is not None or sc.gang:
+                seed = (sc.chaos if sc.chaos is not None else sc.seed) * 1_000_003 + self.index
+                self.chaos = Perturber(
+                    seed, self._iterating, strict=sc.chaos is not None, gang_ms=sc.gang
+                ).start()
             if sc.kill_worker is not None:
                 seed = wave_seed(sc.seed, self.index)
                 self.killer = Killer(sc.kill_worker, seed, self.board, sc.workers, sc.iterations).start()
@@ -331,9 +336,21 @@ class Wave:
             )
 
     def _stop_chaos(self) -> None:
-        """Halt chaos (once) and record what it did."""
+        """Halt chaos and the gang (once), everything they stopped resumed, and record what they did."""
         if self.chaos is not None:
-            self.amplified["chaos"] = {"seed": self.scenario.chaos, **self.chaos.stop()}
+            did = self.chaos.stop()
+            touched = did.pop("workers_touched")
+            if self.scenario.chaos is not None:
+                keys = ("starvations", "main_thread_starvations", "starved_s", "refused")
+                self.amplified["chaos"] = {"seed": self.scenario.chaos, "workers_touched": touched} | {
+                    k: did[k] for k in keys
+                }
+            if self.scenario.gang:
+                self.amplified["gang"] = {
+                    "gang_ms": did["gang_ms"],
+                    "turns": did["turns"],
+                    "workers_touched": touched,
+                }
             self.chaos = None
 
     def _iterating(self) -> list[int]:
