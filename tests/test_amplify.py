@@ -59,6 +59,8 @@ def test_every_amplifier_on_a_healthy_run_is_recorded_and_undone(report_dir: Pat
             "1",
             "--chaos",
             "3",
+            "--gang",
+            "20",
         ],
         0,
         report_dir,
@@ -71,7 +73,9 @@ def test_every_amplifier_on_a_healthy_run_is_recorded_and_undone(report_dir: Pat
         assert amp["burners"] == {"count": 1, "running_at_end": 1}
         assert amp["chaos"]["seed"] == 3
         assert amp["chaos"]["starvations"] > 0
+        assert amp["chaos"]["refused"] == 0
         assert amp["chaos"]["workers_touched"] == 2
+        assert amp["gang"]["turns"] > 0  # the two workers took turns owning the machine
         # pinned before the target was imported: every thread it started inherited the mask
         assert amp["squeeze"]["workers_pinned"] == 2
         assert amp["squeeze"]["threads_pinned"] == amp["squeeze"]["threads"] >= 10  # main + 4 pool, x2

@@ -125,7 +125,7 @@ def test_chaos_stops_threads_and_resumes_every_one_for_a_probe_and_at_the_end() 
                     os.sched_yield()
                 assert chaos.starvations == held
         finally:
-            did = chaos.stop()
+            did = chaos.stop()["chaos"]
         assert "t" not in states(proc.pid)
         assert did["starvations"] >= 1
         assert did["refused"] == 0
@@ -147,7 +147,7 @@ def test_the_gang_runs_one_worker_at_a_time_and_resumes_all() -> None:
             with gang.quiet:
                 assert "T" not in states(a.pid) + states(b.pid)
         finally:
-            did = gang.stop()
+            did = gang.stop()["gang"]
         assert "T" not in states(a.pid) + states(b.pid)
         assert did["turns"] >= 4
         assert did["workers_touched"] == 2

@@ -43,7 +43,16 @@ class Perturber:
 
     MIN_S, MAX_S, DUTY, VICTIMS, MAIN = 0.001, 2.0, 0.2, 0.1, 0.3
 
-    def __init__(self, seed: int, pids: Callable[[], list[int]], *, strict: bool, gang_ms: int = 0) -> None:
+    def __init__(
+        self,
+        seed: int,
+        pids: Callable[[], list[int]],
+        *,
+        strict: bool,
+        gang_ms: int = 0,
+        chaos_seed: int | None = None,
+    ) -> None:
+        self.chaos_seed = chaos_seed
         self.rng = random.Random(seed)
         self.pids = pids
         self.strict = strict
@@ -70,6 +79,14 @@ class Perturber:
         self.turns = 0
         self.touched: set[int] = set()
         self._thread = threading.Thread(target=self._run, name="gvlstress-chaos", daemon=True)
+
+    @classmethod
+    def for_wave(
+        cls, chaos: int | None, seed: int, wave: int, pids: Callable[[], list[int]], gang_ms: int
+    ) -> Perturber:
+        """A wave's perturber: seeded by --chaos (else the run's seed) and the wave's index."""
+        base = chaos if chaos is not None else seed
+        return cls(base * 1_000_003 + wave, pids, strict=chaos is not None, gang_ms=gang_ms, chaos_seed=chaos)
 
     def start(self) -> Perturber:
         self._thread.start()
@@ -176,20 +193,28 @@ class Perturber:
         self._continue(set(self._gang_stopped))
 
     # -- the supervisor's side --------------------------------------------------------------
-    def stop(self) -> dict[str, Any]:
-        """Halt, resume every thread and worker stopped, and say what was done."""
+    def stop(self) -> dict[str, dict[str, Any]]:
+        """Halt, resume every thread and worker stopped, and say what each lever did (run.json's
+        per-wave ``chaos`` and ``gang`` records)."""
         self._halt.set()
         self._thread.join(timeout=5)
-        out: dict[str, Any] = {"workers_touched": len(self.touched)}
+        out: dict[str, dict[str, Any]] = {}
+        touched = len(self.touched)
         if self.strict:
-            out |= {
+            out["chaos"] = {
+                "seed": self.chaos_seed,
+                "workers_touched": touched,
                 "starvations": self.starvations,
                 "main_thread_starvations": self.main_starvations,
                 "starved_s": round(self.starved_s, 3),
                 "refused": self.refused,
             }
         if self.gang_s:
-            out |= {"gang_ms": round(self.gang_s * 1000), "turns": self.turns}
+            out["gang"] = {
+                "gang_ms": round(self.gang_s * 1000),
+                "turns": self.turns,
+                "workers_touched": touched,
+            }
         return out
 
 

@@ -338,19 +338,7 @@ class Wave:
     def _stop_chaos(self) -> None:
         """Halt chaos and the gang (once), everything they stopped resumed, and record what they did."""
         if self.chaos is not None:
-            did = self.chaos.stop()
-            touched = did.pop("workers_touched")
-            if self.scenario.chaos is not None:
-                keys = ("starvations", "main_thread_starvations", "starved_s", "refused")
-                self.amplified["chaos"] = {"seed": self.scenario.chaos, "workers_touched": touched} | {
-                    k: did[k] for k in keys
-                }
-            if self.scenario.gang:
-                self.amplified["gang"] = {
-                    "gang_ms": did["gang_ms"],
-                    "turns": did["turns"],
-                    "workers_touched": touched,
-                }
+            self.amplified |= self.chaos.stop()
             self.chaos = None
 
     def _iterating(self) -> list[int]:
