@@ -130,9 +130,8 @@ class Wave:
                 if self.group is not None:
                     self.group.join(pid)
             if sc.chaos is not None or sc.gang:
-                seed = (sc.chaos if sc.chaos is not None else sc.seed) * 1_000_003 + self.index
-                self.chaos = Perturber(
-                    seed, self._iterating, strict=sc.chaos is not None, gang_ms=sc.gang
+                self.chaos = Perturber.for_wave(
+                    sc.chaos, sc.seed, self.index, self._iterating, sc.gang
                 ).start()
             if sc.kill_worker is not None:
                 seed = wave_seed(sc.seed, self.index)
