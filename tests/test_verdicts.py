@@ -622,6 +622,35 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         Verdict.DEADLOCK,
         patterns.EXIT_DESTRUCTOR,
     ),
+    "a C++ static destructor in libc's exit handlers waits for pool threads that are gone": (
+        Shape(
+            (
+                T(
+                    PID,
+                    RUST_LOCK.format(addr=0xA0),
+                    native=(
+                        "__futex_abstimed_wait_common",
+                        "pthread_cond_wait@@GLIBC_2.3.2",
+                        "std::condition_variable::wait",
+                        "arrow::internal::ThreadPool::Shutdown",
+                        "std::_Sp_counted_ptr<arrow::internal::ThreadPool*, (__gnu_cxx::_Lock_policy)2>::_M_dispose",
+                        "__run_exit_handlers",
+                        "exit",
+                        "__libc_start_call_main",
+                    ),
+                ),
+                T(
+                    PID + 1,
+                    RUST_LOCK.format(addr=0xB0),
+                    comm="jemalloc_bg_thd",
+                    native=("pthread_cond_wait",),
+                ),
+            ),
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        patterns.EXIT_DESTRUCTOR,
+    ),
     "the same join outside finalization: closed (a tid word is not shared memory), unnamed": (
         Shape(
             (

@@ -111,6 +111,14 @@ CATALOGUE: tuple[RealBug, ...] = (
         control_packages=("polars==1.41.1", "pandas==3.1.1", "pyarrow==26.0.1", "numpy==2.4.6"),
     ),
     RealBug(
+        "pyarrow-exit-threadpool",
+        "pyarrow 26.0.1: leave a fragment's batch loop early; Arrow's thread-pool destructor hangs at exit",
+        "https://github.com/apache/arrow/issues/45214 (workaround: use_threads=False)",
+        "pyarrow_exit",
+        patterns.EXIT_DESTRUCTOR,
+        packages=("pyarrow==26.0.1",),
+    ),
+    RealBug(
         "gil-native-lock",
         "the GIL's holder blocks on a native lock whose holder waits for the GIL (PyO3's OnceLock/Mutex FAQ)",
         "https://pyo3.rs/v0.24.2/faq",

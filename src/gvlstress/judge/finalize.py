@@ -1,6 +1,7 @@
-"""Hangs inside interpreter finalization with no Python frame left: the main thread is in
-`Py_FinalizeEx` (after `threading._shutdown`, so module teardown, a Rust `Drop`, a C++
-destructor) and waits on a join or a lock that nothing left running can end."""
+"""Hangs at exit with no Python frame left: the main thread is in `Py_FinalizeEx` (after
+`threading._shutdown`: module teardown, a Rust `Drop`, a `tp_dealloc`) or past it, in libc's
+exit handlers (C++ static destructors, `atexit`: the interpreter is gone, py-spy finds none),
+and waits on a join or a lock that nothing left running can end."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from gvlstress.model import ThreadView
 
 FINALIZE = ("Py_FinalizeEx", "_Py_Finalize", "Py_Finalize", "finalize_modules", "finalize_interp_clear")
 """CPython tearing the interpreter down (3.10-3.13 names)."""
+EXIT_HANDLERS = ("__run_exit_handlers", "__cxa_finalize", "_dl_fini")
+"""glibc running exit handlers after the interpreter finalized: static destructors, atexit."""
 JOIN = ("pthread_join", "pthread_clockjoin", "pthread_timedjoin", "JoinInner", "JoinHandle", "Thread::join")
 """A native thread join: its futex is the joined thread's id word, which only that thread's exit clears."""
 DESTRUCTOR = (
@@ -31,11 +34,22 @@ def is_native_join(t: ThreadView) -> bool:
 def exit_destructor(threads: list[ThreadView], pid: int) -> Match | None:
     """The main thread finalizing with no Python frame, blocked in a join or a lock wait."""
     main = next((t for t in threads if t.tid == pid), None)
-    if main is None or main.futex_addr is None or not vocab.has(main, FINALIZE):
+    if main is None or main.futex_addr is None or not vocab.has(main, FINALIZE + EXIT_HANDLERS):
         return None
     if vocab.python_frames(main):
         return None  # still running Python (threading._shutdown, atexit): Python's shapes say more
-    stage = vocab.first(main, FINALIZE[3:]) if vocab.has(main, FINALIZE[3:]) else vocab.first(main, FINALIZE)
+    if vocab.has(main, FINALIZE):
+        stage = (
+            vocab.first(main, FINALIZE[3:]) if vocab.has(main, FINALIZE[3:]) else vocab.first(main, FINALIZE)
+        )
+        where = (
+            f"in {stage} (Py_FinalizeEx): the program has ended and the interpreter is freeing what is left"
+        )
+    else:
+        where = (
+            f"in libc's exit handlers ({vocab.first(main, EXIT_HANDLERS)}), past Py_FinalizeEx: the interpreter "
+            "is gone and C++ static destructors and atexit handlers run"
+        )
     freeing = vocab.first(main, DESTRUCTOR) if vocab.has(main, DESTRUCTOR) else None
     rest = [t for t in threads if t is not main]
     joins = [n for n in vocab.all_names(main) if any(j in n for j in JOIN)]
@@ -45,8 +59,7 @@ def exit_destructor(threads: list[ThreadView], pid: int) -> Match | None:
     else:
         waits = f"waits in {vocab.where(main)}"
     lines = [
-        f"the main thread {pid} is in {stage} (Py_FinalizeEx): the program has ended and the interpreter "
-        "is freeing what is left; no Python frame remains on its stack",
+        f"the main thread {pid} is {where}; no Python frame remains on its stack",
         (f"a destructor ({vocab.short_name(freeing, 2)}) " if freeing else "it ")
         + f"{waits} (futex {main.futex_addr:#x})",
     ]
