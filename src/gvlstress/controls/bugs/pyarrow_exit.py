@@ -61,8 +61,8 @@ def hung(child: "subprocess.Popen[bytes]") -> bool:
 
 def main() -> None:
     if _ready.control():
-        child = subprocess.run([sys.executable, "-c", CHILD, data(), "no-threads"], timeout=120, check=False)
-        sys.exit(child.returncode)
+        done = subprocess.run([sys.executable, "-c", CHILD, data(), "no-threads"], timeout=120, check=False)
+        sys.exit(done.returncode)
     path = data()
     for _ in range(ATTEMPTS):
         child = subprocess.Popen([sys.executable, "-c", CHILD, path, "threads"], stdout=subprocess.PIPE)
