@@ -27,6 +27,8 @@ LEVERS: dict[str, dict[str, Any]] = {
     "cpu-quota 0.5": {"cpu_quota": 0.5},
     "burners 2": {"burners": 2},
     "chaos": {"chaos": 1},
+    "gang 30": {"gang": 30},
+    "chaos + gang 30": {"chaos": 1, "gang": 30},
     "squeeze 1 + chaos": {"squeeze": 1, "chaos": 2},
     "squeeze 1 + burners 2": {"squeeze": 1, "burners": 2},
 }

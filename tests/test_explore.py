@@ -51,9 +51,12 @@ def wave(setting: str, hung: bool, cpu_s: float, batches: int) -> WaveResult:
                 "rayon=32",
                 "rayon=8",
                 "workers=10",
+                "workers=2",
                 "chaos",
                 "squeeze=1",
                 "burners=16",
+                "gang=30",
+                "chaos+gang=30",
                 "chaos+squeeze=1",
                 "chaos+burners=16",
             ],
@@ -63,7 +66,7 @@ def wave(setting: str, hung: bool, cpu_s: float, batches: int) -> WaveResult:
             Scenario(workers=10, rayon=64, chaos=7, squeeze=1, burners=1, cpu_quota=1.0),
             2,
             True,
-            ["as given", "rayon=32"],
+            ["as given", "rayon=32", "workers=5", "gang=30"],
         ),
     ],
 )
@@ -123,6 +126,26 @@ def test_the_ranking_is_best_first_with_intervals_and_probabilities() -> None:
     assert all(r.per_cpu_minute is None and r.p_best == 0 for r in never)
     assert ranking[-len(never) :] == tuple(never)  # a prior is not evidence: never-run settings last
     assert explore.rank(waves, arms) == ranking  # the same evidence, the same ranking
+    # by how much each beat the setting as given (which never hung here: only a lower bound)
+    assert best.vs_given is not None
+    ratio, low, high = best.vs_given
+    assert ratio == float("inf")
+    assert 0.5 < low < high == float("inf")
+    assert next(r for r in ranking if r.label == "as given").vs_given is None  # neither side hung
+    assert all(r.vs_given is None for r in never)
+
+
+def test_a_setting_is_compared_with_the_setting_as_given_by_an_exact_interval() -> None:
+    arms = explore.arms(Scenario(workers=2, rayon=2), 2, False)
+    waves = [wave("as given", i < 2, 6.0, 300) for i in range(10)]  # 2 hangs in 1 CPU-minute
+    waves += [wave("gang=30", i < 8, 6.0, 300) for i in range(10)]  # 8 in 1 CPU-minute
+    gang = next(r for r in explore.rank(waves, arms) if r.label == "gang=30")
+    assert gang.flags == "--gang 30"
+    assert gang.vs_given is not None
+    ratio, low, high = gang.vs_given
+    assert ratio == pytest.approx(4.0)
+    assert 0.5 < low < 1.0
+    assert high > 4.0
 
 
 @pytest.mark.slow

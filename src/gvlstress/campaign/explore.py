@@ -25,6 +25,8 @@ PRIOR_CPU_MIN = 0.05
 """Gamma(1, 0.05) prior on hangs per CPU-minute: mean 20, so an untried arm looks promising
 until a few clean waves say otherwise; weak enough that one hang outweighs it."""
 
+GANG_MS = 30
+"""The gang's slice when explored: a few batches of a fast loader, well under a stall threshold."""
 MAX_RAYON = 64
 MAX_WORKERS = 16
 DRAWS = 4000
@@ -48,6 +50,7 @@ class Arm:
             "squeeze": "--squeeze",
             "burners": "--burners",
             "cpu_quota": "--cpu-quota",
+            "gang": "--gang",
         }
         return " ".join(
             f"{names[k]} {v:g}" if isinstance(v, float) else f"{names[k]} {v}"
@@ -59,8 +62,9 @@ class Arm:
 
 
 def arms(base: Scenario, cpus: int, quota_ok: bool) -> tuple[Arm, ...]:
-    """The settings to explore around `base`: thread count up and down, more workers, each
-    amplifier not already on, and the two combinations that starve a thread inside its window."""
+    """The settings to explore around `base`: thread count up and down, workers up and down
+    (workers per core), each amplifier not already on (the gang when there are workers to take
+    turns), and the combinations that starve a thread inside its window."""
     rayon = base.rayon or cpus
     out = [Arm("as given")]
     if rayon * 2 <= MAX_RAYON:
@@ -69,6 +73,8 @@ def arms(base: Scenario, cpus: int, quota_ok: bool) -> tuple[Arm, ...]:
         out.append(Arm(f"rayon={rayon // 2}", {"rayon": rayon // 2}))
     if base.workers * 2 <= MAX_WORKERS:
         out.append(Arm(f"workers={base.workers * 2}", {"workers": base.workers * 2}))
+    if base.workers >= 2:  # fewer workers per core: a race inside one process needs its threads at once
+        out.append(Arm(f"workers={base.workers // 2}", {"workers": base.workers // 2}))
     seed = base.seed or 1
     amp: list[Arm] = []
     if base.chaos is None:
@@ -80,7 +86,11 @@ def arms(base: Scenario, cpus: int, quota_ok: bool) -> tuple[Arm, ...]:
     if base.cpu_quota is None and quota_ok:
         cores = max(0.5, round(0.5 * cpus, 1))
         amp.append(Arm(f"cpu-quota={cores:g}", {"cpu_quota": cores}))
+    if not base.gang and base.workers >= 2:
+        amp.append(Arm(f"gang={GANG_MS}", {"gang": GANG_MS}))
     out += amp
+    if base.chaos is None and not base.gang and base.workers >= 2:
+        out.append(Arm(f"chaos+gang={GANG_MS}", {"chaos": seed, "gang": GANG_MS}))
     if base.chaos is None and base.squeeze is None:
         out.append(Arm("chaos+squeeze=1", {"chaos": seed, "squeeze": 1}))
     if base.chaos is None and not base.burners:
@@ -129,6 +139,14 @@ def rank(waves: Sequence[WaveResult], candidates: Sequence[Arm]) -> tuple[ArmSta
             i: rng.gammavariate(PRIOR_SHAPE + seen[i][0], 1.0 / (PRIOR_CPU_MIN + seen[i][1])) for i in tried
         }
         wins[max(draws, key=draws.__getitem__)] += 1
+    given = next((i for i, a in enumerate(candidates) if not a.changes), None)
+
+    def vs_given(h: int, cpu: float, n: int) -> tuple[float, float, float] | None:
+        if given is None or n == 0 or seen[given][3] == 0:
+            return None
+        x = stats.rate_ratio(h, cpu, seen[given][0], seen[given][1])
+        return None if x[0] != x[0] else x  # nan: neither hung
+
     rows = [
         ArmStats(
             label=arm.label,
@@ -140,6 +158,7 @@ def rank(waves: Sequence[WaveResult], candidates: Sequence[Arm]) -> tuple[ArmSta
             per_cpu_minute=stats.per_cpu_minute(h, cpu),
             hazard=stats.hazard(h, b),
             p_best=wins[i] / DRAWS,
+            vs_given=vs_given(h, cpu, n),
         )
         for i, (arm, (h, cpu, b, n)) in enumerate(zip(candidates, seen, strict=True))
     ]

@@ -25,6 +25,8 @@ AMPLIFIERS: Mapping[str, Mapping[str, Any]] = {
     "quota": {"cpu_quota": 0.5},
     "chaos+burners": {"chaos": 1, "burners": 2},
     "chaos+squeeze": {"chaos": 1, "squeeze": 1},
+    "gang": {"gang": 30},
+    "chaos+gang": {"chaos": 1, "gang": 30},
 }
 """Named amplifier settings a sweep axis can take (the values of `run`'s options)."""
 

@@ -213,6 +213,9 @@ class ArmStats:
     """Hung waves per batch."""
     p_best: float
     """Posterior probability that this setting has the most hangs per CPU-minute."""
+    vs_given: tuple[float, float, float] | None = None
+    """Its hangs per CPU-minute over the setting as given (ratio, low, high: exact 95%); None
+    when either has not run or neither hung."""
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from gvlstress.model import ArmStats, SequentialResult, plural
 
 def arm_cells(a: ArmStats) -> list[str]:
     """An explored setting's evidence, as both the console and report.md show it: setting,
-    waves, hangs, CPU-minutes, hangs per CPU-minute [95%], P(best)."""
+    waves, hangs, CPU-minutes, hangs per CPU-minute [95%], P(best), x the setting as given [95%]."""
     per = a.per_cpu_minute
     return [
         a.label,
@@ -22,7 +22,16 @@ def arm_cells(a: ArmStats) -> list[str]:
         f"{a.cpu_minutes:.2f}",
         f"{per[0]:.2f} [{per[1]:.2f}-{per[2]:.2f}]" if per else "-",
         f"{a.p_best:.2f}",
+        ratio_cell(a.vs_given),
     ]
+
+
+def ratio_cell(r: tuple[float, float, float] | None) -> str:
+    """A rate ratio with its interval: 'inf' when the other side never hung."""
+    if r is None:
+        return "-"
+    x, lo, hi = (("inf" if v == float("inf") else f"{v:.1f}") for v in r)
+    return f"{x}x [{lo}-{hi}]"
 
 
 def amplifier_cell(amp: dict[str, Any]) -> str:

@@ -238,7 +238,16 @@ def print_hunt(console: Console, h: HuntResult) -> None:
         )
     if h.run.exploration:
         table = Table(title="settings explored, best first (hangs per CPU-minute of workers)", box=None)
-        for col in ("setting", "waves", "hangs", "CPU-min", "hangs/CPU-min [95%]", "P(best)", "flags"):
+        for col in (
+            "setting",
+            "waves",
+            "hangs",
+            "CPU-min",
+            "hangs/CPU-min [95%]",
+            "P(best)",
+            "vs as given",
+            "flags",
+        ):
             table.add_column(col)
         for a in h.run.exploration:
             table.add_row(*map(escape, arm_cells(a)), escape(a.flags or "-"))

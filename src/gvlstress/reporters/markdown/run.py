@@ -12,7 +12,7 @@ from collections import Counter
 
 from gvlstress.campaign import stats
 from gvlstress.model import Diagnosis, HostFacts, RunResult, Verdict, WaveResult, WorkerOutcome, plural
-from gvlstress.reporters.cells import amplifier_cell, arm_cells
+from gvlstress.reporters.cells import amplifier_cell, arm_cells, ratio_cell
 from gvlstress.reporters.markdown.stacks import stacks_section
 from gvlstress.reporters.markdown.tables import _code, _range, _table, _value
 
@@ -224,13 +224,16 @@ def _exploration(result: RunResult) -> list[str]:
     """`hunt --explore`: each setting's evidence, best first, and how to run the best alone."""
     rows = []
     for a in result.exploration:
-        label, waves, hangs, cpu, per, p_best = arm_cells(a)
+        label, waves, hangs, cpu, per, p_best, ratio = arm_cells(a)
         hazard = f"{1000 * a.hazard.p:.2f} [{1000 * a.hazard.low:.2f}-{1000 * a.hazard.high:.2f}]"
-        rows.append([label, waves, hangs, cpu, per, hazard, p_best, _code(a.flags) if a.flags else "-"])
+        rows.append(
+            [label, waves, hangs, cpu, per, hazard, p_best, ratio, _code(a.flags) if a.flags else "-"]
+        )
     best = result.exploration[0]
+    by = f", {ratio_cell(best.vs_given)} the setting as given" if best.vs_given and best.flags else ""
     head = [
         "Waves went by Thompson sampling on each setting's hangs per CPU-minute of workers; "
-        f"best first. Most race-prone so far: **{best.label}** (P(best) {best.p_best:.2f}).",
+        f"best first. Most race-prone so far: **{best.label}** (P(best) {best.p_best:.2f}{by}).",
         "",
     ]
     return [
@@ -244,6 +247,7 @@ def _exploration(result: RunResult) -> list[str]:
                 "hangs/CPU-min [95%]",
                 "per 1000 batches [95%]",
                 "P(best)",
+                "vs as given [95%]",
                 "flags",
             ],
             rows,
