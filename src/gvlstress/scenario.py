@@ -94,6 +94,9 @@ class Scenario:
     """Amplifier: this many CPU-burning neighbour processes during each wave."""
     chaos: int | None = None
     """Amplifier: rr-style strict starvation (a victim thread stopped, not lowered), seeded."""
+    delays: int | None = None
+    """Amplifier: a preloaded layer delays a seeded few futex waits/wakes, sched_yield and
+    pthread_mutex_lock calls in each worker (workers the harness spawns only)."""
     gang: int = 0
     """Amplifier: the iterating workers take turns owning the machine, the others stopped, in
     slices of about this many milliseconds (0: off)."""
@@ -157,6 +160,7 @@ _NUMERIC: dict[str, tuple[type, float, float]] = {
     "burners": (int, 0, 256),
     "chaos": (int, 0, 2**63 - 1),
     "gang": (int, 0, 10_000),
+    "delays": (int, 0, 2**63 - 1),
     "result_bytes": (int, 0, 2**31),
     "memory_limit": (int, 16 * 2**20, 2**50),
 }
@@ -337,6 +341,11 @@ def resolve(
         raise UsageError(
             f"warm_parent needs start_method = fork (got {scenario.start_method})",
             hint="warming the pool in the parent only matters to forked workers",
+        )
+    if scenario.delays is not None and scenario.start_method != "spawn":
+        raise UsageError(
+            f"--delays needs start_method = spawn (got {scenario.start_method})",
+            hint="the delay layer is preloaded when a worker's interpreter starts; forked workers never start one",
         )
     if scenario.preload and scenario.start_method != "forkserver":
         raise UsageError(

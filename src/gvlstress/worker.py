@@ -134,6 +134,15 @@ def init(
     the supervisor's sys.path, but the target must come from this interpreter's own packages.
     """
     global _board, _barrier
+    if "GVLSTRESS_DELAYS" in os.environ:  # --delays: the layer is for this process, not its children
+        kept = [
+            p for p in os.environ.get("LD_PRELOAD", "").split(":") if p and not p.endswith("/libgvldelay.so")
+        ]
+        os.environ.pop("GVLSTRESS_DELAYS")
+        if kept:
+            os.environ["LD_PRELOAD"] = ":".join(kept)
+        else:
+            os.environ.pop("LD_PRELOAD", None)
     if cgroups:
         join_cgroups(cgroups)
     if stderr_dir:

@@ -1,6 +1,7 @@
 """A ten-line target whose batches start processes the ways real loaders do, recording their
 pids in `out`: a plain child (`plain`), or a grandchild that daemonizes itself and leaves every
-process tree and session (`daemon`). With `hang`, the worker then waits forever."""
+process tree and session (`daemon`); or a child that writes the environment it was born with
+(`env`). With `hang`, the worker then waits forever."""
 
 from __future__ import annotations
 
@@ -25,7 +26,11 @@ os.execvp("sleep", ["sleep", "1000"])
 
 def batches(mode: str = "plain", out: str = "", slot: int = 0, hang: bool = False) -> Iterator[bytes]:
     record = os.path.join(out, f"pids-{slot}")
-    if mode == "plain":
+    if mode == "env":
+        dump = "import json, os, sys; json.dump(dict(os.environ), open(sys.argv[1], 'w'))"
+        target = os.path.join(out, f"child-env-{slot}.json")
+        subprocess.run([sys.executable, "-c", dump, target], check=True, timeout=30)
+    elif mode == "plain":
         child = subprocess.Popen(["sleep", "1000"])
         with open(record, "a") as fh:
             fh.write(f"{child.pid}\n")

@@ -178,6 +178,13 @@ def _option_list() -> list[tuple[tuple[str, ...], Callable[[F], F]]]:
             "manner of rr's chaos mode (seeded).",
         ),
         _opt(
+            "--delays",
+            type=int,
+            metavar="SEED",
+            help="Amplifier: preload a layer into each worker that delays a seeded 0.3% of its futex "
+            "waits and wakes, sched_yield and pthread_mutex_lock calls by up to 400 us.",
+        ),
+        _opt(
             "--gang",
             type=int,
             metavar="MS",

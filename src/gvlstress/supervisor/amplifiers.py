@@ -24,12 +24,16 @@ harness.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from gvlstress.errors import UsageError
+from gvlstress.scenario import Scenario
 from gvlstress.system import watchdog
 from gvlstress.system.cgroups import WaveGroup
 
@@ -104,6 +108,66 @@ class Burners:
                 p.wait(timeout=5)
 
 
+DELAY_LIB = "libgvldelay.so"
+DELAY_PER_MILLION = 3000
+"""--delays: the share of interposed calls delayed (0.3%)..."""
+DELAY_MAX_US = 400
+"""...each by 1 to this many microseconds (a preemption's worth, not a stall)."""
+
+
+def delay_library() -> Path | None:
+    """The delay layer built with the native loader (`native/preload/gvldelay.c`), if installed."""
+    spec = importlib.util.find_spec("gvlstress_native")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    lib = Path(next(iter(spec.submodule_search_locations))) / DELAY_LIB
+    return lib if lib.is_file() else None
+
+
+def delay_env(seed: int | None) -> dict[str, str]:
+    """What a worker's birth environment needs for --delays SEED (nothing without it)."""
+    if seed is None:
+        return {}
+    lib = delay_library()
+    if lib is None:
+        raise UsageError(
+            "--delays: the delay layer is not installed (hint: reinstall the native loader with a C "
+            "compiler present: pip install ./native)"
+        )
+    preload = ":".join(p for p in (str(lib), os.environ.get("LD_PRELOAD", "")) if p)
+    return {"LD_PRELOAD": preload, "GVLSTRESS_DELAYS": f"{seed}:{DELAY_PER_MILLION}:{DELAY_MAX_US}"}
+
+
+def preloaded(pid: int) -> bool:
+    """The delay layer is mapped into `pid` (the dynamic linker honoured LD_PRELOAD)."""
+    try:
+        with open(f"/proc/{pid}/maps") as fh:
+            return any(line.rstrip().endswith(DELAY_LIB) for line in fh)
+    except OSError:
+        return False
+
+
+def worker_records(
+    sc: Scenario,
+    squeezed: tuple[int, ...] | None,
+    pinned: list[tuple[int, int] | None],
+    preloaded: list[bool | None],
+) -> dict[str, dict[str, Any]]:
+    """The levers checked in each started worker (--squeeze, --delays), as run.json records them."""
+    out: dict[str, dict[str, Any]] = {}
+    if squeezed is not None and sc.squeeze:
+        out["squeeze"] = squeeze_record(sc.squeeze, squeezed, pinned)
+    if sc.delays is not None:
+        out["delays"] = {
+            "seed": sc.delays,
+            "per_million": DELAY_PER_MILLION,
+            "max_us": DELAY_MAX_US,
+            "workers": len(preloaded),
+            "workers_loaded": sum(1 for p in preloaded if p),
+        }
+    return out
+
+
 def gaps(applied: dict[str, Any], workers: int) -> list[str]:
     """What an amplifier that was on did not do in a wave, in words (empty: all of it held).
 
@@ -137,6 +201,12 @@ def gaps(applied: dict[str, Any], workers: int) -> list[str]:
     if burners and burners["running_at_end"] < burners["count"]:
         out.append(
             f"burners: {burners['running_at_end']} of {burners['count']} still burning at the wave's end"
+        )
+    delays = applied.get("delays")
+    if delays and delays["workers_loaded"] < delays["workers"]:
+        out.append(
+            f"delays: the delay layer was mapped in {delays['workers_loaded']} of {delays['workers']} workers "
+            "(a setuid interpreter, or a worker that ended before it was checked)"
         )
     kill = applied.get("kill_worker")
     if kill and not kill.get("killed"):

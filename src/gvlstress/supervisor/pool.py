@@ -24,9 +24,11 @@ from typing import Any
 from gvlstress import worker
 from gvlstress.probes.procfs import zombie_status
 from gvlstress.scenario import Scenario
+from gvlstress.supervisor import amplifiers
 from gvlstress.supervisor.spec import inherited_env, spawn_without_main, worker_interpreter
 from gvlstress.system import proctree, watchdog
 from gvlstress.system.heartbeat import Board
+from gvlstress.system.knobs import environ_with
 from gvlstress.system.proctree import kill_trees
 from gvlstress.targets.base import TargetPlan
 
@@ -68,6 +70,7 @@ class Pool:
         ctx = mp.get_context(sc.start_method)
         with (
             inherited_env("RAYON_NUM_THREADS", sc.inherit_rayon),
+            environ_with(amplifiers.delay_env(sc.delays)),
             spawn_without_main(),
             worker_interpreter(ctx, self.plan.python, self.plan.sys_path),
         ):

@@ -34,6 +34,8 @@ class Slot:
     presample: ProcSample | None = None
     """/proc taken one probe window before the slot is due (see `probing.Prober.presample`)."""
     pinned: tuple[int, int] | None = None
+    preloaded: bool | None = None
+    """--delays: the delay layer is mapped in this worker (None: not checked yet)."""
     """--squeeze as checked: (threads within the CPUs, threads seen)."""
     capture: Capture | None = None
     proc: psutil.Process | None = field(default=None, repr=False)

@@ -172,7 +172,7 @@ class Wave:
         self._settle(futures)
         if self.pool is not None:
             self.pool.release_handles()
-        self._record_squeeze()
+        self._record_levers()
         if self.amplified:
             started_n = sum(1 for x in self.slots if x.pid)
             self.amplified["not_applied"] = amplifiers.gaps(self.amplified, started_n)
@@ -311,28 +311,27 @@ class Wave:
                 watchdog.watch(st.pid)  # a worker the executor started after submit
                 if self.group is not None:
                     self.group.join(st.pid)
+                if self.scenario.delays is not None:  # mapped at exec, if at all: look at first sight
+                    s.preloaded = amplifiers.preloaded(st.pid)
             s.read(st, now)
             if st.rayon_threads and s.pinned is None:  # the beat that reports the pool
                 self._check_squeeze([s])
 
     # -- amplifiers -------------------------------------------------------------------------
     def _check_squeeze(self, slots: list[Slot]) -> None:
-        """--squeeze as it stands in each live worker not checked yet (threads pinned, strays
-        re-pinned): on the beat that reports its pool, and before teardown for the rest."""
-        if self.squeezed is None:
-            return
+        """--squeeze in each live worker not checked yet (threads pinned, strays re-pinned): on
+        the beat that reports its pool, then before teardown for the rest."""
         for s in slots:
-            if s.pinned is None and s.outcome is None and s.pid:
-                inside, total = amplifiers.squeeze(s.pid, self.squeezed)
-                if total:
-                    s.pinned = (inside, total)
+            if s.outcome is not None or not (pid := s.pid):
+                continue
+            if self.squeezed is not None and s.pinned is None:
+                inside, total = amplifiers.squeeze(pid, self.squeezed)
+                s.pinned = (inside, total) if total else None
 
-    def _record_squeeze(self) -> None:
-        if self.squeezed is not None and self.scenario.squeeze:
-            pinned = [x.pinned for x in self.slots if x.pid]
-            self.amplified["squeeze"] = amplifiers.squeeze_record(
-                self.scenario.squeeze, self.squeezed, pinned
-            )
+    def _record_levers(self) -> None:
+        started = [x for x in self.slots if x.pid]
+        pinned, preloaded = [x.pinned for x in started], [x.preloaded for x in started]
+        self.amplified |= amplifiers.worker_records(self.scenario, self.squeezed, pinned, preloaded)
 
     def _stop_chaos(self) -> None:
         """Halt chaos and the gang (once), everything they stopped resumed, and record what they did."""
