@@ -29,6 +29,7 @@ LEVERS: dict[str, dict[str, Any]] = {
     "chaos": {"chaos": 1},
     "gang 30": {"gang": 30},
     "chaos + gang 30": {"chaos": 1, "gang": 30},
+    "delays": {"delays": 1},
     "squeeze 1 + chaos": {"squeeze": 1, "chaos": 2},
     "squeeze 1 + burners 2": {"squeeze": 1, "burners": 2},
 }
@@ -51,7 +52,7 @@ def cell(
         "options": {"window_us": 0},
     }
     settings.update(extra)
-    settings.update({k: (v + rep if k == "chaos" else v) for k, v in lever.items()})
+    settings.update({k: (v + rep if k in ("chaos", "delays") else v) for k, v in lever.items()})
     result = api.run(Scenario(**settings))
     hung = sum(1 for w in result.waves if w.verdict.is_hang)
     batches = sum(w.iterations for wave in result.waves for w in wave.workers)

@@ -71,6 +71,7 @@ def wave(setting: str, hung: bool, cpu_s: float, batches: int) -> WaveResult:
     ],
 )
 def test_the_settings_offered(base: Scenario, cpus: int, quota_ok: bool, labels: list[str]) -> None:
+    """(Without the delay layer installed; with it, see below.)"""
     assert [a.label for a in explore.arms(base, cpus, quota_ok)] == labels
 
 
@@ -102,6 +103,20 @@ def test_thompson_sampling_favours_the_setting_with_more_hangs_per_cpu_minute() 
     # equal evidence: no favourite (each within a few points of a third)
     even = Counter(explore.pick(rng, [(1, 1.0, 1000, 10)] * 3) for _ in range(3000))
     assert all(abs(even[i] / 3000 - 1 / 3) < 0.05 for i in range(3))
+
+
+def test_the_delay_layer_is_offered_where_it_is_installed_and_workers_are_spawned() -> None:
+    def labels(base: Scenario, ok: bool) -> list[str]:
+        return [a.label for a in explore.arms(base, 2, False, delays_ok=ok)]
+
+    assert "delays" in labels(Scenario(workers=2, rayon=2), True)
+    assert "delays" not in labels(Scenario(workers=2, rayon=2), False)
+    assert "delays" not in labels(Scenario(workers=2, rayon=2, start_method="fork"), True)
+    assert "delays" not in labels(Scenario(workers=2, rayon=2, delays=3), True)
+    arm = next(
+        a for a in explore.arms(Scenario(workers=2, rayon=2, seed=5), 2, False, True) if a.label == "delays"
+    )
+    assert arm.flags == "--delays 5"
 
 
 def test_the_ranking_is_best_first_with_intervals_and_probabilities() -> None:

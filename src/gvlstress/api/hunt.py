@@ -17,6 +17,7 @@ from gvlstress.model import (
 )
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import Observer, StopFlag
+from gvlstress.supervisor.amplifiers import delay_library
 from gvlstress.system import cgroups
 
 
@@ -66,7 +67,11 @@ def hunt(
             "--explore varies thread settings that --preload fixes at import in the fork server",
             hint="drop one of them",
         )
-    settings = explore.arms(scenario, len(os.sched_getaffinity(0)), _quota_ok()) if explore_settings else ()
+    settings = (
+        explore.arms(scenario, len(os.sched_getaffinity(0)), _quota_ok(), delay_library() is not None)
+        if explore_settings
+        else ()
+    )
     result = run(
         scenario,
         observer=observer,

@@ -51,6 +51,7 @@ class Arm:
             "burners": "--burners",
             "cpu_quota": "--cpu-quota",
             "gang": "--gang",
+            "delays": "--delays",
         }
         return " ".join(
             f"{names[k]} {v:g}" if isinstance(v, float) else f"{names[k]} {v}"
@@ -61,10 +62,11 @@ class Arm:
         return dataclasses.replace(base, **dict(self.changes))
 
 
-def arms(base: Scenario, cpus: int, quota_ok: bool) -> tuple[Arm, ...]:
+def arms(base: Scenario, cpus: int, quota_ok: bool, delays_ok: bool = False) -> tuple[Arm, ...]:
     """The settings to explore around `base`: thread count up and down, workers up and down
     (workers per core), each amplifier not already on (the gang when there are workers to take
-    turns), and the combinations that starve a thread inside its window."""
+    turns; the delay layer where it is installed), and the combinations that starve a thread
+    inside its window."""
     rayon = base.rayon or cpus
     out = [Arm("as given")]
     if rayon * 2 <= MAX_RAYON:
@@ -88,6 +90,8 @@ def arms(base: Scenario, cpus: int, quota_ok: bool) -> tuple[Arm, ...]:
         amp.append(Arm(f"cpu-quota={cores:g}", {"cpu_quota": cores}))
     if not base.gang and base.workers >= 2:
         amp.append(Arm(f"gang={GANG_MS}", {"gang": GANG_MS}))
+    if base.delays is None and delays_ok and base.start_method == "spawn":
+        amp.append(Arm("delays", {"delays": seed}))
     out += amp
     if base.chaos is None and not base.gang and base.workers >= 2:
         out.append(Arm(f"chaos+gang={GANG_MS}", {"chaos": seed, "gang": GANG_MS}))

@@ -27,6 +27,7 @@ AMPLIFIERS: Mapping[str, Mapping[str, Any]] = {
     "chaos+squeeze": {"chaos": 1, "squeeze": 1},
     "gang": {"gang": 30},
     "chaos+gang": {"chaos": 1, "gang": 30},
+    "delays": {"delays": 1},
 }
 """Named amplifier settings a sweep axis can take (the values of `run`'s options)."""
 
