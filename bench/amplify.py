@@ -14,6 +14,7 @@ every lever and counts hangs (the goal: none).
 from __future__ import annotations
 
 import argparse
+import resource
 import tempfile
 from typing import Any
 
@@ -35,9 +36,15 @@ LEVERS: dict[str, dict[str, Any]] = {
 }
 
 
+def harness_cpu_s() -> float:
+    """CPU-seconds of this process (the supervisor and its chaos/gang thread), not its children."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
 def cell(
     lever: dict[str, Any], rep: int, args: argparse.Namespace, report_dir: str, **extra: Any
-) -> tuple[int, int, float]:
+) -> tuple[int, int, float, float]:
     settings: dict[str, Any] = {
         "name": "amplify",
         "workers": args.workers,
@@ -53,11 +60,13 @@ def cell(
     }
     settings.update(extra)
     settings.update({k: (v + rep if k in ("chaos", "delays") else v) for k, v in lever.items()})
+    before = harness_cpu_s()
     result = api.run(Scenario(**settings))
+    harness = harness_cpu_s() - before
     hung = sum(1 for w in result.waves if w.verdict.is_hang)
     batches = sum(w.iterations for wave in result.waves for w in wave.workers)
     cpu_min = sum(w.cpu_s or 0.0 for wave in result.waves for w in wave.workers) / 60
-    return hung, batches, cpu_min
+    return hung, batches, cpu_min, harness
 
 
 def main() -> None:
@@ -78,30 +87,34 @@ def main() -> None:
         ap.error(f"--levers: unknown {unknown} (the baseline is always needed)")
     levers = {k: LEVERS[k] for k in chosen}
     report_dir = tempfile.mkdtemp(prefix="bench-amplify-")
-    totals: dict[str, list[float]] = {name: [0, 0, 0.0] for name in levers}
+    totals: dict[str, list[float]] = {name: [0, 0, 0.0, 0.0] for name in levers}
     for rep in range(args.reps):
         for name, lever in levers.items():
-            hung, batches, cpu = cell(lever, rep, args, report_dir)
+            hung, batches, cpu, harness = cell(lever, rep, args, report_dir)
             t = totals[name]
-            t[0], t[1], t[2] = t[0] + hung, t[1] + batches, t[2] + cpu
-            print(f"rep {rep + 1} {name}: {hung} hung, {batches} batches, {cpu:.2f} CPU-min", flush=True)
+            t[0], t[1], t[2], t[3] = t[0] + hung, t[1] + batches, t[2] + cpu, t[3] + harness
+            print(
+                f"rep {rep + 1} {name}: {hung} hung, {batches} batches, {cpu:.2f} CPU-min, "
+                f"harness {harness:.2f} CPU-s",
+                flush=True,
+            )
     base = totals["baseline"]
     print(
         f"\nlock_order, {args.workers} x {args.rayon}, {args.reps} x {args.waves} waves of {args.iterations} batches per lever"
     )
     print(
         "| lever | hung waves | batches | hangs / 1000 batches (95% CI) | hangs / CPU-minute (95% CI) "
-        "| vs baseline per CPU-minute (exact 95% CI) |"
+        "| vs baseline per CPU-minute (exact 95% CI) | harness CPU-s per wave |"
     )
-    print("|---|---|---|---|---|---|")
-    for name, (tot_hung, tot_batches, tot_cpu) in totals.items():
+    print("|---|---|---|---|---|---|---|")
+    for name, (tot_hung, tot_batches, tot_cpu, tot_harness) in totals.items():
         r = stats.rate(int(tot_hung), max(int(tot_batches), 1))
         per, lo, hi = stats.poisson_rate(int(tot_hung), float(tot_cpu))
         x, xlo, xhi = stats.rate_ratio(int(tot_hung), float(tot_cpu), int(base[0]), float(base[2]))
         ratio = "-" if x != x else f"{x:.1f}x ({xlo:.1f}-{xhi:.1f})"  # nan: no hang on either side
         print(
             f"| {name} | {int(tot_hung)}/{args.reps * args.waves} | {int(tot_batches)} | {1000 * r.p:.2f} ({1000 * r.low:.2f}-{1000 * r.high:.2f}) "
-            f"| {per:.2f} ({lo:.2f}-{hi:.2f}) | {ratio} |"
+            f"| {per:.2f} ({lo:.2f}-{hi:.2f}) | {ratio} | {tot_harness / (args.reps * args.waves):.2f} |"
         )
     if args.false_alarms:
         print("\nfalse alarms (hung waves) under each lever, healthy / slow:")
