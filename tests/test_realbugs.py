@@ -13,8 +13,8 @@ import psutil
 import pytest
 
 from conftest import run_cli
-from gvlstress.api.realbugs import installed
 from gvlstress.controls.realbugs import BUGS_DIR, CATALOGUE
+from gvlstress.probes.interpreter import installed
 
 HERE = tuple(
     b.name for b in CATALOGUE if all(installed(r) for r in (*b.packages, *(b.control_packages or ())))

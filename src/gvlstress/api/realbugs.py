@@ -4,17 +4,14 @@ then run its control; nothing started here outlives the entry (or the harness: a
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import selectors
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from importlib import metadata
 from pathlib import Path
 
 import psutil
@@ -23,19 +20,16 @@ from gvlstress.api.inspect import inspect
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.controls.realbugs import NO_RUNTIME, Outcome, RealBug, RealBugsResult, as_dict, select
 from gvlstress.errors import GvlstressError
-from gvlstress.probes import tools
+from gvlstress.probes.interpreter import interpreter
 from gvlstress.reporters import markdown
 from gvlstress.reporters.files import write_atomic
 from gvlstress.supervisor import StopFlag
 from gvlstress.system import watchdog
-from gvlstress.system.cache import cache_root
 
 READY_S = 90.0
 """How long a trigger may take to reach its hang (a cold polars import, a venv's first run)."""
 CONTROL_S = 120.0
 """How long a control may take to finish; one that does not has hung too."""
-VENV_S = 900.0
-"""Building an entry's venv (pip downloads its pinned packages once)."""
 
 ProgressFn = Callable[[Outcome], None]
 
@@ -88,35 +82,6 @@ def _entry(bug: RealBug, out_dir: Path) -> Outcome:
         control_note=note,
         control_s=seconds,
     )
-
-
-def interpreter(packages: tuple[str, ...]) -> tuple[str | None, str]:
-    """An interpreter with exactly the pinned `packages`: this one when it has them, else a venv
-    built once under the cache; (None, why) when it cannot be had."""
-    if all(installed(req) for req in packages):
-        return sys.executable, ""
-    key = hashlib.sha256(f"{sys.version}|{'|'.join(sorted(packages))}".encode()).hexdigest()[:12]
-    venv = cache_root() / "realbugs" / key
-    python = venv / "bin" / "python"
-    marker = venv / "complete"
-    if marker.exists():
-        return str(python), ""
-    made = tools.run([sys.executable, "-m", "venv", "--clear", str(venv)], VENV_S)
-    if made.ok:
-        made = tools.run([str(python), "-m", "pip", "install", "-q", *packages], VENV_S)
-    if not made.ok:
-        return None, f"cannot install {' '.join(packages)}: {made.error}"
-    marker.write_text(json.dumps(list(packages)) + "\n")
-    return str(python), ""
-
-
-def installed(requirement: str) -> bool:
-    """Is this exact ``name==version`` installed for this interpreter?"""
-    name, _, version = requirement.partition("==")
-    try:
-        return metadata.version(name) == version
-    except metadata.PackageNotFoundError:
-        return False
 
 
 def _trigger(bug: RealBug, python: str, out_dir: Path) -> Outcome:

@@ -7,8 +7,11 @@ a directory holding only a link to this gvlstress package, so nothing else of ou
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import sys
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -65,3 +68,36 @@ def shim() -> str:
 def sys_path(info: dict[str, Any]) -> tuple[str, ...]:
     """sys.path for workers under that interpreter: the shim, then its own (cwd kept importable)."""
     return (shim(), os.getcwd(), *[p for p in info["sys_path"] if p])
+
+
+VENV_S = 900.0
+"""Deadline of building a pinned venv (pip downloads)."""
+
+
+def interpreter(packages: tuple[str, ...]) -> tuple[str | None, str]:
+    """An interpreter with exactly the pinned `packages`: this one when it has them, else a venv
+    built once under the cache; (None, why) when it cannot be had."""
+    if all(installed(req) for req in packages):
+        return sys.executable, ""
+    key = hashlib.sha256(f"{sys.version}|{'|'.join(sorted(packages))}".encode()).hexdigest()[:12]
+    venv = cache_root() / "realbugs" / key  # the catalogue made these first: one cache
+    python = venv / "bin" / "python"
+    marker = venv / "complete"
+    if marker.exists():
+        return str(python), ""
+    made = tools.run([sys.executable, "-m", "venv", "--clear", str(venv)], VENV_S)
+    if made.ok:
+        made = tools.run([str(python), "-m", "pip", "install", "-q", *packages], VENV_S)
+    if not made.ok:
+        return None, f"cannot install {' '.join(packages)}: {made.error}"
+    marker.write_text(json.dumps(list(packages)) + "\n")
+    return str(python), ""
+
+
+def installed(requirement: str) -> bool:
+    """Is this exact ``name==version`` installed for this interpreter?"""
+    name, _, version = requirement.partition("==")
+    try:
+        return metadata.version(name) == version
+    except metadata.PackageNotFoundError:
+        return False
