@@ -172,6 +172,26 @@ def test_a_worker_is_behind_its_child_only_when_every_writer_of_its_pipe_is_dead
         assert got.chain[0].startswith(f"process {PID} waits in read() on pipe:[9]")
 
 
+@pytest.mark.parametrize(
+    ("waited", "child_kind", "behind"),
+    [
+        (7, ProbeKind.DEADLOCK, True),  # the child it waits for is deadlocked (a fork that kept a lock)
+        (7, ProbeKind.WAITING, False),  # the child still works
+        (-1, ProbeKind.DEADLOCK, False),  # any child: which one would end the wait is unknown
+        (9, ProbeKind.DEADLOCK, False),  # waits for another child, not probed
+    ],
+)
+def test_a_worker_in_wait4_is_behind_its_child_only_when_that_child_is_deadlocked(
+    waited: int, child_kind: ProbeKind, behind: bool
+) -> None:
+    wait = Wait(WaitKind.CHILD, "wait4", f"wait4() for child {waited}", child=waited)
+    got = behind_child(_finding(PID, ProbeKind.WAITING, wait), {7: _finding(7, child_kind, LOCK)}, {})
+    assert (got is not None) is behind
+    if got is not None:
+        assert (got.pid, got.kind) == (7, ProbeKind.DEADLOCK)
+        assert got.chain[0] == f"process {PID} waits in wait4() for its child 7, which is deadlocked"
+
+
 CALL_QUEUE_LOCK = (
     ("__enter__", MP + "synchronize.py"),
     ("get", MP + "queues.py"),

@@ -179,12 +179,35 @@ def pipe_waited(f: ProbeFinding) -> str | None:
     return target if target.startswith("pipe:") else None
 
 
+def child_waited(f: ProbeFinding) -> int | None:
+    """The child the progress thread waits for in wait4()/waitid(), when it names one."""
+    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    if p is None or p.wait is None or p.wait.kind is not WaitKind.CHILD or not p.wait.child:
+        return None
+    return p.wait.child if p.wait.child > 0 else None
+
+
 def behind_child(
     f: ProbeFinding, children: Mapping[int, ProbeFinding], pipes: Mapping[int, Mapping[str, str]]
 ) -> ProbeFinding | None:
     """A worker blocked reading a pipe that only its deadlocked child writes (a loader child, a
-    DataLoader's worker): the worker's hang is the child's. The child's finding, told from the
-    worker's side; None unless every process holding the write end is a deadlocked child."""
+    DataLoader's worker), or waiting in wait4() for a deadlocked child (a fork that inherited a
+    held lock): the worker's hang is the child's. The child's finding, told from the worker's
+    side; None unless every process it waits on is a deadlocked child."""
+    waited = child_waited(f)
+    if waited is not None:
+        kid = children.get(waited)
+        if kid is None or kid.kind is not ProbeKind.DEADLOCK:
+            return None
+        return replace(
+            kid,
+            reason=f"blocked behind its child {waited}, which it waits for in wait4() and is deadlocked: "
+            f"{kid.reason}",
+            chain=(
+                f"process {f.pid} waits in wait4() for its child {waited}, which is deadlocked",
+                *kid.chain,
+            ),
+        )
     pipe = pipe_waited(f)
     if pipe is None:
         return None

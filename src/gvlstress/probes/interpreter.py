@@ -52,10 +52,11 @@ def probe(python: str, extra: str = "") -> dict[str, Any]:
 
 def shim() -> str:
     """A directory holding only a link to this gvlstress package, for another interpreter's
-    sys.path: its own site-packages stay first and nothing else of ours leaks in."""
-    root = cache_root() / "shim"
-    link = root / "gvlstress"
+    sys.path: its own site-packages stay first and nothing else of ours leaks in. One directory
+    per installed copy: two checkouts running at once must not re-point each other's workers."""
     target = Path(gvlstress.__file__).resolve().parent  # the package, wherever this module sits
+    root = cache_root() / "shim" / hashlib.sha256(str(target).encode()).hexdigest()[:12]
+    link = root / "gvlstress"
     if not (link.is_symlink() and link.resolve() == target):
         root.mkdir(parents=True, exist_ok=True)
         tmp = root / f".gvlstress-{os.getpid()}"

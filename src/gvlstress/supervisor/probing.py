@@ -13,7 +13,7 @@ import contextlib
 import time
 from collections.abc import Callable
 
-from gvlstress.judge.tree import behind_child, pipe_waited
+from gvlstress.judge.tree import behind_child, child_waited, pipe_waited
 from gvlstress.judge.verdict import decide, judge
 from gvlstress.model import ProbeFinding, ProbeKind, ProcSample
 from gvlstress.probes import procfs
@@ -121,10 +121,12 @@ class Prober:
         self, findings: dict[int, ProbeFinding], by_pid: dict[int, Slot], due: set[int] | None
     ) -> None:
         """A quiet worker blocked reading a pipe from its own child (a loader child, a DataLoader
-        worker): the child is probed (the worker's silence is its progress signal too), and a
+        worker) or waiting for one in wait4(): the child is probed (the worker's silence is its progress signal too), and a
         deadlocked child that is the pipe's only writer is the worker's hang (`tree.behind_child`)."""
         for pid, f in list(findings.items()):
-            if f.kind is not ProbeKind.WAITING or (due is not None and pid not in due) or not pipe_waited(f):
+            if f.kind is not ProbeKind.WAITING or (due is not None and pid not in due):
+                continue
+            if not (pipe_waited(f) or child_waited(f)):
                 continue
             kids = [c.pid for c in proctree.descendants(pid)]
             if not kids:

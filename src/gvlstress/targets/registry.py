@@ -18,12 +18,14 @@ from gvlstress.targets.base import Target
 from gvlstress.targets.callable import CallableTarget
 from gvlstress.targets.gvl_support import GenvarloaderTarget
 from gvlstress.targets.native import NativeTarget
+from gvlstress.targets.races import RaceTarget
 from gvlstress.targets.shapes import ShapesTarget
 
-BUILTINS: dict[str, type[NativeTarget] | type[GenvarloaderTarget] | type[ShapesTarget]] = {
+BUILTINS: dict[str, type[NativeTarget] | type[GenvarloaderTarget] | type[ShapesTarget] | type[RaceTarget]] = {
     "native": NativeTarget,
     "genvarloader": GenvarloaderTarget,
     "shapes": ShapesTarget,
+    "race": RaceTarget,
 }
 CONTRACT = "MODULE:CALLABLE returning an iterable of batches, or MODULE:CLASS with prepare()"
 
