@@ -9,6 +9,7 @@ for a chaos feature: 3x). `--false-alarms N` also runs the healthy and slow fixt
 every lever and counts hangs (the goal: none).
 
     python bench/amplify.py --workers 1 --rayon 2 --reps 3 --waves 3 --iterations 300
+    python bench/amplify.py --race h5py --workers 5 --reps 3 --waves 3 --iterations 200
 """
 
 from __future__ import annotations
@@ -58,6 +59,12 @@ def cell(
         "report_dir": report_dir,
         "options": {"window_us": 0},
     }
+    if args.race:
+        opts: dict[str, Any] = {"race": args.race}
+        for kv in args.race_opt:
+            key, _, value = kv.partition("=")
+            opts[key] = float(value) if "." in value else int(value)
+        settings.update({"target": "race", "fault": "none", "options": opts})
     settings.update(extra)
     settings.update({k: (v + rep if k in ("chaos", "delays") else v) for k, v in lever.items()})
     before = harness_cpu_s()
@@ -77,6 +84,8 @@ def main() -> None:
     ap.add_argument("--waves", type=int, default=3)
     ap.add_argument("--iterations", type=int, default=300)
     ap.add_argument("--false-alarms", type=int, default=0, help="waves of healthy and slow per lever")
+    ap.add_argument("--race", choices=("logly", "h5py"), help="a real race from PyPI instead of lock_order")
+    ap.add_argument("--race-opt", action="append", default=[], metavar="KEY=VALUE", help="the race's options")
     ap.add_argument(
         "--levers", default=",".join(LEVERS), help=f"comma-separated subset of: {', '.join(LEVERS)}"
     )
@@ -99,8 +108,9 @@ def main() -> None:
                 flush=True,
             )
     base = totals["baseline"]
+    what = f"race {args.race} {' '.join(args.race_opt)}" if args.race else "lock_order"
     print(
-        f"\nlock_order, {args.workers} x {args.rayon}, {args.reps} x {args.waves} waves of {args.iterations} batches per lever"
+        f"\n{what}, {args.workers} x {args.rayon}, {args.reps} x {args.waves} waves of {args.iterations} batches per lever"
     )
     print(
         "| lever | hung waves | batches | hangs / 1000 batches (95% CI) | hangs / CPU-minute (95% CI) "

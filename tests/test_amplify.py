@@ -161,7 +161,7 @@ def test_burners_and_chaos_leave_nothing_behind_a_sigkilled_harness(tmp_path: Pa
             "gvlstress",
             "run",
             "--workers",
-            "1",
+            "2",
             "--rayon",
             "2",
             "--duration",
@@ -172,6 +172,8 @@ def test_burners_and_chaos_leave_nothing_behind_a_sigkilled_harness(tmp_path: Pa
             "2",
             "--chaos",
             "5",
+            "--gang",
+            "20",
             "--report-dir",
             str(tmp_path / "r"),
         ],
@@ -182,10 +184,12 @@ def test_burners_and_chaos_leave_nothing_behind_a_sigkilled_harness(tmp_path: Pa
     )
     try:
         pids = wait_for(lambda: len(burners_alive()) == 2 and burners_alive(), 60, "two burners")
-        workers = wait_for(lambda: spawned_workers(psutil.Process(harness.pid), 1), 60, "the worker")
+        workers = wait_for(
+            lambda: len(w := spawned_workers(psutil.Process(harness.pid), 1)) == 2 and w, 60, "the workers"
+        )
         os.kill(harness.pid, signal.SIGKILL)
         harness.wait(10)
-        # burners killed; the chaos-perturbed worker (maybe starved, pinned or stopped) is gone too
+        # burners killed; the perturbed workers (threads ptrace-stopped, or SIGSTOPped by the gang) are gone too
         wait_for(lambda: not set(pids) & set(burners_alive()), 5, "the burners to be killed")
         wait_for(
             lambda: (
@@ -195,7 +199,7 @@ def test_burners_and_chaos_leave_nothing_behind_a_sigkilled_harness(tmp_path: Pa
                 )
             ),
             5,
-            "the worker to be killed",
+            "the workers to be killed",
         )
         assert workers
         assert not set(pids) & set(burners_alive())
