@@ -63,9 +63,23 @@ def test_unconfigured_or_malformed_it_lets_every_call_straight_through(spec: str
 
 
 @pytest.mark.slow
-def test_a_run_with_delays_maps_the_layer_in_every_worker_and_no_further(report_dir: Path) -> None:
-    """Workers get it at birth; the processes a worker starts do not inherit it."""
+def test_a_run_with_delays_maps_the_layer_in_every_worker(report_dir: Path) -> None:
     run = cli_run(
+        ["run", "--workers", "2", "--rayon", "4", "--waves", "2", "--duration", "2", "--delays", "4"],
+        0,
+        report_dir,
+    )
+    for wave in run["waves"]:
+        amp = wave["amplifiers"]
+        assert amp["not_applied"] == []
+        assert amp["delays"]["workers_loaded"] == amp["delays"]["workers"] == 2
+        assert amp["delays"]["seed"] == 4
+        assert wave["verdict"] == "ok"  # delayed, never a false hang
+
+
+@pytest.mark.slow
+def test_a_workers_own_children_do_not_inherit_the_layer(report_dir: Path) -> None:
+    cli_run(
         [
             "run",
             "--target",
@@ -77,21 +91,18 @@ def test_a_run_with_delays_maps_the_layer_in_every_worker_and_no_further(report_
             "--workers",
             "2",
             "--waves",
-            "2",
+            "1",
             "--delays",
             "4",
         ],
         0,
         report_dir,
     )
-    for wave in run["waves"]:
-        amp = wave["amplifiers"]
-        assert amp["not_applied"] == []
-        assert amp["delays"]["workers_loaded"] == amp["delays"]["workers"] == 2
-        assert amp["delays"]["seed"] == 4
     seen = [json.loads(p.read_text()) for p in report_dir.glob("child-env-*.json")]
-    assert seen
-    assert all("libgvldelay" not in e.get("LD_PRELOAD", "") and "GVLSTRESS_DELAYS" not in e for e in seen)
+    assert len(seen) == 2
+    assert all(s["parent_has_layer"] for s in seen)  # the worker had it...
+    assert all("libgvldelay" not in s["env"].get("LD_PRELOAD", "") for s in seen)  # ...its child does not
+    assert all("GVLSTRESS_DELAYS" not in s["env"] for s in seen)
 
 
 def test_delays_with_forked_workers_is_one_line(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """A ten-line target whose batches start processes the ways real loaders do, recording their
 pids in `out`: a plain child (`plain`), or a grandchild that daemonizes itself and leaves every
 process tree and session (`daemon`); or a child that writes the environment it was born with
-(`env`). With `hang`, the worker then waits forever."""
+(`env`: and whether its parent, the worker, has the delay layer mapped). With `hang`, the worker then waits forever."""
 
 from __future__ import annotations
 
@@ -27,7 +27,10 @@ os.execvp("sleep", ["sleep", "1000"])
 def batches(mode: str = "plain", out: str = "", slot: int = 0, hang: bool = False) -> Iterator[bytes]:
     record = os.path.join(out, f"pids-{slot}")
     if mode == "env":
-        dump = "import json, os, sys; json.dump(dict(os.environ), open(sys.argv[1], 'w'))"
+        dump = (
+            "import json, os, sys; maps = open(f'/proc/{os.getppid()}/maps').read();"
+            "json.dump({'env': dict(os.environ), 'parent_has_layer': 'libgvldelay' in maps}, open(sys.argv[1], 'w'))"
+        )
         target = os.path.join(out, f"child-env-{slot}.json")
         subprocess.run([sys.executable, "-c", dump, target], check=True, timeout=30)
     elif mode == "plain":
