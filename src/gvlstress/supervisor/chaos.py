@@ -124,11 +124,13 @@ class Perturber:
             self._resume(tid, now)
 
     def _resume(self, tid: int, now: float) -> None:
+        """Resume `tid`; a stop cut short (a probe) gives back the part it did not use."""
         assert self._stopper is not None
         _, until = self._until.pop(tid)
         self._stopper.resume(tid)
-        stopped_at = until - (until - now if until > now else 0.0)
-        del stopped_at  # the planned span was charged when it was stopped
+        unused = max(0.0, until - now)
+        self._spent[tid] -= unused
+        self.starved_s -= unused
 
     def _starve(self, pid: int, now: float) -> None:
         """Stop one more thread of `pid` if fewer than its share of victims are stopped."""
