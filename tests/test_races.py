@@ -5,6 +5,7 @@ the cache (pip downloads), so these run under the `pypi` marker: `pytest -m pypi
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,26 +18,27 @@ HOT = {"logly": ["-o", "lines=100"], "h5py": ["-o", "forks=5"]}
 """Settings where the buggy release hangs within a few hundred batches (measured: ~1 in 15 and 1 in 25)."""
 
 
+def race_run(report_dir: Path, race: str, code: int, *extra: str) -> dict[str, Any]:
+    """Three waves of two workers on the race at its hot setting (run.json)."""
+    args = [
+        "run",
+        "--target",
+        "race",
+        "-o",
+        f"race={race}",
+        *extra,
+        *HOT[race],
+        "--workers",
+        "2",
+        "--waves",
+        "3",
+    ]
+    return cli_run([*args, "--iterations", "400"], code, report_dir)
+
+
 @pytest.mark.parametrize("race", sorted(NAMED))
 def test_the_buggy_release_hangs_and_is_named(report_dir: Path, race: str) -> None:
-    run = cli_run(
-        [
-            "run",
-            "--target",
-            "race",
-            "-o",
-            f"race={race}",
-            *HOT[race],
-            "--workers",
-            "2",
-            "--waves",
-            "3",
-            "--iterations",
-            "400",
-        ],
-        1,
-        report_dir,
-    )
+    run = race_run(report_dir, race, 1)
     hung = [w for wave in run["waves"] for w in wave["workers"] if w["verdict"] == "deadlock"]
     assert hung, "no wave hung"
     assert {w["diagnosis"]["pattern"] for w in hung} == {NAMED[race]}
@@ -44,26 +46,7 @@ def test_the_buggy_release_hangs_and_is_named(report_dir: Path, race: str) -> No
 
 @pytest.mark.parametrize("race", sorted(NAMED))
 def test_the_fixed_release_never_hangs_under_the_same_load(report_dir: Path, race: str) -> None:
-    run = cli_run(
-        [
-            "run",
-            "--target",
-            "race",
-            "-o",
-            f"race={race}",
-            "-o",
-            "fixed=true",
-            *HOT[race],
-            "--workers",
-            "2",
-            "--waves",
-            "3",
-            "--iterations",
-            "400",
-        ],
-        0,
-        report_dir,
-    )
+    run = race_run(report_dir, race, 0, "-o", "fixed=true")
     assert all(w["verdict"] == "ok" for w in run["waves"])
     assert run["target"]["facts"]["fixed"] is True
 
