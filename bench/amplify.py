@@ -107,6 +107,15 @@ def main() -> None:
                 f"harness {harness:.2f} CPU-s",
                 flush=True,
             )
+    if args.reps:
+        table(args, totals)
+    if args.false_alarms:
+        false_alarms(args, levers, report_dir)
+    print(f"reports under {report_dir}")
+
+
+def table(args: argparse.Namespace, totals: dict[str, list[float]]) -> None:
+    """Each lever's hangs per 1000 batches and per CPU-minute, and its ratio to the baseline."""
     base = totals["baseline"]
     what = f"race {args.race} {' '.join(args.race_opt)}" if args.race else "lock_order"
     print(
@@ -126,6 +135,10 @@ def main() -> None:
             f"| {name} | {int(tot_hung)}/{args.reps * args.waves} | {int(tot_batches)} | {1000 * r.p:.2f} ({1000 * r.low:.2f}-{1000 * r.high:.2f}) "
             f"| {per:.2f} ({lo:.2f}-{hi:.2f}) | {ratio} | {tot_harness / (args.reps * args.waves):.2f} |"
         )
+
+
+def false_alarms(args: argparse.Namespace, levers: dict[str, dict[str, Any]], report_dir: str) -> None:
+    """Hung waves of the healthy and the slow fixture under each lever (the goal: none)."""
     if args.false_alarms:
         print("\nfalse alarms (hung waves) under each lever, healthy / slow:")
         for name, lever in levers.items():
@@ -154,7 +167,6 @@ def main() -> None:
                 f"- {name}: {counts[0]}/{args.false_alarms} healthy, {counts[1]}/{args.false_alarms} slow",
                 flush=True,
             )
-    print(f"reports under {report_dir}")
 
 
 if __name__ == "__main__":

@@ -88,6 +88,17 @@ def test_a_stopped_thread_does_not_run_while_its_siblings_do() -> None:
         assert ticks_over(proc.pid, victim, 0.3) > 0
 
 
+def _yama_scope() -> int:
+    try:
+        with open("/proc/sys/kernel/yama/ptrace_scope") as fh:
+            return int(fh.read())
+    except (OSError, ValueError):
+        return 0  # no Yama: classic ptrace rules
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 and _yama_scope() > 0, reason="a sibling tracer needs root or Yama ptrace_scope 0"
+)
 def test_a_thread_stopped_by_a_tracer_that_dies_runs_again() -> None:
     """No PTRACE_O_EXITKILL: the kernel detaches a dead tracer's tracees, so a SIGKILLed
     harness leaves no thread stopped."""
