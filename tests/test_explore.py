@@ -175,8 +175,9 @@ def test_explore_needs_a_budget() -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(400)
 def test_explore_finds_that_more_threads_make_the_lock_order_race_frequent(tmp_path: Path) -> None:
-    """1 x 2 threads hangs about once per 1800 batches, 1 x 4 about 50 times as often: given
-    two minutes, the exploration must run most waves on rayon=4 and rank it first."""
+    """1 x 2 threads hangs about once per 1800 batches; two settings make it far more frequent:
+    1 x 4 (about 50 times as often) and strict chaos (> 6x per CPU-minute, bench/amplify.py).
+    Given two minutes, the exploration must rank one of them first and run most waves on it."""
     r = run_cli(
         [
             "hunt",
@@ -203,12 +204,13 @@ def test_explore_finds_that_more_threads_make_the_lock_order_race_frequent(tmp_p
     (path,) = tmp_path.glob("*/run.json")
     run = json.loads(path.read_text())
     ranking = run["exploration"]
-    assert ranking[0]["label"] == "rayon=4"
+    best = ranking[0]["label"]
+    assert best in ("rayon=4", "chaos"), [(a["label"], a["hangs"], a["waves"]) for a in ranking]
     assert ranking[0]["hangs"] >= 2
     assert {w["setting"] for w in run["waves"]} == {a["label"] for a in ranking}  # every setting tried
     per_setting = Counter(w["setting"] for w in run["waves"])
-    assert per_setting["rayon=4"] == max(per_setting.values())
+    assert per_setting[best] == max(per_setting.values())
     assert sum(a["waves"] for a in ranking) == len(run["waves"])
     md = (path.parent / "report.md").read_text()
     assert "## Settings explored" in md
-    assert "Most race-prone so far: **rayon=4**" in md
+    assert f"Most race-prone so far: **{best}**" in md
