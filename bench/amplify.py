@@ -139,34 +139,33 @@ def table(args: argparse.Namespace, totals: dict[str, list[float]]) -> None:
 
 def false_alarms(args: argparse.Namespace, levers: dict[str, dict[str, Any]], report_dir: str) -> None:
     """Hung waves of the healthy and the slow fixture under each lever (the goal: none)."""
-    if args.false_alarms:
-        print("\nfalse alarms (hung waves) under each lever, healthy / slow:")
-        for name, lever in levers.items():
-            counts = []
-            for fault, extra in (
-                ("none", {}),
-                ("slow", {"options": {"slow_ms": 1200}, "stall_floor": 0.5, "iterations": 2}),
-            ):
-                settings = {"fault": fault, "fault_rate": 1.0, "waves": args.false_alarms, **extra}
-                result = api.run(
-                    Scenario(
-                        **{
-                            "name": "amplify-negative",
-                            "workers": 2,
-                            "rayon": 4,
-                            "iterations": 20,
-                            "timeout": 60.0,
-                            "report_dir": report_dir,
-                            **settings,
-                            **{k: v for k, v in lever.items()},
-                        }
-                    )
+    print("\nfalse alarms (hung waves) under each lever, healthy / slow:")
+    for name, lever in levers.items():
+        counts = []
+        for fault, extra in (
+            ("none", {}),
+            ("slow", {"options": {"slow_ms": 1200}, "stall_floor": 0.5, "iterations": 2}),
+        ):
+            settings = {"fault": fault, "fault_rate": 1.0, "waves": args.false_alarms, **extra}
+            result = api.run(
+                Scenario(
+                    **{
+                        "name": "amplify-negative",
+                        "workers": 2,
+                        "rayon": 4,
+                        "iterations": 20,
+                        "timeout": 60.0,
+                        "report_dir": report_dir,
+                        **settings,
+                        **{k: v for k, v in lever.items()},
+                    }
                 )
-                counts.append(sum(1 for w in result.waves if w.verdict.is_hang))
-            print(
-                f"- {name}: {counts[0]}/{args.false_alarms} healthy, {counts[1]}/{args.false_alarms} slow",
-                flush=True,
             )
+            counts.append(sum(1 for w in result.waves if w.verdict.is_hang))
+        print(
+            f"- {name}: {counts[0]}/{args.false_alarms} healthy, {counts[1]}/{args.false_alarms} slow",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -119,7 +119,6 @@ class Perturber:
                 self._cond.notify_all()
 
     def _expire(self, now: float) -> None:
-        assert self._stopper is not None
         for tid in [t for t, (_, until) in self._until.items() if until <= now]:
             self._resume(tid, now)
 
@@ -189,9 +188,8 @@ class Perturber:
     def _resume_all(self) -> None:
         if self._stopper is not None:
             now = time.monotonic()
-            for tid in list(self._until):
+            for tid in list(self._until):  # every thread the stopper holds is in _until
                 self._resume(tid, now)
-            self._stopper.resume_all()
         self._continue(set(self._gang_stopped))
 
     # -- the supervisor's side --------------------------------------------------------------
