@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli_run, run_cli
-from gvlstress.supervisor.amplifiers import delay_library
+from conftest import cli_run, run_cli, wait_for
+from gvlstress.supervisor import delays
+from gvlstress.supervisor.delays import Mapping, Table, parse_maps, read_table, site_of, sites_waited_at
+from gvlstress.supervisor.delays import library as delay_library
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -102,7 +104,7 @@ def test_a_workers_own_children_do_not_inherit_the_layer(report_dir: Path) -> No
     assert len(seen) == 2
     assert all(s["parent_has_layer"] for s in seen)  # the worker had it...
     assert all("libgvldelay" not in s["env"].get("LD_PRELOAD", "") for s in seen)  # ...its child does not
-    assert all("GVLSTRESS_DELAYS" not in s["env"] for s in seen)
+    assert all(not any(k.startswith("GVLSTRESS_DELAY") for k in s["env"]) for s in seen)
 
 
 def test_delays_with_forked_workers_is_one_line(tmp_path: Path) -> None:
@@ -110,3 +112,174 @@ def test_delays_with_forked_workers_is_one_line(tmp_path: Path) -> None:
     assert r.returncode == 2, r.stdout + r.stderr
     (line,) = r.stderr.strip().splitlines()
     assert line.startswith("gvlstress: error: --delays needs start_method = spawn (got fork)")
+
+
+# -- learned placement ----------------------------------------------------------------------
+
+MAPS = """\
+5581a0000000-5581a0001000 r--p 00000000 08:01 1234  /usr/bin/python3.11
+5581a0001000-5581a0003000 r-xp 00001000 08:01 1234  /usr/bin/python3.11
+7f0000000000-7f0000021000 rw-p 00000000 00:00 0
+7f0000100000-7f0000110000 r--p 00000000 08:01 99  /opt/lib/_native.abi3.so
+7f0000110000-7f0000190000 r-xp 00010000 08:01 99  /opt/lib/_native.abi3.so
+7f0000200000-7f0000201000 r-xp 00000000 08:01 7  /opt/lib/libgvldelay.so
+7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0  [stack]
+"""
+
+
+@pytest.mark.parametrize(
+    ("address", "site"),
+    [
+        (0x7F0000110000 + 0x4E56, "_native.abi3.so+0x14e56"),  # from the module's first mapping
+        (0x5581A0001234, "python3.11+0x1234"),
+        (0x7F0000000010, None),  # anonymous memory: no module
+        (0x7FFD00000010, None),  # [stack]
+        (0x10, None),  # unmapped
+    ],
+)
+def test_a_code_address_is_named_as_module_and_offset(address: int, site: str | None) -> None:
+    assert site_of(address, parse_maps(MAPS)) == site
+
+
+def test_the_sites_waited_at_are_the_callers_once_each_never_the_layers_own() -> None:
+    maps = parse_maps(MAPS)
+    assert maps[0] == Mapping(0x5581A0000000, 0x5581A0001000, 0, "/usr/bin/python3.11")
+    table = Table(
+        calls=10,
+        delays=1,
+        delayed_us=5,
+        hot_calls=0,
+        hot_delays=0,
+        waiting=(
+            (11, 0x7F0000114E56),
+            (12, 0x7F0000114E56),  # two threads at one site: one site
+            (13, 0x7F0000200010),  # inside the layer: not a caller's site
+            (14, 0x7F0000000010),  # anonymous (JIT, say): unnamed
+            (15, 0x5581A0001234),
+        ),
+    )
+    assert sites_waited_at(table, maps) == ("_native.abi3.so+0x14e56", "python3.11+0x1234")
+
+
+BLOCKED = """
+import threading
+lock = threading.Lock()
+lock.acquire()
+print("ready", flush=True)
+lock.acquire()  # blocks for ever, in CPython's semaphore wait
+"""
+
+HANDOFFS = """
+import queue, threading
+q = queue.Queue()
+def give():
+    for i in range(300):
+        q.put(i)
+t = threading.Thread(target=give)
+t.start()
+for _ in range(300):
+    q.get()  # waits on the queue's condition: CPython's lock wait, from one call site
+t.join()
+"""
+
+
+def layer_env(table: Path, sites: str | None = None) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "LD_PRELOAD": str(delay_library()),
+        "GVLSTRESS_DELAYS": "5:3000:50",
+        "GVLSTRESS_DELAY_TABLE": str(table),
+    }
+    if sites is not None:
+        env["GVLSTRESS_DELAY_SITES"] = sites
+    return env
+
+
+def blocked_site(tmp_path: Path) -> str:
+    """Where a real CPython thread blocked on a lock waits, as the harness learns it."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", BLOCKED], env=layer_env(tmp_path), stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+        table_file = tmp_path / f"{proc.pid}.sites"
+        table = wait_for(
+            lambda: (t := read_table(table_file)) is not None and t.waiting and t,
+            10,
+            "the blocked thread's wait in the table",
+        )
+        (site,) = sites_waited_at(table, parse_maps(Path(f"/proc/{proc.pid}/maps").read_text()))
+        return str(site)
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def test_a_blocked_threads_call_site_is_read_from_the_live_table(tmp_path: Path) -> None:
+    site = blocked_site(tmp_path)
+    module, _, offset = site.partition("+0x")
+    assert "python" in module  # the interpreter (or libpython) makes the call, not libc or the layer
+    assert int(offset, 16) > 0
+
+
+def handoffs(table: Path, sites: str) -> Table:
+    subprocess.run([sys.executable, "-c", HANDOFFS], env=layer_env(table, sites), timeout=120, check=True)
+    (f,) = table.glob("*.sites")
+    got = read_table(f)
+    f.unlink()
+    assert got is not None
+    return got
+
+
+def test_calls_from_a_learned_site_take_the_hot_rate_and_no_other_does(tmp_path: Path) -> None:
+    learn = tmp_path / "learn"
+    learn.mkdir()
+    site = blocked_site(learn)
+    module, _, offset = site.partition("+0x")
+    hot = handoffs(tmp_path, f"1000000:0:{site}")  # every call from exactly that site
+    assert hot.hot_calls > 0
+    assert hot.hot_delays == hot.hot_calls
+    assert hot.calls > hot.hot_calls  # the rest keep the sparse rate
+    far = handoffs(tmp_path, f"1000000:0:{module}+0x{int(offset, 16) + 4096:x}")  # the same module, elsewhere
+    assert far.hot_calls == 0
+    assert far.calls > 0
+    near = handoffs(tmp_path, f"1000000:4096:{module}+0x{int(offset, 16) + 4096:x}")  # ...unless near counts
+    assert near.hot_calls > 0
+    assert handoffs(tmp_path, "1000000:0:libnothing.so+0x10").hot_calls == 0
+
+
+@pytest.mark.slow
+def test_a_hang_teaches_the_next_wave_where_to_delay(report_dir: Path) -> None:
+    run = cli_run(
+        [
+            "run",
+            "--fault",
+            "lock_across_par_iter",
+            "--fault-rate",
+            "1",
+            "--workers",
+            "1",
+            "--rayon",
+            "4",
+            "--waves",
+            "2",
+            "--delays",
+            "3",
+        ],
+        1,
+        report_dir,
+    )
+    first, second = (w["amplifiers"]["delays"] for w in run["waves"])
+    assert [w["verdict"] for w in run["waves"]] == ["deadlock", "deadlock"]
+    assert first["sites"] == []
+    assert first["hot_calls"] == 0
+    native = [s for s in first["learned"] if s.startswith("_native")]
+    assert native, first["learned"]  # the fixture's lock waits, in the fixture's own module
+    assert len(first["learned"]) <= delays.MAX_SITES
+    assert sorted(second["sites"]) == first["learned"]
+    assert second["hot_calls"] > 0  # the second wave's hung threads reached those sites again
+    assert first["calls"] > 0
+    assert first["workers_reporting"] == 1
+    (report,) = report_dir.glob("*/report.md")
+    assert "learned _native" in report.read_text()

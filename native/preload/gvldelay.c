@@ -3,43 +3,143 @@
  * Preloaded (LD_PRELOAD) into a worker only, it interposes the points where native threads
  * hand off to each other and, at a seeded random few of those calls, sleeps a short while
  * before going on: libc `syscall()` for futex waits and wakes (Rust's std and parking_lot park
- * and unpark through it), `sched_yield()` (rayon's idle spin), and `pthread_mutex_lock()`.
- * A delay there widens the window between a check and the wait or wake that depends on it,
- * which is where lost wakeups and lock-order races live. Uncontended Rust locks are inline
- * atomics and never reach these calls: they stay invisible, by construction.
+ * and unpark through it), `sched_yield()` (rayon's idle spin), `pthread_mutex_lock()`, and the
+ * blocking waits CPython parks in (`pthread_cond_wait`/`timedwait` for the GIL, `sem_*wait` for
+ * its locks). A delay there widens the window between a check and the wait or wake that
+ * depends on it, which is where lost wakeups and lock-order races live. Uncontended Rust locks
+ * are inline atomics and never reach these calls: they stay invisible, by construction.
  *
- * Configuration (environment, read once): GVLSTRESS_DELAYS="SEED:PER_MILLION:MAX_US", e.g.
- * "7:3000:400" delays 0.3% of the interposed calls by 1-400 us. Unset or malformed: no delay,
- * every call goes straight through. Counters are readable with gvldelay_stats().
+ * Placement is learned across waves (as TSVD learns its trap points): every thread records,
+ * in a table shared with the harness, the call site of the wait it is blocked in. When a wave
+ * hangs, the harness reads where the hung threads wait, and later waves delay calls from near
+ * those sites far more often than anywhere else.
+ *
+ * Configuration (environment, read once at load):
+ *   GVLSTRESS_DELAYS="SEED:PER_MILLION:MAX_US"  e.g. "7:3000:400": 0.3% of calls, 1-400 us.
+ *   GVLSTRESS_DELAY_SITES="HOT_PER_MILLION:NEAR_BYTES:MODULE+0xOFFSET,..."  the learned sites:
+ *       a call whose return address lies within NEAR_BYTES of MODULE's OFFSET is delayed at
+ *       HOT_PER_MILLION instead.
+ *   GVLSTRESS_DELAY_TABLE=DIR  the shared table: DIR/<pid>.sites (see `struct table`).
+ * Unset or malformed GVLSTRESS_DELAYS: no delay, no table, every call goes straight through.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#define NSLOTS 1024
+#define MAX_SITES 16
+#define CACHE 64
+
+/* The table the harness reads (`gvlstress.supervisor.delays`): a header of counters, then one
+ * slot per thread. All fields are 64-bit little-endian words; keep the two sides in step. */
+struct slot {
+    _Atomic uint64_t tid;     /* 0: free */
+    _Atomic uint64_t waiting; /* 1 while the thread is blocked in an interposed wait */
+    _Atomic uint64_t ra;      /* the return address of that wait's call (its call site) */
+    _Atomic uint64_t waits;   /* waits entered by this thread */
+};
+struct table {
+    char magic[8]; /* "GVLDLY2\0" */
+    uint64_t nslots;
+    _Atomic uint64_t calls, delays, delayed_us, hot_calls, hot_delays;
+    struct slot slots[NSLOTS];
+};
+
+struct site { char module[240]; uint64_t offset; };
+
 static long (*real_syscall)(long, ...);
 static int (*real_sched_yield)(void);
 static int (*real_mutex_lock)(pthread_mutex_t *);
+static int (*real_cond_wait)(pthread_cond_t *, pthread_mutex_t *);
+static int (*real_cond_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+static int (*real_sem_wait)(sem_t *);
+static int (*real_sem_timedwait)(sem_t *, const struct timespec *);
+static int (*real_sem_clockwait)(sem_t *, clockid_t, const struct timespec *);
 
 static uint64_t seed;
-static uint32_t per_million;
-static uint32_t max_us;
-static atomic_uint_fast64_t calls, delays, delayed_us;
+static uint32_t per_million, hot_per_million, max_us;
+static uint64_t near_bytes;
+static struct site sites[MAX_SITES];
+static int nsites;
+static struct table local; /* counters when no shared table was asked for */
+static struct table *tab = &local;
+
 static __thread uint64_t rng_state;
+static __thread struct slot *my_slot;
+static __thread int slot_tried, inside;
+static __thread struct { uintptr_t ra; int hot; } cache[CACHE];
+
+static void parse_sites(const char *spec) {
+    char *end;
+    unsigned long hot = strtoul(spec, &end, 10);
+    if (*end != ':' || hot > 1000000) return;
+    unsigned long long near = strtoull(end + 1, &end, 10);
+    if (*end != ':') return;
+    const char *p = end + 1;
+    while (*p && nsites < MAX_SITES) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        const char *plus = memrchr(p, '+', len);
+        if (plus && (size_t)(plus - p) < sizeof sites[0].module) {
+            memcpy(sites[nsites].module, p, (size_t)(plus - p));
+            sites[nsites].module[plus - p] = '\0';
+            sites[nsites].offset = strtoull(plus + 1, NULL, 16);
+            nsites++;
+        }
+        if (!comma) break;
+        p = comma + 1;
+    }
+    near_bytes = near;
+    hot_per_million = (uint32_t)hot;
+}
+
+static void open_table(const char *dir) {
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%d.sites", dir, (int)getpid()) >= (int)sizeof path) return;
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return;
+    if (ftruncate(fd, sizeof(struct table)) == 0) {
+        void *m = mmap(NULL, sizeof(struct table), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (m != MAP_FAILED) {
+            tab = m;
+            memcpy(tab->magic, "GVLDLY2", 8);
+            tab->nslots = NSLOTS;
+        }
+    }
+    close(fd);
+}
+
+/* A forked child's threads claim their own slots (the table itself is shared with the parent). */
+static void child_after_fork(void) {
+    my_slot = NULL;
+    slot_tried = 0;
+}
 
 static void configure(void) __attribute__((constructor));
 static void configure(void) {
     real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
     real_sched_yield = (int (*)(void))dlsym(RTLD_NEXT, "sched_yield");
     real_mutex_lock = (int (*)(pthread_mutex_t *))dlsym(RTLD_NEXT, "pthread_mutex_lock");
+    real_cond_wait = (int (*)(pthread_cond_t *, pthread_mutex_t *))dlsym(RTLD_NEXT, "pthread_cond_wait");
+    real_cond_timedwait = (int (*)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *))dlsym(
+        RTLD_NEXT, "pthread_cond_timedwait");
+    real_sem_wait = (int (*)(sem_t *))dlsym(RTLD_NEXT, "sem_wait");
+    real_sem_timedwait = (int (*)(sem_t *, const struct timespec *))dlsym(RTLD_NEXT, "sem_timedwait");
+    real_sem_clockwait = (int (*)(sem_t *, clockid_t, const struct timespec *))dlsym(RTLD_NEXT, "sem_clockwait");
     const char *spec = getenv("GVLSTRESS_DELAYS");
     if (spec == NULL) return;
     char *end;
@@ -51,6 +151,11 @@ static void configure(void) {
     if (*end != '\0' || p > 1000000 || m == 0 || m > 1000000) return;
     seed = (uint64_t)s;
     max_us = (uint32_t)m;
+    const char *learned = getenv("GVLSTRESS_DELAY_SITES");
+    if (learned != NULL) parse_sites(learned);
+    const char *dir = getenv("GVLSTRESS_DELAY_TABLE");
+    if (dir != NULL && *dir) open_table(dir);
+    pthread_atfork(NULL, NULL, child_after_fork);
     per_million = (uint32_t)p; /* set last: a nonzero rate means the rest is valid */
 }
 
@@ -63,17 +168,78 @@ static uint64_t next(void) {
     return z ^ (z >> 31);
 }
 
-static void maybe_delay(void) {
-    if (per_million == 0) return;
-    atomic_fetch_add_explicit(&calls, 1, memory_order_relaxed);
-    if (next() % 1000000 >= per_million) return;
-    uint32_t us = 1 + (uint32_t)(next() % max_us);
-    struct timespec ts = {us / 1000000, (long)(us % 1000000) * 1000};
-    /* the raw syscall: nanosleep through libc could come back here on some libcs */
-    real_syscall(SYS_nanosleep, &ts, NULL);
-    atomic_fetch_add_explicit(&delays, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&delayed_us, us, memory_order_relaxed);
+/* Is this call site near a learned one? dladdr once per site per thread, then the cache. */
+static int hot(uintptr_t ra) {
+    if (nsites == 0) return 0;
+    unsigned i = (unsigned)((ra >> 2) * 0x9E3779B1u) % CACHE;
+    if (cache[i].ra == ra) return cache[i].hot;
+    int is_hot = 0;
+    Dl_info info;
+    if (dladdr((void *)ra, &info) && info.dli_fname && info.dli_fbase) {
+        const char *base = strrchr(info.dli_fname, '/');
+        base = base ? base + 1 : info.dli_fname;
+        uint64_t off = (uint64_t)(ra - (uintptr_t)info.dli_fbase);
+        for (int k = 0; k < nsites && !is_hot; k++) {
+            uint64_t d = off > sites[k].offset ? off - sites[k].offset : sites[k].offset - off;
+            is_hot = d <= near_bytes && strcmp(base, sites[k].module) == 0;
+        }
+    }
+    cache[i].ra = ra;
+    cache[i].hot = is_hot;
+    return is_hot;
 }
+
+static void maybe_delay(uintptr_t ra) {
+    if (per_million == 0 || inside) return;
+    inside = 1; /* dladdr, or anything it calls, never comes back through here */
+    atomic_fetch_add_explicit(&tab->calls, 1, memory_order_relaxed);
+    int h = hot(ra);
+    uint32_t rate = per_million;
+    if (h) {
+        atomic_fetch_add_explicit(&tab->hot_calls, 1, memory_order_relaxed);
+        rate = hot_per_million;
+    }
+    if (next() % 1000000 < rate) {
+        uint32_t us = 1 + (uint32_t)(next() % max_us);
+        struct timespec ts = {us / 1000000, (long)(us % 1000000) * 1000};
+        /* the raw syscall: nanosleep through libc could come back here on some libcs */
+        real_syscall(SYS_nanosleep, &ts, NULL);
+        atomic_fetch_add_explicit(&tab->delays, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&tab->delayed_us, us, memory_order_relaxed);
+        if (h) atomic_fetch_add_explicit(&tab->hot_delays, 1, memory_order_relaxed);
+    }
+    inside = 0;
+}
+
+/* This thread's slot in the shared table (claimed once; none if the table is full or absent). */
+static struct slot *slot(void) {
+    if (slot_tried || tab == &local) return my_slot;
+    slot_tried = 1;
+    uint64_t tid = (uint64_t)gettid();
+    for (unsigned k = 0; k < NSLOTS; k++) {
+        struct slot *s = &tab->slots[(tid * 0x9E3779B1u + k) % NSLOTS];
+        uint64_t free = 0;
+        if (atomic_compare_exchange_strong(&s->tid, &free, tid)) return my_slot = s;
+    }
+    return NULL;
+}
+
+static struct slot *wait_begins(uintptr_t ra) {
+    if (per_million == 0) return NULL;
+    struct slot *s = slot();
+    if (s != NULL) {
+        atomic_store_explicit(&s->ra, ra, memory_order_relaxed);
+        atomic_fetch_add_explicit(&s->waits, 1, memory_order_relaxed);
+        atomic_store_explicit(&s->waiting, 1, memory_order_release);
+    }
+    return s;
+}
+
+static void wait_ends(struct slot *s) {
+    if (s != NULL) atomic_store_explicit(&s->waiting, 0, memory_order_release);
+}
+
+#define SITE ((uintptr_t)__builtin_return_address(0))
 
 long syscall(long number, ...) {
     va_list ap;
@@ -81,27 +247,81 @@ long syscall(long number, ...) {
     long a[6];
     for (int i = 0; i < 6; i++) a[i] = va_arg(ap, long);
     va_end(ap);
-    if (number == SYS_futex) {
-        int cmd = (int)a[1] & FUTEX_CMD_MASK;
-        if (cmd == FUTEX_WAIT || cmd == FUTEX_WAKE || cmd == FUTEX_WAIT_BITSET || cmd == FUTEX_WAKE_BITSET)
-            maybe_delay();
-    }
-    return real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+    if (number != SYS_futex) return real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+    int cmd = (int)a[1] & FUTEX_CMD_MASK;
+    uintptr_t ra = SITE;
+    if (cmd == FUTEX_WAKE || cmd == FUTEX_WAKE_BITSET) maybe_delay(ra);
+    if (cmd != FUTEX_WAIT && cmd != FUTEX_WAIT_BITSET)
+        return real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+    maybe_delay(ra);
+    struct slot *s = wait_begins(ra);
+    long r = real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+    wait_ends(s);
+    return r;
 }
 
 int sched_yield(void) {
-    maybe_delay();
+    maybe_delay(SITE);
     return real_sched_yield();
 }
 
 int pthread_mutex_lock(pthread_mutex_t *m) {
-    maybe_delay();
-    return real_mutex_lock(m);
+    uintptr_t ra = SITE;
+    maybe_delay(ra);
+    struct slot *s = wait_begins(ra);
+    int r = real_mutex_lock(m);
+    wait_ends(s);
+    return r;
+}
+
+int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
+    uintptr_t ra = SITE;
+    maybe_delay(ra);
+    struct slot *s = wait_begins(ra);
+    int r = real_cond_wait(c, m);
+    wait_ends(s);
+    return r;
+}
+
+int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *t) {
+    uintptr_t ra = SITE;
+    maybe_delay(ra);
+    struct slot *s = wait_begins(ra);
+    int r = real_cond_timedwait(c, m, t);
+    wait_ends(s);
+    return r;
+}
+
+int sem_wait(sem_t *sem) {
+    uintptr_t ra = SITE;
+    maybe_delay(ra);
+    struct slot *s = wait_begins(ra);
+    int r = real_sem_wait(sem);
+    wait_ends(s);
+    return r;
+}
+
+int sem_timedwait(sem_t *sem, const struct timespec *t) {
+    uintptr_t ra = SITE;
+    maybe_delay(ra);
+    struct slot *s = wait_begins(ra);
+    int r = real_sem_timedwait(sem, t);
+    wait_ends(s);
+    return r;
+}
+
+int sem_clockwait(sem_t *sem, clockid_t clock, const struct timespec *t) {
+    uintptr_t ra = SITE;
+    maybe_delay(ra);
+    struct slot *s = wait_begins(ra);
+    int r = real_sem_clockwait(sem, clock, t);
+    wait_ends(s);
+    return r;
 }
 
 /* What the layer did in this process: interposed calls seen, delays, microseconds delayed. */
 void gvldelay_stats(uint64_t out[3]) {
-    out[0] = atomic_load(&calls);
-    out[1] = atomic_load(&delays);
-    out[2] = atomic_load(&delayed_us);
+    out[0] = atomic_load(&tab->calls);
+    out[1] = atomic_load(&tab->delays);
+    out[2] = atomic_load(&tab->delayed_us);
 }

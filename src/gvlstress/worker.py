@@ -138,7 +138,8 @@ def init(
         kept = [
             p for p in os.environ.get("LD_PRELOAD", "").split(":") if p and not p.endswith("/libgvldelay.so")
         ]
-        os.environ.pop("GVLSTRESS_DELAYS")
+        for key in ("GVLSTRESS_DELAYS", "GVLSTRESS_DELAY_SITES", "GVLSTRESS_DELAY_TABLE"):
+            os.environ.pop(key, None)
         if kept:
             os.environ["LD_PRELOAD"] = ":".join(kept)
         else:

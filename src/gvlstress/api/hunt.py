@@ -16,8 +16,7 @@ from gvlstress.model import (
     plural,
 )
 from gvlstress.scenario import Scenario
-from gvlstress.supervisor import Observer, StopFlag
-from gvlstress.supervisor.amplifiers import delay_library
+from gvlstress.supervisor import Observer, StopFlag, delays
 from gvlstress.system import cgroups
 
 
@@ -68,7 +67,7 @@ def hunt(
             hint="drop one of them",
         )
     settings = (
-        explore.arms(scenario, len(os.sched_getaffinity(0)), _quota_ok(), delay_library() is not None)
+        explore.arms(scenario, len(os.sched_getaffinity(0)), _quota_ok(), delays.library() is not None)
         if explore_settings
         else ()
     )

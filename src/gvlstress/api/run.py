@@ -32,7 +32,8 @@ from gvlstress.model.live import WorkerStatus
 from gvlstress.probes import host, interpreter
 from gvlstress.reporters import json_report, raw
 from gvlstress.scenario import Scenario
-from gvlstress.supervisor import Observer, StopFlag, Wave, forkserver, worker_spec
+from gvlstress.supervisor import Observer, StopFlag, Wave, delays, forkserver, worker_spec
+from gvlstress.supervisor.delays import DelayLayer
 from gvlstress.supervisor.warmup import warm_parent, warm_up
 from gvlstress.system import watchdog
 from gvlstress.system.heartbeat import Board
@@ -116,6 +117,8 @@ def run(
     if not Path("/proc/self/task").is_dir():
         raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
     drive = Drive(command, deadline, until, keep_alive, settings, shard)
+    if _uses_delays(scenario, settings):
+        delays.require()  # before any target is prepared: a missing layer is a usage error now
     with watchdog.guarding():  # nothing started from here on outlives a SIGKILLed harness
         # the host snapshot (tool versions, each with a 3 s deadline) is taken beside the set-up
         starting = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gvlstress-snapshot")
@@ -157,6 +160,10 @@ class _Extras:
     warm_up: dict[str, object] | None
     preloaded: dict[str, object] | None
     parent_warmed: str | None
+
+
+def _uses_delays(scenario: Scenario, settings: tuple[explore.Arm, ...]) -> bool:
+    return any(s.delays is not None for s in (scenario, *(a.apply(scenario) for a in settings)))
 
 
 def _set_up(
@@ -256,6 +263,13 @@ class _Waves:
         self.shown_dir = redact_path(str(self.run_dir))
         self.environment = HostFacts()
         self.target = TargetFacts(scenario.target)
+        self.delays: DelayLayer | None = None
+        """The delay layer's tables and learned sites, across waves (with --delays)."""
+        if _uses_delays(scenario, drive.settings):
+            table_dir = tempfile.mkdtemp(prefix="gvlstress-delays-")
+            watchdog.remove_on_death(table_dir)
+            self.delays = DelayLayer(Path(table_dir))
+            cleanup.callback(self.delays.close)
 
     def facts(self, snapshot: Future[HostFacts], extras: _Extras) -> None:
         """The host and the target as the report keeps them (redacted once, here)."""
@@ -316,6 +330,7 @@ class _Waves:
                 keep_hung=self.drive.keep_alive is not None and self.kept is None,
                 setting=setting,
                 shard=shard.index if shard else None,
+                delays=self.delays if wave_scenario.delays is not None else None,
             )
             try:
                 wave = launch.run()

@@ -53,6 +53,13 @@ def amplifier_cell(amp: dict[str, Any]) -> str:
             parts.append(f"chaos {c['starvations']} starvations, {c.get('stops', 0)} stops")
     if g := amp.get("gang"):
         parts.append(f"gang {g['gang_ms']} ms slices ({plural(g['turns'], 'turn')})")
+    if d := amp.get("delays"):
+        part = f"delays {plural(d.get('delays', 0), 'delay')} in {d['workers_loaded']}/{d['workers']} workers"
+        if d.get("sites"):
+            part += f", {d['hot_delays']} at {plural(len(d['sites']), 'learned site')}"
+        if d.get("learned"):
+            part += f"; learned {', '.join(d['learned'])}"
+        parts.append(part)
     if m := amp.get("memory_limit"):
         parts.append(f"memory {m['bytes'] // 2**20} MiB ({plural(m['oom_kills'] or 0, 'OOM kill')})")
     if k := amp.get("kill_worker"):

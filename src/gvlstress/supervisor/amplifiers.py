@@ -12,7 +12,9 @@ the conditions of hosts where races were reported, on any machine:
   (the wave's cgroups are `cgroups.WaveGroup`);
 - ``burners``: N CPU-burning neighbour processes for the length of each wave;
 - ``chaos`` and ``gang``: strict per-thread starvation in rr's manner, and one worker owning the
-  machine at a time (`supervisor.chaos`).
+  machine at a time (`supervisor.chaos`);
+- ``delays``: a preloaded layer delaying a worker's thread hand-offs, placed where hangs were
+  found (`supervisor.delays`).
 
 Each is applied from the moment the thing it acts on exists (workers join the quota's cgroup
 themselves before the target runs) and recorded per wave in run.json with what was really
@@ -24,16 +26,14 @@ harness.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import subprocess
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from gvlstress.errors import UsageError
 from gvlstress.scenario import Scenario
+from gvlstress.supervisor import delays
 from gvlstress.system import watchdog
 from gvlstress.system.cgroups import WaveGroup
 
@@ -108,45 +108,6 @@ class Burners:
                 p.wait(timeout=5)
 
 
-DELAY_LIB = "libgvldelay.so"
-DELAY_PER_MILLION = 3000
-"""--delays: the share of interposed calls delayed (0.3%)..."""
-DELAY_MAX_US = 400
-"""...each by 1 to this many microseconds (a preemption's worth, not a stall)."""
-
-
-def delay_library() -> Path | None:
-    """The delay layer built with the native loader (`native/preload/gvldelay.c`), if installed."""
-    spec = importlib.util.find_spec("gvlstress_native")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    lib = Path(next(iter(spec.submodule_search_locations))) / DELAY_LIB
-    return lib if lib.is_file() else None
-
-
-def delay_env(seed: int | None) -> dict[str, str]:
-    """What a worker's birth environment needs for --delays SEED (nothing without it)."""
-    if seed is None:
-        return {}
-    lib = delay_library()
-    if lib is None:
-        raise UsageError(
-            "--delays: the delay layer is not installed (hint: reinstall the native loader with a C "
-            "compiler present: pip install ./native)"
-        )
-    preload = ":".join(p for p in (str(lib), os.environ.get("LD_PRELOAD", "")) if p)
-    return {"LD_PRELOAD": preload, "GVLSTRESS_DELAYS": f"{seed}:{DELAY_PER_MILLION}:{DELAY_MAX_US}"}
-
-
-def preloaded(pid: int) -> bool:
-    """The delay layer is mapped into `pid` (the dynamic linker honoured LD_PRELOAD)."""
-    try:
-        with open(f"/proc/{pid}/maps") as fh:
-            return any(line.rstrip().endswith(DELAY_LIB) for line in fh)
-    except OSError:
-        return False
-
-
 def worker_records(
     sc: Scenario,
     squeezed: tuple[int, ...] | None,
@@ -160,8 +121,9 @@ def worker_records(
     if sc.delays is not None:
         out["delays"] = {
             "seed": sc.delays,
-            "per_million": DELAY_PER_MILLION,
-            "max_us": DELAY_MAX_US,
+            "per_million": delays.PER_MILLION,
+            "hot_per_million": delays.HOT_PER_MILLION,
+            "max_us": delays.MAX_US,
             "workers": len(preloaded),
             "workers_loaded": sum(1 for p in preloaded if p),
         }

@@ -24,7 +24,6 @@ from typing import Any
 from gvlstress import worker
 from gvlstress.probes.procfs import zombie_status
 from gvlstress.scenario import Scenario
-from gvlstress.supervisor import amplifiers
 from gvlstress.supervisor.spec import inherited_env, spawn_without_main, worker_interpreter
 from gvlstress.system import proctree, watchdog
 from gvlstress.system.heartbeat import Board
@@ -42,13 +41,21 @@ class Pool:
     """One wave's executor: start, learn pids, find who died, tear down, keep one worker alive."""
 
     def __init__(
-        self, scenario: Scenario, plan: TargetPlan, board: Board, stderr_dir: str | None, cgroups: list[str]
+        self,
+        scenario: Scenario,
+        plan: TargetPlan,
+        board: Board,
+        stderr_dir: str | None,
+        cgroups: list[str],
+        env: dict[str, str] | None = None,
     ) -> None:
         self.scenario = scenario
         self.plan = plan
         self.board = board
         self.stderr_dir = stderr_dir
         self.cgroups = cgroups
+        self.env = env or {}
+        """Added to the workers' birth environment (the delay layer's, with --delays)."""
         self.processes: dict[int, Any] = {}
         """Every worker process seen (pid -> multiprocessing.Process)."""
         self.kept: dict[int, Any] = {}
@@ -70,7 +77,7 @@ class Pool:
         ctx = mp.get_context(sc.start_method)
         with (
             inherited_env("RAYON_NUM_THREADS", sc.inherit_rayon),
-            environ_with(amplifiers.delay_env(sc.delays)),
+            environ_with(self.env),
             spawn_without_main(),
             worker_interpreter(ctx, self.plan.python, self.plan.sys_path),
         ):

@@ -26,6 +26,7 @@ from gvlstress.model.live import WorkerStatus
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import amplifiers
 from gvlstress.supervisor.chaos import Perturber
+from gvlstress.supervisor.delays import DelayLayer, preloaded
 from gvlstress.supervisor.events import Observer, StopFlag
 from gvlstress.supervisor.pool import Pool
 from gvlstress.supervisor.probing import Prober
@@ -63,6 +64,7 @@ class Wave:
         keep_hung: bool = False,
         setting: str | None = None,
         shard: int | None = None,
+        delays: DelayLayer | None = None,
     ) -> None:
         self.index = index
         self.setting = setting
@@ -84,6 +86,10 @@ class Wave:
         """The wave's cgroups (containment, and the quota when asked); None where none is writable."""
         self.leftovers: set[int] = set()
         """Processes the workers started that outlived them and were killed at the wave's end."""
+        self.delays = delays
+        """The run's delay layer (--delays): the workers' environment, and what hangs teach it."""
+        self.delay_sites: list[str] = delays.hot_sites() if delays else []
+        self.delays_learned: list[str] = []
         self.chaos: Perturber | None = None
         """Strict starvation and/or the gang, while batches run."""
         self.killer: Killer | None = None
@@ -122,7 +128,12 @@ class Wave:
         burners = amplifiers.Burners.start(sc.burners) if sc.burners else None
         try:
             self.pool = Pool(
-                sc, self.plan, self.board, self.stderr_dir, self.group.procs_files if self.group else []
+                sc,
+                self.plan,
+                self.board,
+                self.stderr_dir,
+                self.group.procs_files if self.group else [],
+                self.delays.env(sc.delays) if self.delays and sc.delays is not None else None,
             )
             futures = self.pool.start([self.spec(slot) for slot in range(sc.workers)])
             for pid in self.pool.processes:
@@ -148,6 +159,8 @@ class Wave:
                 detected_by = self.end.reason.value
                 detect_s = self.ended_at - started
                 self._capture_hung()  # evidence first; the teardown kills
+                if self.delays is not None:  # while the hung are alive to map their addresses
+                    self.delays_learned = self.delays.learn(list(self._hung()))
                 if self.keep_hung:
                     self._keep_first_hung()
             self._check_squeeze(self.slots)  # workers still alive whose pool was never reported
@@ -312,7 +325,7 @@ class Wave:
                 if self.group is not None:
                     self.group.join(st.pid)
                 if self.scenario.delays is not None:  # mapped at exec, if at all: look at first sight
-                    s.preloaded = amplifiers.preloaded(st.pid)
+                    s.preloaded = preloaded(st.pid)
             s.read(st, now)
             if st.rayon_threads and s.pinned is None:  # the beat that reports the pool
                 self._check_squeeze([s])
@@ -332,6 +345,11 @@ class Wave:
         started = [x for x in self.slots if x.pid]
         pinned, preloaded = [x.pinned for x in started], [x.preloaded for x in started]
         self.amplified |= amplifiers.worker_records(self.scenario, self.squeezed, pinned, preloaded)
+        if self.delays is not None and "delays" in self.amplified:  # --delays on in this wave
+            self.amplified["delays"] |= self.delays.wave_record([x.pid for x in started if x.pid]) | {
+                "sites": self.delay_sites,
+                "learned": self.delays_learned,
+            }
 
     def _stop_chaos(self) -> None:
         """Halt chaos and the gang (once), everything they stopped resumed, and record what they did."""

@@ -1,0 +1,222 @@
+"""The delay layer's harness half (``--delays SEED``): where it is, what each wave's workers are
+born with, and the placement it learns from hangs.
+
+The layer itself (`native/preload/gvldelay.c`) delays a seeded few of a worker's futex waits and
+wakes, ``sched_yield`` calls, pthread mutex locks and the waits CPython parks in. Sprayed
+uniformly, nearly all of those delays land in a pool's idle spinning, far from any race. So,
+as TSVD places its delays at the call sites of near-misses, placement is learned across waves:
+each thread records in a table shared with the harness (one file per worker) the call site of
+the wait it is blocked in; when a wave hangs, the sites where its hung threads wait (module and
+offset, from the worker's ``/proc/PID/maps``) are counted, and later waves delay calls from
+near the most-hung-at sites far more often (`HOT_PER_MILLION`) than anywhere else.
+
+The table layout is the C side's ``struct table``; keep the two in step.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import struct
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gvlstress.errors import UsageError
+
+__all__ = [
+    "DELAY_LIB",
+    "DelayLayer",
+    "Mapping",
+    "Table",
+    "library",
+    "parse_maps",
+    "preloaded",
+    "read_table",
+    "require",
+    "site_of",
+    "sites_waited_at",
+]
+
+DELAY_LIB = "libgvldelay.so"
+PER_MILLION = 3000
+"""The share of interposed calls delayed anywhere (0.3%)..."""
+HOT_PER_MILLION = 200_000
+"""...and at a call site near a learned one (20%)..."""
+MAX_US = 400
+"""...each by 1 to this many microseconds (a preemption's worth, not a stall)."""
+NEAR_BYTES = 2048
+"""How far from a learned call site a call still counts as near it (the same function, or its
+neighbours: a lock's wait and its unlock's wake sit a few hundred bytes apart)."""
+MAX_SITES = 8
+"""Learned sites handed to a wave: the most-hung-at ones (the layer holds up to 16)."""
+
+_MAGIC = b"GVLDLY2\x00"
+_HEADER = struct.Struct("<8s6Q")  # magic, nslots, calls, delays, delayed_us, hot_calls, hot_delays
+_SLOT = struct.Struct("<4Q")  # tid, waiting, return address, waits
+
+
+def library() -> Path | None:
+    """The layer built with the native loader (`native/preload/gvldelay.c`), if installed."""
+    spec = importlib.util.find_spec("gvlstress_native")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    lib = Path(next(iter(spec.submodule_search_locations))) / DELAY_LIB
+    return lib if lib.is_file() else None
+
+
+def require() -> Path:
+    """The layer, or the usage error a run with ``--delays`` stops on before its first wave."""
+    lib = library()
+    if lib is None:
+        raise UsageError(
+            "--delays: the delay layer is not installed (hint: reinstall the native loader with a C "
+            "compiler present: pip install ./native)"
+        )
+    return lib
+
+
+def preloaded(pid: int) -> bool:
+    """The layer is mapped into `pid` (the dynamic linker honoured LD_PRELOAD)."""
+    try:
+        with open(f"/proc/{pid}/maps") as fh:
+            return any(line.rstrip().endswith(DELAY_LIB) for line in fh)
+    except OSError:
+        return False
+
+
+@dataclass(frozen=True)
+class Table:
+    """One worker's table: what the layer did there, and who is blocked where right now."""
+
+    calls: int
+    delays: int
+    delayed_us: int
+    hot_calls: int
+    hot_delays: int
+    waiting: tuple[tuple[int, int], ...]
+    """(tid, return address of the wait's call) of each thread blocked in an interposed wait."""
+
+
+def read_table(path: Path) -> Table | None:
+    """A worker's table as the layer left it (None: absent, or not the layer's)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if len(data) < _HEADER.size:
+        return None
+    magic, nslots, calls, delays, delayed_us, hot_calls, hot_delays = _HEADER.unpack_from(data)
+    if magic != _MAGIC or len(data) < _HEADER.size + nslots * _SLOT.size:
+        return None
+    waiting = []
+    for tid, busy, ra, _waits in _SLOT.iter_unpack(data[_HEADER.size : _HEADER.size + nslots * _SLOT.size]):
+        if tid and busy:
+            waiting.append((tid, ra))
+    return Table(calls, delays, delayed_us, hot_calls, hot_delays, tuple(sorted(waiting)))
+
+
+@dataclass(frozen=True)
+class Mapping:
+    start: int
+    end: int
+    offset: int
+    path: str
+
+
+def parse_maps(text: str) -> tuple[Mapping, ...]:
+    """The file-backed mappings of a ``/proc/PID/maps`` text."""
+    out = []
+    for line in text.splitlines():
+        parts = line.split(maxsplit=5)
+        if len(parts) < 6 or not parts[5].startswith("/"):
+            continue
+        lo, _, hi = parts[0].partition("-")
+        try:
+            out.append(Mapping(int(lo, 16), int(hi, 16), int(parts[2], 16), parts[5].strip()))
+        except ValueError:
+            continue
+    return tuple(out)
+
+
+def site_of(address: int, maps: tuple[Mapping, ...]) -> str | None:
+    """``module+0xOFFSET`` of a code address, the offset from the module's first mapping (what
+    the layer's ``dladdr`` calls its base), so it names the same site in every worker."""
+    hit = next((m for m in maps if m.start <= address < m.end), None)
+    if hit is None:
+        return None
+    base = min((m.start for m in maps if m.path == hit.path and m.offset == 0), default=None)
+    if base is None or base > address:
+        return None
+    return f"{os.path.basename(hit.path)}+0x{address - base:x}"
+
+
+def sites_waited_at(table: Table, maps: tuple[Mapping, ...]) -> tuple[str, ...]:
+    """The distinct call sites a hung worker's blocked threads wait at (the layer's own, and
+    the C library's, never: a site is where the *caller* waits)."""
+    found = {site_of(ra, maps) for _, ra in table.waiting}
+    return tuple(sorted(s for s in found if s is not None and not s.startswith(DELAY_LIB)))
+
+
+class DelayLayer:
+    """One run's delay layer: the workers' birth environment, their tables, the learned sites.
+
+    Learning counts each site once per hung worker it was found in; a wave gets the
+    `MAX_SITES` most-counted, so a site seen in one odd hang does not outweigh one every hang
+    shares."""
+
+    def __init__(self, table_dir: Path) -> None:
+        self.lib = require()
+        self.dir = table_dir
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.learned: Counter[str] = Counter()
+
+    def hot_sites(self) -> list[str]:
+        return [site for site, _ in self.learned.most_common(MAX_SITES)]
+
+    def env(self, seed: int) -> dict[str, str]:
+        """What a worker's birth environment needs: the layer preloaded, its rates, the learned
+        sites, and where its table goes."""
+        preload = ":".join(p for p in (str(self.lib), os.environ.get("LD_PRELOAD", "")) if p)
+        out = {
+            "LD_PRELOAD": preload,
+            "GVLSTRESS_DELAYS": f"{seed}:{PER_MILLION}:{MAX_US}",
+            "GVLSTRESS_DELAY_TABLE": str(self.dir),
+        }
+        if self.learned:
+            out["GVLSTRESS_DELAY_SITES"] = f"{HOT_PER_MILLION}:{NEAR_BYTES}:{','.join(self.hot_sites())}"
+        return out
+
+    def learn(self, pids: list[int]) -> list[str]:
+        """Learn from hung workers, while they are still alive to map their addresses."""
+        found: set[str] = set()
+        for pid in pids:
+            table = read_table(self.dir / f"{pid}.sites")
+            try:
+                maps = parse_maps(Path(f"/proc/{pid}/maps").read_text())
+            except OSError:
+                continue
+            if table is not None:
+                sites = sites_waited_at(table, maps)
+                self.learned.update(sites)
+                found.update(sites)
+        return sorted(found)
+
+    def wave_record(self, pids: list[int]) -> dict[str, Any]:
+        """What the layer did in a wave's workers (their tables summed), then the tables go."""
+        tables = [t for pid in pids if (t := read_table(self.dir / f"{pid}.sites")) is not None]
+        for f in self.dir.glob("*.sites"):
+            f.unlink(missing_ok=True)
+        return {
+            "calls": sum(t.calls for t in tables),
+            "delays": sum(t.delays for t in tables),
+            "delayed_us": sum(t.delayed_us for t in tables),
+            "hot_calls": sum(t.hot_calls for t in tables),
+            "hot_delays": sum(t.hot_delays for t in tables),
+            "workers_reporting": len(tables),
+        }
+
+    def close(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
