@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import argparse
 import resource
+import shutil
 import tempfile
 from typing import Any
 
 from gvlstress import api
 from gvlstress.campaign import stats
+from gvlstress.campaign.shards import sequential_pairs
+from gvlstress.model import SequentialResult
 from gvlstress.scenario import Scenario
+from gvlstress.system.cache import cache_root
 
 LEVERS: dict[str, dict[str, Any]] = {
     "baseline": {},
@@ -45,7 +49,7 @@ def harness_cpu_s() -> float:
 
 def cell(
     lever: dict[str, Any], rep: int, args: argparse.Namespace, report_dir: str, **extra: Any
-) -> tuple[int, int, float, float]:
+) -> tuple[list[bool], int, float, float]:
     settings: dict[str, Any] = {
         "name": "amplify",
         "workers": args.workers,
@@ -70,7 +74,7 @@ def cell(
     before = harness_cpu_s()
     result = api.run(Scenario(**settings))
     harness = harness_cpu_s() - before
-    hung = sum(1 for w in result.waves if w.verdict.is_hang)
+    hung = [w.verdict.is_hang for w in result.waves]
     batches = sum(w.iterations for wave in result.waves for w in wave.workers)
     cpu_min = sum(w.cpu_s or 0.0 for wave in result.waves for w in wave.workers) / 60
     return hung, batches, cpu_min, harness
@@ -87,6 +91,13 @@ def main() -> None:
     ap.add_argument("--race", choices=("logly", "h5py"), help="a real race from PyPI instead of lock_order")
     ap.add_argument("--race-opt", action="append", default=[], metavar="KEY=VALUE", help="the race's options")
     ap.add_argument(
+        "--sequential",
+        type=float,
+        metavar="RATIO",
+        help="stop running a lever once the SPRT on its waves paired with the baseline's decides "
+        "whether it hangs RATIO times as often (odds; alpha = beta = 0.05)",
+    )
+    ap.add_argument(
         "--levers", default=",".join(LEVERS), help=f"comma-separated subset of: {', '.join(LEVERS)}"
     )
     args = ap.parse_args()
@@ -96,22 +107,56 @@ def main() -> None:
         ap.error(f"--levers: unknown {unknown} (the baseline is always needed)")
     levers = {k: LEVERS[k] for k in chosen}
     report_dir = tempfile.mkdtemp(prefix="bench-amplify-")
-    totals: dict[str, list[float]] = {name: [0, 0, 0.0, 0.0] for name in levers}
+    # the delay layer starts from nothing learned (what it learns in this run, it keeps using)
+    shutil.rmtree(cache_root() / "delays", ignore_errors=True)
+    totals: dict[str, list[float]] = {name: [0, 0, 0.0, 0.0, 0] for name in levers}
+    waves: dict[str, list[bool]] = {name: [] for name in levers}
+    decided: dict[str, SequentialResult] = {}
     for rep in range(args.reps):
         for name, lever in levers.items():
+            if name in decided:
+                continue
             hung, batches, cpu, harness = cell(lever, rep, args, report_dir)
+            waves[name] += hung
             t = totals[name]
-            t[0], t[1], t[2], t[3] = t[0] + hung, t[1] + batches, t[2] + cpu, t[3] + harness
+            t[0], t[1], t[2], t[3], t[4] = (
+                t[0] + sum(hung),
+                t[1] + batches,
+                t[2] + cpu,
+                t[3] + harness,
+                t[4] + 1,
+            )
             print(
-                f"rep {rep + 1} {name}: {hung} hung, {batches} batches, {cpu:.2f} CPU-min, "
+                f"rep {rep + 1} {name}: {sum(hung)} hung, {batches} batches, {cpu:.2f} CPU-min, "
                 f"harness {harness:.2f} CPU-s",
                 flush=True,
             )
+        if args.sequential:
+            decided |= sequential(args.sequential, waves, decided)
+            if len(decided) == len(levers) - 1:
+                print(f"every lever decided after {rep + 1} repetition(s)", flush=True)
+                break
     if args.reps:
         table(args, totals)
+        for name, res in decided.items():
+            print(f"- {name}: {res.answer} ({res.trials} discordant pairs)")
     if args.false_alarms:
         false_alarms(args, levers, report_dir)
     print(f"reports under {report_dir}")
+
+
+def sequential(
+    ratio: float, waves: dict[str, list[bool]], decided: dict[str, SequentialResult]
+) -> dict[str, SequentialResult]:
+    """Levers the SPRT decides now (their waves paired in order with the baseline's)."""
+    out = {}
+    for name, hung in waves.items():
+        if name == "baseline" or name in decided:
+            continue
+        res = sequential_pairs(hung, waves["baseline"], ratio, 0.05, 0.05, (name, "baseline"))
+        if res.decision is not None:
+            out[name] = res
+    return out
 
 
 def table(args: argparse.Namespace, totals: dict[str, list[float]]) -> None:
@@ -126,14 +171,15 @@ def table(args: argparse.Namespace, totals: dict[str, list[float]]) -> None:
         "| vs baseline per CPU-minute (exact 95% CI) | harness CPU-s per wave |"
     )
     print("|---|---|---|---|---|---|---|")
-    for name, (tot_hung, tot_batches, tot_cpu, tot_harness) in totals.items():
+    for name, (tot_hung, tot_batches, tot_cpu, tot_harness, cells) in totals.items():
+        n_waves = int(cells) * args.waves
         r = stats.rate(int(tot_hung), max(int(tot_batches), 1))
         per, lo, hi = stats.poisson_rate(int(tot_hung), float(tot_cpu))
         x, xlo, xhi = stats.rate_ratio(int(tot_hung), float(tot_cpu), int(base[0]), float(base[2]))
         ratio = "-" if x != x else f"{x:.1f}x ({xlo:.1f}-{xhi:.1f})"  # nan: no hang on either side
         print(
-            f"| {name} | {int(tot_hung)}/{args.reps * args.waves} | {int(tot_batches)} | {1000 * r.p:.2f} ({1000 * r.low:.2f}-{1000 * r.high:.2f}) "
-            f"| {per:.2f} ({lo:.2f}-{hi:.2f}) | {ratio} | {tot_harness / (args.reps * args.waves):.2f} |"
+            f"| {name} | {int(tot_hung)}/{n_waves} | {int(tot_batches)} | {1000 * r.p:.2f} ({1000 * r.low:.2f}-{1000 * r.high:.2f}) "
+            f"| {per:.2f} ({lo:.2f}-{hi:.2f}) | {ratio} | {tot_harness / max(n_waves, 1):.2f} |"
         )
 
 

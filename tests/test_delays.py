@@ -249,30 +249,28 @@ def test_calls_from_a_learned_site_take_the_hot_rate_and_no_other_does(tmp_path:
     assert handoffs(tmp_path, "1000000:0:libnothing.so+0x10").hot_calls == 0
 
 
+LEARN_ARGS = [
+    "run",
+    "--fault",
+    "lock_across_par_iter",
+    "--fault-rate",
+    "1",
+    "--workers",
+    "1",
+    "--rayon",
+    "4",
+    "--delays",
+    "3",
+]
+
+
 @pytest.mark.slow
-def test_a_hang_teaches_the_next_wave_where_to_delay(report_dir: Path) -> None:
-    run = cli_run(
-        [
-            "run",
-            "--fault",
-            "lock_across_par_iter",
-            "--fault-rate",
-            "1",
-            "--workers",
-            "1",
-            "--rayon",
-            "4",
-            "--waves",
-            "2",
-            "--delays",
-            "3",
-        ],
-        1,
-        report_dir,
-    )
+def test_a_hang_teaches_the_next_wave_and_the_next_run_where_to_delay(tmp_path: Path) -> None:
+    cache = str(tmp_path / "cache")
+    run = cli_run([*LEARN_ARGS, "--waves", "2"], 1, tmp_path / "one", GVLSTRESS_CACHE=cache)
     first, second = (w["amplifiers"]["delays"] for w in run["waves"])
     assert [w["verdict"] for w in run["waves"]] == ["deadlock", "deadlock"]
-    assert first["sites"] == []
+    assert first["sites"] == []  # nothing learned yet
     assert first["hot_calls"] == 0
     native = [s for s in first["learned"] if s.startswith("_native")]
     assert native, first["learned"]  # the fixture's lock waits, in the fixture's own module
@@ -281,5 +279,16 @@ def test_a_hang_teaches_the_next_wave_where_to_delay(report_dir: Path) -> None:
     assert second["hot_calls"] > 0  # the second wave's hung threads reached those sites again
     assert first["calls"] > 0
     assert first["workers_reporting"] == 1
-    (report,) = report_dir.glob("*/report.md")
+    (report,) = (tmp_path / "one").glob("*/report.md")
     assert "learned _native" in report.read_text()
+    # the next run of the same target starts where this one left off...
+    again = cli_run([*LEARN_ARGS, "--waves", "1"], 1, tmp_path / "two", GVLSTRESS_CACHE=cache)
+    assert sorted(again["waves"][0]["amplifiers"]["delays"]["sites"]) == first["learned"]
+    # ...and a module rebuilt since (other code at those offsets) is forgotten
+    (memory,) = Path(cache, "delays").glob("*.json")
+    kept = json.loads(memory.read_text())["sites"]
+    assert set(kept) == set(first["learned"])
+    for entry in kept.values():
+        entry["id"][1] += 1  # as if the module's mtime changed
+    memory.write_text(json.dumps({"sites": kept}))
+    assert delays.load_memory(memory) == {}

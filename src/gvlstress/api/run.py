@@ -36,6 +36,7 @@ from gvlstress.supervisor import Observer, StopFlag, Wave, delays, forkserver, w
 from gvlstress.supervisor.delays import DelayLayer
 from gvlstress.supervisor.warmup import warm_parent, warm_up
 from gvlstress.system import watchdog
+from gvlstress.system.cache import cache_root
 from gvlstress.system.heartbeat import Board
 from gvlstress.system.redact import redact_argv, redact_path, redact_text, redact_tree
 from gvlstress.targets.base import Target, TargetPlan
@@ -268,7 +269,8 @@ class _Waves:
         if _uses_delays(scenario, drive.settings):
             table_dir = tempfile.mkdtemp(prefix="gvlstress-delays-")
             watchdog.remove_on_death(table_dir)
-            self.delays = DelayLayer(Path(table_dir))
+            memory = delays.memory_file(cache_root(), scenario.target, scenario.fault, plan.versions)
+            self.delays = DelayLayer(Path(table_dir), memory)
             cleanup.callback(self.delays.close)
 
     def facts(self, snapshot: Future[HostFacts], extras: _Extras) -> None:

@@ -8,17 +8,23 @@ as TSVD places its delays at the call sites of near-misses, placement is learned
 each thread records in a table shared with the harness (one file per worker) the call site of
 the wait it is blocked in; when a wave hangs, the sites where its hung threads wait (module and
 offset, from the worker's ``/proc/PID/maps``) are counted, and later waves delay calls from
-near the most-hung-at sites far more often (`HOT_PER_MILLION`) than anywhere else.
+near the most-hung-at sites far more often (`HOT_PER_MILLION`) than anywhere else. What a run
+learns is kept for the next run of the same target (`memory_file`), as TSVD keeps its trap file:
+a site stays valid while its module's file is unchanged (same size and mtime).
 
 The table layout is the C side's ``struct table``; keep the two in step.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import importlib.util
+import json
 import os
 import shutil
 import struct
+import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +38,8 @@ __all__ = [
     "Mapping",
     "Table",
     "library",
+    "load_memory",
+    "memory_file",
     "parse_maps",
     "preloaded",
     "read_table",
@@ -160,18 +168,58 @@ def sites_waited_at(table: Table, maps: tuple[Mapping, ...]) -> tuple[str, ...]:
     return tuple(sorted(s for s in found if s is not None and not s.startswith(DELAY_LIB)))
 
 
+def _recorded(path: Path, site: str) -> list[str]:
+    """The module path an earlier run recorded for `site` (empty: none)."""
+    try:
+        return [str(json.loads(path.read_text())["sites"][site]["module"])]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+def memory_file(root: Path, target: str, fault: str, versions: dict[str, str]) -> Path:
+    """Where the sites learned for one target (its fault mode and its versions) are kept."""
+    key = json.dumps([target, fault, sorted(versions.items())])
+    return root / "delays" / f"{hashlib.sha256(key.encode()).hexdigest()[:16]}.json"
+
+
+def _module_id(path: str) -> list[int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+def load_memory(path: Path) -> Counter[str]:
+    """Sites learned by earlier runs whose module is unchanged since (a rebuilt module's
+    offsets mean other code: its sites are forgotten)."""
+    try:
+        kept = json.loads(path.read_text())["sites"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return Counter()
+    out: Counter[str] = Counter()
+    for site, entry in kept.items() if isinstance(kept, dict) else ():
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            if _module_id(entry["module"]) == entry["id"]:
+                out[site] = int(entry["count"])
+    return out
+
+
 class DelayLayer:
     """One run's delay layer: the workers' birth environment, their tables, the learned sites.
 
     Learning counts each site once per hung worker it was found in; a wave gets the
     `MAX_SITES` most-counted, so a site seen in one odd hang does not outweigh one every hang
-    shares."""
+    shares. With a `memory` file, a run starts from what earlier runs learned and adds to it."""
 
-    def __init__(self, table_dir: Path) -> None:
+    def __init__(self, table_dir: Path, memory: Path | None = None) -> None:
         self.lib = require()
         self.dir = table_dir
         self.dir.mkdir(parents=True, exist_ok=True)
-        self.learned: Counter[str] = Counter()
+        self.memory = memory
+        self.learned: Counter[str] = load_memory(memory) if memory else Counter()
+        self.modules: dict[str, str] = {}
+        """site -> the path of its module, as the worker mapped it (for the memory file)."""
 
     def hot_sites(self) -> list[str]:
         return [site for site, _ in self.learned.most_common(MAX_SITES)]
@@ -202,7 +250,31 @@ class DelayLayer:
                 sites = sites_waited_at(table, maps)
                 self.learned.update(sites)
                 found.update(sites)
+                by_name = {os.path.basename(m.path): m.path for m in maps}
+                self.modules.update({s: by_name[s.rpartition("+")[0]] for s in sites})
+        if found:
+            self._remember()
         return sorted(found)
+
+    def _remember(self) -> None:
+        """Write the learned sites for the next run (atomically; best effort: a read-only cache
+        only costs the next run its head start)."""
+        if self.memory is None:
+            return
+        keep = {}
+        for site, count in self.learned.most_common(4 * MAX_SITES):
+            module = self.modules.get(site)
+            if module is None:  # learned by an earlier run: keep its record
+                module = next(iter(_recorded(self.memory, site)), None)
+            ident = _module_id(module) if module else None
+            if module and ident:
+                keep[site] = {"count": count, "module": module, "id": ident}
+        with contextlib.suppress(OSError):
+            self.memory.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.memory.parent, suffix=".tmp")
+            with os.fdopen(fd, "w") as fh:
+                json.dump({"sites": keep}, fh, indent=1)
+            os.replace(tmp, self.memory)
 
     def wave_record(self, pids: list[int]) -> dict[str, Any]:
         """What the layer did in a wave's workers (their tables summed), then the tables go."""
