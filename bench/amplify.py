@@ -36,6 +36,8 @@ LEVERS: dict[str, dict[str, Any]] = {
     "gang 30": {"gang": 30},
     "chaos + gang 30": {"chaos": 1, "gang": 30},
     "delays": {"delays": 1},
+    "switch 100us": {"switch_interval": 0.0001},
+    "switch 100us + chaos": {"switch_interval": 0.0001, "chaos": 1},
     "squeeze 1 + chaos": {"squeeze": 1, "chaos": 2},
     "squeeze 1 + burners 2": {"squeeze": 1, "burners": 2},
 }

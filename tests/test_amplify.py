@@ -359,3 +359,38 @@ def test_squeeze_and_quota_hold_before_the_target_runs(report_dir: Path) -> None
             assert seen["affinity"] == wave["amplifiers"]["squeeze"]["cpu_ids"]
             assert any(line.endswith("/" + cgroup) for line in seen["cgroups"]), seen["cgroups"]
         assert wave["amplifiers"]["not_applied"] == []
+
+
+@pytest.mark.parametrize(("mode", "changed"), [("modules", 0), ("switch", 1)])
+def test_the_switch_interval_holds_from_import_and_a_target_that_sets_its_own_is_named(
+    report_dir: Path, mode: str, changed: int
+) -> None:
+    run = cli_run(
+        [
+            "run",
+            "--target",
+            "probe_target:ProbeTarget",
+            "-o",
+            f"mode={mode}",
+            "--workers",
+            "2",
+            "--waves",
+            "1",
+            "--iterations",
+            "3",
+            "--switch-interval",
+            "0.0001",
+        ],
+        0,
+        report_dir,
+    )
+    (wave,) = run["waves"]
+    assert [w["target_info"]["switch_at_open"] for w in wave["workers"]] == pytest.approx([0.0001, 0.0001])
+    record = wave["amplifiers"]["switch_interval"]
+    assert record == {"seconds": 0.0001, "workers": 2, "workers_reporting": 2, "workers_changed": changed}
+    gaps = wave["amplifiers"]["not_applied"]
+    assert gaps == (
+        []
+        if not changed
+        else ["switch_interval: the target set its own GIL switch interval in 1 of 2 finished workers"]
+    )

@@ -37,6 +37,7 @@ def wave(setting: str, hung: bool, cpu_s: float, batches: int) -> WaveResult:
                 "squeeze=1",
                 "burners=2",
                 "cpu-quota=1",
+                "switch=100us",
                 "chaos+squeeze=1",
                 "chaos+burners=2",
             ],
@@ -56,6 +57,7 @@ def wave(setting: str, hung: bool, cpu_s: float, batches: int) -> WaveResult:
                 "squeeze=1",
                 "burners=16",
                 "gang=30",
+                "switch=100us",
                 "chaos+gang=30",
                 "chaos+squeeze=1",
                 "chaos+burners=16",
@@ -63,7 +65,9 @@ def wave(setting: str, hung: bool, cpu_s: float, batches: int) -> WaveResult:
         ),
         # amplifiers already on are not offered again, nor combinations with them
         (
-            Scenario(workers=10, rayon=64, chaos=7, squeeze=1, burners=1, cpu_quota=1.0),
+            Scenario(
+                workers=10, rayon=64, chaos=7, squeeze=1, burners=1, cpu_quota=1.0, switch_interval=0.001
+            ),
             2,
             True,
             ["as given", "rayon=32", "workers=5", "gang=30"],
@@ -214,3 +218,11 @@ def test_explore_finds_that_more_threads_make_the_lock_order_race_frequent(tmp_p
     md = (path.parent / "report.md").read_text()
     assert "## Settings explored" in md
     assert f"Most race-prone so far: **{best}**" in md
+
+
+def test_the_switch_interval_arm_names_its_flag_and_is_not_offered_when_set() -> None:
+    arm = next(a for a in explore.arms(Scenario(workers=2, rayon=2), 2, False) if a.label == "switch=100us")
+    assert arm.flags == "--switch-interval 0.0001"
+    assert arm.apply(Scenario()).switch_interval == pytest.approx(1e-4)
+    set_already = Scenario(workers=2, rayon=2, switch_interval=0.001)
+    assert not any(a.label.startswith("switch") for a in explore.arms(set_already, 2, False))

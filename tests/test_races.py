@@ -14,7 +14,7 @@ from conftest import cli_run, run_cli
 pytestmark = [pytest.mark.slow, pytest.mark.pypi, pytest.mark.timeout(1200)]
 
 NAMED = {"logly": "GIL <-> native lock inversion", "h5py": "fork while another thread held a lock"}
-HOT = {"logly": ["-o", "lines=100"], "h5py": ["-o", "forks=5"]}
+HOT = {"logly": ["-o", "lines=100", "-o", "switch_s=0.0005"], "h5py": ["-o", "forks=5"]}
 """Settings where the buggy release hangs within a few hundred batches (measured: ~1 in 15 and 1 in 25)."""
 
 

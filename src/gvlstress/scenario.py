@@ -97,6 +97,10 @@ class Scenario:
     delays: int | None = None
     """Amplifier: a preloaded layer delays a seeded few futex waits/wakes, sched_yield and
     pthread_mutex_lock calls in each worker (workers the harness spawns only)."""
+    switch_interval: float | None = None
+    """Amplifier: each worker's ``sys.setswitchinterval`` before the target is imported: forced
+    GIL hand-offs that often, so a window where a thread holds a native lock and then lets the
+    GIL go (a GIL <-> lock inversion, a fork with a lock held) is hit far more often."""
     gang: int = 0
     """Amplifier: the iterating workers take turns owning the machine, the others stopped, in
     slices of about this many milliseconds (0: off)."""
@@ -161,6 +165,7 @@ _NUMERIC: dict[str, tuple[type, float, float]] = {
     "chaos": (int, 0, 2**63 - 1),
     "gang": (int, 0, 10_000),
     "delays": (int, 0, 2**63 - 1),
+    "switch_interval": (float, 1e-6, 1.0),
     "result_bytes": (int, 0, 2**31),
     "memory_limit": (int, 16 * 2**20, 2**50),
 }

@@ -53,6 +53,8 @@ class WorkerSpec(NamedTuple):
     thread the target starts later inherits the mask, so the squeeze holds from the first one."""
     result_bytes: int = 0
     """Bytes the task returns with its report (``--result-bytes``)."""
+    switch_interval: float | None = None
+    """``sys.setswitchinterval`` set before the target is imported (``--switch-interval``)."""
 
 
 class WorkerReport(NamedTuple):
@@ -73,6 +75,8 @@ class WorkerReport(NamedTuple):
     """With an affinity: (threads inside it, threads in all) at the end of the worker's share."""
     payload: bytes = b""
     """``--result-bytes`` of it, carried back through the executor's result pipe."""
+    switch_interval: float | None = None
+    """With ``--switch-interval``: the interval at the end (a target may have set its own)."""
 
 
 def _die_with_parent(parent_pid: int, sig: int = signal.SIGKILL) -> None:
@@ -258,6 +262,8 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
         effective = knob_values(os.environ)
         if spec.affinity:
             _pin(spec.affinity)
+        if spec.switch_interval is not None:
+            sys.setswitchinterval(spec.switch_interval)
         opener = load_entry(spec.entry)
         board.phase(slot, Phase.IMPORTED)
         session: WorkerSession = opener(spec.options, spec.seed, slot)
@@ -297,6 +303,7 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
             target_info=info,
             pinned=_pinned(spec.affinity) if spec.affinity else None,
             payload=bytes(spec.result_bytes),
+            switch_interval=sys.getswitchinterval() if spec.switch_interval is not None else None,
         )
     except BaseException:
         board.phase(slot, Phase.FAILED)

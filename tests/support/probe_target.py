@@ -1,8 +1,9 @@
 """Test targets: a worker that reports its imported modules, one that raises, one that aborts.
 
-Used through ``--target probe_target:make`` with ``-o mode=modules|raise|abort|llvm_abort`` and
+Used through ``--target probe_target:make`` with ``-o mode=modules|raise|abort|llvm_abort|switch`` and
 ``-o at=N`` (the batch on which slot 0 misbehaves; other slots stay healthy). ``llvm_abort``
-prints what a poisoned numba cache prints (plus a planted secret) before it aborts.
+prints what a poisoned numba cache prints (plus a planted secret) before it aborts. ``switch``:
+slot 0 sets its own GIL switch interval (as a target that tunes it would).
 ``-o warm_marker=PATH`` asks for the harness's warm-up: the session's ``warm()`` writes its pid
 and the environment it saw there (``-o warm=raise`` makes the warm-up fail).
 """
@@ -25,6 +26,9 @@ class _Session:
         self.at = at
         self.slot = slot
         self.batches = 0
+        self.seen_interval = sys.getswitchinterval()  # as the target found it, at open
+        if mode == "switch" and slot == 0:
+            sys.setswitchinterval(0.002)
 
     def next_batch(self) -> object:
         self.batches += 1
@@ -44,6 +48,7 @@ class _Session:
         return {
             "heavy_modules": [m for m in heavy if m in sys.modules],
             "probe_wave": os.environ.get("PROBE_WAVE"),
+            "switch_at_open": self.seen_interval,
         }
 
 

@@ -27,6 +27,8 @@ until a few clean waves say otherwise; weak enough that one hang outweighs it.""
 
 GANG_MS = 30
 """The gang's slice when explored: a few batches of a fast loader, well under a stall threshold."""
+SWITCH_US = 100
+"""--switch-interval of the explored arm: 50x more forced GIL hand-offs than CPython's 5 ms."""
 MAX_RAYON = 64
 MAX_WORKERS = 16
 DRAWS = 4000
@@ -52,6 +54,7 @@ class Arm:
             "cpu_quota": "--cpu-quota",
             "gang": "--gang",
             "delays": "--delays",
+            "switch_interval": "--switch-interval",
         }
         return " ".join(
             f"{names[k]} {v:g}" if isinstance(v, float) else f"{names[k]} {v}"
@@ -92,6 +95,8 @@ def arms(base: Scenario, cpus: int, quota_ok: bool, delays_ok: bool = False) -> 
         amp.append(Arm(f"gang={GANG_MS}", {"gang": GANG_MS}))
     if base.delays is None and delays_ok and base.start_method == "spawn":
         amp.append(Arm("delays", {"delays": seed}))
+    if base.switch_interval is None:  # GIL hand-offs inside a lock's window: 50x more often
+        amp.append(Arm(f"switch={SWITCH_US}us", {"switch_interval": SWITCH_US / 1e6}))
     out += amp
     if base.chaos is None and not base.gang and base.workers >= 2:
         out.append(Arm(f"chaos+gang={GANG_MS}", {"chaos": seed, "gang": GANG_MS}))

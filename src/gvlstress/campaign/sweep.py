@@ -28,6 +28,7 @@ AMPLIFIERS: Mapping[str, Mapping[str, Any]] = {
     "gang": {"gang": 30},
     "chaos+gang": {"chaos": 1, "gang": 30},
     "delays": {"delays": 1},
+    "switch": {"switch_interval": 0.0001},
 }
 """Named amplifier settings a sweep axis can take (the values of `run`'s options)."""
 

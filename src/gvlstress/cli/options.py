@@ -185,6 +185,13 @@ def _option_list() -> list[tuple[tuple[str, ...], Callable[[F], F]]]:
             "waits and wakes, sched_yield and pthread_mutex_lock calls by up to 400 us.",
         ),
         _opt(
+            "--switch-interval",
+            type=float,
+            metavar="SECONDS",
+            help="Amplifier: each worker's sys.setswitchinterval (CPython's default is 0.005): forced "
+            "GIL hand-offs that often, inside every window a thread holds a lock across one.",
+        ),
+        _opt(
             "--gang",
             type=int,
             metavar="MS",

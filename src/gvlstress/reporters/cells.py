@@ -60,6 +60,8 @@ def amplifier_cell(amp: dict[str, Any]) -> str:
         if d.get("learned"):
             part += f"; learned {', '.join(d['learned'])}"
         parts.append(part)
+    if si := amp.get("switch_interval"):
+        parts.append(f"GIL switch every {1e6 * si['seconds']:g} us")
     if m := amp.get("memory_limit"):
         parts.append(f"memory {m['bytes'] // 2**20} MiB ({plural(m['oom_kills'] or 0, 'OOM kill')})")
     if k := amp.get("kill_worker"):

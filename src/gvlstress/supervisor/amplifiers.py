@@ -170,6 +170,12 @@ def gaps(applied: dict[str, Any], workers: int) -> list[str]:
             f"delays: the delay layer was mapped in {delays['workers_loaded']} of {delays['workers']} workers "
             "(a setuid interpreter, or a worker that ended before it was checked)"
         )
+    switch = applied.get("switch_interval")
+    if switch and switch["workers_changed"]:
+        out.append(
+            f"switch_interval: the target set its own GIL switch interval in {switch['workers_changed']} of "
+            f"{switch['workers_reporting']} finished workers"
+        )
     kill = applied.get("kill_worker")
     if kill and not kill.get("killed"):
         out.append(f"kill_worker: no worker was killed ({kill['when']}: none reached that point)")

@@ -35,6 +35,8 @@ class Slot:
     """/proc taken one probe window before the slot is due (see `probing.Prober.presample`)."""
     pinned: tuple[int, int] | None = None
     preloaded: bool | None = None
+    switch_interval: float | None = None
+    """The GIL switch interval a finished worker reported (--switch-interval)."""
     """--delays: the delay layer is mapped in this worker (None: not checked yet)."""
     """--squeeze as checked: (threads within the CPUs, threads seen)."""
     capture: Capture | None = None

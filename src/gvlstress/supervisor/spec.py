@@ -52,6 +52,7 @@ def worker_spec(scenario: Scenario, plan: TargetPlan, wave: int | str, slot: int
         seed=seed,
         rendezvous_s=scenario.startup_grace,
         affinity=squeeze_cpus(scenario.squeeze) if scenario.squeeze else None,
+        switch_interval=scenario.switch_interval,
         result_bytes=scenario.result_bytes,
     )
 

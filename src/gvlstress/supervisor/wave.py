@@ -309,6 +309,7 @@ class Wave:
             )
             if rep.pinned is not None:
                 s.pinned = rep.pinned
+            s.switch_interval = rep.switch_interval
         elif isinstance(exc, BrokenProcessPool):
             # Attributed in _settle. Exit codes are read now, before our own SIGKILLs.
             if not self.end.broken and self.pool is not None:
@@ -345,6 +346,14 @@ class Wave:
         started = [x for x in self.slots if x.pid]
         pinned, preloaded = [x.pinned for x in started], [x.preloaded for x in started]
         self.amplified |= amplifiers.worker_records(self.scenario, self.squeezed, pinned, preloaded)
+        if (interval := self.scenario.switch_interval) is not None:
+            reported = [x.switch_interval for x in started if x.switch_interval is not None]
+            self.amplified["switch_interval"] = {
+                "seconds": interval,
+                "workers": len(started),
+                "workers_reporting": len(reported),  # a hung worker never reports
+                "workers_changed": sum(1 for r in reported if abs(r - interval) > 1e-6),
+            }
         if self.delays is not None and "delays" in self.amplified:  # --delays on in this wave
             self.amplified["delays"] |= self.delays.wave_record([x.pid for x in started if x.pid]) | {
                 "sites": self.delay_sites,
