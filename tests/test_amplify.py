@@ -394,3 +394,29 @@ def test_the_switch_interval_holds_from_import_and_a_target_that_sets_its_own_is
         if not changed
         else ["switch_interval: the target set its own GIL switch interval in 1 of 2 finished workers"]
     )
+
+
+def test_a_gil_deadlock_under_a_short_switch_interval_is_still_a_named_deadlock(report_dir: Path) -> None:
+    # four rayon threads wait for the GIL, waking every 100 us to ask for it: parked, not spinning
+    run = cli_run(
+        [
+            "run",
+            "--fault",
+            "gil_held",
+            "--fault-rate",
+            "1",
+            "--workers",
+            "1",
+            "--rayon",
+            "4",
+            "--waves",
+            "1",
+            "--switch-interval",
+            "0.0001",
+        ],
+        1,
+        report_dir,
+    )
+    (worker,) = run["waves"][0]["workers"]
+    assert worker["verdict"] == "deadlock"
+    assert "GIL held across a rayon region" in worker["diagnosis"]["summary"]

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from gvlstress.judge.waits import classify
 from gvlstress.model import FutexGroup, ProcSample, ThreadDelta, ThreadSample
-from gvlstress.model.syscalls import CLK_TCK
+from gvlstress.model.syscalls import CLK_TCK, futex_syscalls
 
 # A process using at least this share of one CPU without making progress is burning, not parked.
 LIVELOCK_CPU_SHARE = 0.2
@@ -20,6 +20,12 @@ PARKED_CPU_SHARE = 0.02
 
 
 _ASLEEP = frozenset({"S", "D", "I"})
+
+POLL_WAKE_CPU_S = 50e-6
+"""A thread that blocks to switch (at most 1 in 20 switches involuntary) and runs at most this
+long per wake is a waiter on a timer tick (a GIL waiter at a short ``--switch-interval``: ~12 us
+every 100 us), parked whatever its share of a CPU; a spinner is preempted or yields, and
+``sched_yield`` counts as an involuntary switch."""
 
 
 def cpu_between(a: ThreadSample, b: ThreadSample) -> tuple[float, bool]:
@@ -43,6 +49,17 @@ def is_parked(state_first: str, state: str, cpu_s: float, precise: bool, window:
     return (state in _ASLEEP or state_first in _ASLEEP) and cpu_s <= allowance + 1e-9
 
 
+def polls(
+    sample: ThreadSample, cpu_s: float, precise: bool, voluntary: int | None, involuntary: int | None
+) -> bool:
+    """A timed futex waiter that wakes on its tick and sleeps again (see POLL_WAKE_CPU_S): a GIL
+    waiter at a short switch interval. Untimed waits (a condvar ping-pong) never count."""
+    if not precise or not voluntary or involuntary is None or sample.syscall not in futex_syscalls():
+        return False
+    timed = len(sample.args) > 3 and sample.args[3] != 0
+    return timed and involuntary * 20 <= voluntary and cpu_s <= POLL_WAKE_CPU_S * voluntary
+
+
 def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, ...]:
     """Threads present in both samples, with CPU used between them and what they wait on."""
     before = {t.tid: t for t in first.threads}
@@ -53,10 +70,15 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
         if b is None:
             continue
         cpu, precise = cpu_between(b, t)
+        voluntary = _diff(b.voluntary_ctxt, t.voluntary_ctxt)
+        involuntary = _diff(b.nonvoluntary_ctxt, t.nonvoluntary_ctxt)
         parked = is_parked(b.state, t.state, cpu, precise, window)
         # A parked thread caught awake at the second sample (a GIL waiter's 5 ms tick) is
         # still waiting where the first sample saw it.
-        w = b if parked and t.syscall is None and b.syscall is not None else t
+        w = b if t.syscall is None and b.syscall is not None else t
+        if not parked and (t.state in _ASLEEP or b.state in _ASLEEP):
+            parked = polls(w, cpu, precise, voluntary, involuntary)
+        w = w if parked else t
         delta = ThreadDelta(
             tid=t.tid,
             comm=t.comm,
@@ -66,8 +88,8 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
             syscall=w.syscall,
             futex_addr=w.futex_addr,
             cpu_s=cpu,
-            voluntary_ctxt=_diff(b.voluntary_ctxt, t.voluntary_ctxt),
-            nonvoluntary_ctxt=_diff(b.nonvoluntary_ctxt, t.nonvoluntary_ctxt),
+            voluntary_ctxt=voluntary,
+            nonvoluntary_ctxt=involuntary,
             parked=parked,
             args=w.args,
             fd_target=w.fd_target,

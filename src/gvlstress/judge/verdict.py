@@ -116,7 +116,7 @@ def _verdict(
         return replace(
             f, kind=ProbeKind.STOPPED, reason=f"{len(stopped)}/{len(threads)} threads {how} (state {p.state})"
         )
-    if f.cpu_s >= LIVELOCK_CPU_SHARE * window:
+    if sum(t.cpu_s for t in threads if not t.parked) >= LIVELOCK_CPU_SHARE * window:
         busy = sorted(threads, key=lambda t: -t.cpu_s)[:3]
         top = ", ".join(f"{t.tid} ({t.comm}) {t.cpu_s:.2f}s" for t in busy)
         kind = ProbeKind.LIVELOCK if progress else ProbeKind.BUSY
