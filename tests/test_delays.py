@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli_run, run_cli, wait_for
+from conftest import SUPPORT, cli_run, run_cli, wait_for
 from gvlstress.supervisor import delays
 from gvlstress.supervisor.delays import Mapping, Table, parse_maps, read_table, site_of, sites_waited_at
 from gvlstress.supervisor.delays import library as delay_library
@@ -292,3 +292,19 @@ def test_a_hang_teaches_the_next_wave_and_the_next_run_where_to_delay(tmp_path: 
         entry["id"][1] += 1  # as if the module's mtime changed
     memory.write_text(json.dumps({"sites": kept}))
     assert delays.load_memory(memory) == {}
+
+
+def test_delays_without_the_layer_installed_is_one_line_before_anything_starts(tmp_path: Path) -> None:
+    shadow = tmp_path / "shadow" / "gvlstress_native"  # a native package built without the layer
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("")
+    r = run_cli(
+        ["run", "--delays", "1", "--report-dir", str(tmp_path / "reports")],
+        timeout=60,
+        PYTHONPATH=os.pathsep.join([str(shadow.parent), str(SUPPORT)]),
+    )
+    assert r.returncode == 2, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("gvlstress: error: --delays: the delay layer is not installed")
+    assert "pip install ./native" in line
+    assert not (tmp_path / "reports").exists() or not any((tmp_path / "reports").iterdir())
