@@ -265,58 +265,32 @@ int sched_yield(void) {
     return real_sched_yield();
 }
 
-int pthread_mutex_lock(pthread_mutex_t *m) {
-    uintptr_t ra = SITE;
-    maybe_delay(ra);
-    struct slot *s = wait_begins(ra);
-    int r = real_mutex_lock(m);
-    wait_ends(s);
-    return r;
-}
+/* An interposed blocking call: maybe delayed on the way in, its call site in the table while it
+ * blocks. A macro, so that the return address read is the interposed function's own caller. */
+#define BLOCKING(call)                           \
+    do {                                         \
+        uintptr_t ra_ = SITE;                    \
+        maybe_delay(ra_);                        \
+        struct slot *s_ = wait_begins(ra_);      \
+        int r_ = (call);                         \
+        wait_ends(s_);                           \
+        return r_;                               \
+    } while (0)
 
-int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
-    uintptr_t ra = SITE;
-    maybe_delay(ra);
-    struct slot *s = wait_begins(ra);
-    int r = real_cond_wait(c, m);
-    wait_ends(s);
-    return r;
-}
+int pthread_mutex_lock(pthread_mutex_t *m) { BLOCKING(real_mutex_lock(m)); }
+
+int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) { BLOCKING(real_cond_wait(c, m)); }
 
 int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *t) {
-    uintptr_t ra = SITE;
-    maybe_delay(ra);
-    struct slot *s = wait_begins(ra);
-    int r = real_cond_timedwait(c, m, t);
-    wait_ends(s);
-    return r;
+    BLOCKING(real_cond_timedwait(c, m, t));
 }
 
-int sem_wait(sem_t *sem) {
-    uintptr_t ra = SITE;
-    maybe_delay(ra);
-    struct slot *s = wait_begins(ra);
-    int r = real_sem_wait(sem);
-    wait_ends(s);
-    return r;
-}
+int sem_wait(sem_t *sem) { BLOCKING(real_sem_wait(sem)); }
 
-int sem_timedwait(sem_t *sem, const struct timespec *t) {
-    uintptr_t ra = SITE;
-    maybe_delay(ra);
-    struct slot *s = wait_begins(ra);
-    int r = real_sem_timedwait(sem, t);
-    wait_ends(s);
-    return r;
-}
+int sem_timedwait(sem_t *sem, const struct timespec *t) { BLOCKING(real_sem_timedwait(sem, t)); }
 
 int sem_clockwait(sem_t *sem, clockid_t clock, const struct timespec *t) {
-    uintptr_t ra = SITE;
-    maybe_delay(ra);
-    struct slot *s = wait_begins(ra);
-    int r = real_sem_clockwait(sem, clock, t);
-    wait_ends(s);
-    return r;
+    BLOCKING(real_sem_clockwait(sem, clock, t));
 }
 
 /* What the layer did in this process: interposed calls seen, delays, microseconds delayed. */
