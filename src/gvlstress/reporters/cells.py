@@ -54,7 +54,7 @@ def amplifier_cell(amp: dict[str, Any]) -> str:
     if g := amp.get("gang"):
         parts.append(f"gang {g['gang_ms']} ms slices ({plural(g['turns'], 'turn')})")
     if d := amp.get("delays"):
-        part = f"delays {plural(d.get('delays', 0), 'delay')} in {d['workers_loaded']}/{d['workers']} workers"
+        part = f"delay layer: {plural(d.get('delays', 0), 'delay')} in {d['workers_loaded']}/{d['workers']} workers"
         if d.get("sites"):
             part += f", {d['hot_delays']} at {plural(len(d['sites']), 'learned site')}"
         if d.get("learned"):
