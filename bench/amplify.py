@@ -15,6 +15,7 @@ every lever and counts hangs (the goal: none).
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import shutil
 import tempfile
@@ -109,8 +110,22 @@ def main() -> None:
         ap.error(f"--levers: unknown {unknown} (the baseline is always needed)")
     levers = {k: LEVERS[k] for k in chosen}
     report_dir = tempfile.mkdtemp(prefix="bench-amplify-")
-    # the delay layer starts from nothing learned (what it learns in this run, it keeps using)
-    shutil.rmtree(cache_root() / "delays", ignore_errors=True)
+    # the delay layer starts from nothing learned (what it learns in this run, it keeps using);
+    # the user's learned sites are set aside for the bench and put back after it
+    learned, aside = cache_root() / "delays", cache_root() / f"delays.bench-{os.getpid()}"
+    if learned.exists():
+        learned.rename(aside)
+    try:
+        run_levers(args, levers, report_dir)
+    finally:
+        shutil.rmtree(learned, ignore_errors=True)
+        if aside.exists():
+            aside.rename(learned)
+    print(f"reports under {report_dir}")
+
+
+def run_levers(args: argparse.Namespace, levers: dict[str, dict[str, Any]], report_dir: str) -> None:
+    """Every lever's cells, alternating within each repetition; the table; the false alarms."""
     totals: dict[str, list[float]] = {name: [0, 0, 0.0, 0.0, 0] for name in levers}
     waves: dict[str, list[bool]] = {name: [] for name in levers}
     decided: dict[str, SequentialResult] = {}
@@ -144,7 +159,6 @@ def main() -> None:
             print(f"- {name}: {res.answer} ({res.trials} discordant pairs)")
     if args.false_alarms:
         false_alarms(args, levers, report_dir)
-    print(f"reports under {report_dir}")
 
 
 def sequential(

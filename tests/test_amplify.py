@@ -420,3 +420,30 @@ def test_a_gil_deadlock_under_a_short_switch_interval_is_still_a_named_deadlock(
     (worker,) = run["waves"][0]["workers"]
     assert worker["verdict"] == "deadlock"
     assert "GIL held across a rayon region" in worker["diagnosis"]["summary"]
+
+
+@pytest.mark.parametrize("threads", [4, 16])
+def test_busy_python_threads_taking_turns_on_a_short_switch_interval_are_never_a_hang(
+    report_dir: Path, threads: int
+) -> None:
+    # a healthy control: each batch is N pure-Python threads sharing the GIL for 1.5 s, quiet
+    # past the stall floor, every one of them ticking on the 100 us interval as a GIL waiter does
+    run = cli_run(
+        [
+            "run",
+            "--target",
+            "gil_busy:batches",
+            "--workers",
+            "1",
+            "--waves",
+            "2",
+            "--switch-interval",
+            "0.0001",
+            "--stall-floor",
+            "0.5",
+        ],
+        0,
+        report_dir,
+        GIL_BUSY_THREADS=str(threads),
+    )
+    assert [w["verdict"] for w in run["waves"]] == ["slow", "slow"]

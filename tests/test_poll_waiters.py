@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import pytest
 
 from gvlstress.judge.threads import polls, thread_deltas
-from gvlstress.judge.verdict import judge
-from gvlstress.model import ProbeKind, ProcSample, ThreadSample
+from gvlstress.judge.verdict import decide, judge
+from gvlstress.model import Capture, ProbeKind, ProcSample, PyThread, ThreadSample, ThreadView, ToolRun
 from gvlstress.model.syscalls import futex_syscalls
 
 FUTEX = min(futex_syscalls())
@@ -73,10 +73,58 @@ def test_four_gil_waiters_ticking_at_100_us_beside_a_blocked_holder_are_a_deadlo
     deltas = thread_deltas(first, second)
     assert all(d.parked for d in deltas)  # the one caught running keeps the first sample's wait
     finding = judge(first, second)
-    assert finding.kind is not ProbeKind.LIVELOCK, finding.reason
+    assert finding.kind is ProbeKind.DEADLOCK, finding.reason
     # the same CPU from threads that are preempted, not waiting: a spin
     spin = proc(
         0.5,
         [(1, "S", FUTEX, UNTIMED, 0, 10, 0)] + [(t, "R", None, (), 41_000_000, 0, 300) for t in (2, 3, 4, 5)],
     )
     assert judge(first, spin).kind is ProbeKind.LIVELOCK
+
+
+def stacks(owner: int, active: bool) -> Capture:
+    """py-spy's view: thread `owner` holds the GIL, running Python code if `active`."""
+    views = tuple(
+        ThreadView(
+            tid,
+            "python3",
+            "S",
+            None,
+            None,
+            "futex_do_wait",
+            0.0,
+            None,
+            None,
+            PyThread(tid, None, tid == owner, active and tid == owner, ()),
+            (),
+        )
+        for tid in (1, 2, 3, 4, 5)
+    )
+    return Capture(1, views, ToolRun("py-spy", True, 0.1), ToolRun("native", False, 0.0))
+
+
+@pytest.mark.parametrize(
+    ("owner", "active", "kind"),
+    [
+        (1, False, ProbeKind.DEADLOCK),  # the owner blocked in native code: nobody gets a turn
+        (2, True, ProbeKind.WAITING),  # a ticking thread runs Python in its turn: busy, not hung
+        (2, False, ProbeKind.DEADLOCK),
+    ],
+)
+def test_the_stacks_tell_busy_python_threads_taking_turns_from_a_gil_deadlock(
+    owner: int, active: bool, kind: ProbeKind
+) -> None:
+    first = proc(
+        0.0, [(1, "S", FUTEX, UNTIMED, 0, 10, 0)] + [(t, "S", FUTEX, TIMED, 0, 0, 0) for t in (2, 3, 4, 5)]
+    )
+    second = proc(
+        0.5,
+        [(1, "S", FUTEX, UNTIMED, 0, 10, 0)]
+        + [(t, "S", FUTEX, TIMED, 41_000_000, 3500, 5) for t in (2, 3, 4, 5)],
+    )
+    found = judge(first, second)
+    assert found.kind is ProbeKind.DEADLOCK  # /proc alone cannot tell
+    decided = decide(found, stacks(owner, active))
+    assert decided.kind is kind, decided.reason
+    if kind is ProbeKind.WAITING:
+        assert "holds the GIL and runs Python code" in decided.reason

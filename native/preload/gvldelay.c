@@ -18,12 +18,14 @@
  *   GVLSTRESS_DELAYS="SEED:PER_MILLION:MAX_US"  e.g. "7:3000:400": 0.3% of calls, 1-400 us.
  *   GVLSTRESS_DELAY_SITES="HOT_PER_MILLION:NEAR_BYTES:MODULE+0xOFFSET,..."  the learned sites:
  *       a call whose return address lies within NEAR_BYTES of MODULE's OFFSET is delayed at
- *       HOT_PER_MILLION instead.
+ *       HOT_PER_MILLION instead. MODULE is the file's name as /proc/self/maps shows it (symlinks
+ *       resolved), OFFSET from the file's first mapping: the harness names sites the same way.
  *   GVLSTRESS_DELAY_TABLE=DIR  the shared table: DIR/<pid>.sites (see `struct table`).
  * Unset or malformed GVLSTRESS_DELAYS: no delay, no table, every call goes straight through.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -35,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -83,6 +86,9 @@ static __thread struct slot *my_slot;
 static __thread int slot_tried, inside;
 static __thread struct { uintptr_t ra; int hot; } cache[CACHE];
 
+_Static_assert(sizeof(struct slot) == 32, "the harness reads slots as <4Q");
+_Static_assert(sizeof(struct table) == 56 + NSLOTS * 32, "the harness reads the header as <8s6Q");
+
 static void parse_sites(const char *spec) {
     char *end;
     unsigned long hot = strtoul(spec, &end, 10);
@@ -129,17 +135,30 @@ static void child_after_fork(void) {
     slot_tried = 0;
 }
 
+/* The next definitions of what this layer interposes. glibc before 2.36 gives plain dlsym the
+ * *oldest* version of the condvar calls (GLIBC_2.2.5's compatibility condvars, which would
+ * rewrite the caller's condvar): ask for the current one by name first. Called by the
+ * constructor, and by any wrapper another library's constructor reaches before ours ran. */
+static void *next_symbol(const char *name, const char *version) {
+    void *f = version ? dlvsym(RTLD_NEXT, name, version) : NULL;
+    return f ? f : dlsym(RTLD_NEXT, name);
+}
+
+static void resolve(void) {
+    real_syscall = (long (*)(long, ...))next_symbol("syscall", NULL);
+    real_sched_yield = (int (*)(void))next_symbol("sched_yield", NULL);
+    real_mutex_lock = (int (*)(pthread_mutex_t *))next_symbol("pthread_mutex_lock", NULL);
+    real_cond_wait = (int (*)(pthread_cond_t *, pthread_mutex_t *))next_symbol("pthread_cond_wait", "GLIBC_2.3.2");
+    real_cond_timedwait = (int (*)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *))next_symbol(
+        "pthread_cond_timedwait", "GLIBC_2.3.2");
+    real_sem_wait = (int (*)(sem_t *))next_symbol("sem_wait", NULL);
+    real_sem_timedwait = (int (*)(sem_t *, const struct timespec *))next_symbol("sem_timedwait", NULL);
+    real_sem_clockwait = (int (*)(sem_t *, clockid_t, const struct timespec *))next_symbol("sem_clockwait", NULL);
+}
+
 static void configure(void) __attribute__((constructor));
 static void configure(void) {
-    real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-    real_sched_yield = (int (*)(void))dlsym(RTLD_NEXT, "sched_yield");
-    real_mutex_lock = (int (*)(pthread_mutex_t *))dlsym(RTLD_NEXT, "pthread_mutex_lock");
-    real_cond_wait = (int (*)(pthread_cond_t *, pthread_mutex_t *))dlsym(RTLD_NEXT, "pthread_cond_wait");
-    real_cond_timedwait = (int (*)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *))dlsym(
-        RTLD_NEXT, "pthread_cond_timedwait");
-    real_sem_wait = (int (*)(sem_t *))dlsym(RTLD_NEXT, "sem_wait");
-    real_sem_timedwait = (int (*)(sem_t *, const struct timespec *))dlsym(RTLD_NEXT, "sem_timedwait");
-    real_sem_clockwait = (int (*)(sem_t *, clockid_t, const struct timespec *))dlsym(RTLD_NEXT, "sem_clockwait");
+    resolve();
     const char *spec = getenv("GVLSTRESS_DELAYS");
     if (spec == NULL) return;
     char *end;
@@ -168,20 +187,73 @@ static uint64_t next(void) {
     return z ^ (z >> 31);
 }
 
-/* Is this call site near a learned one? dladdr once per site per thread, then the cache. */
+/* Does the mapping line `line` (NUL-terminated, no newline) hold `ra`? Fills its file's name and
+ * offset-0 start as the scan goes: /proc/self/maps lists a file's mappings in address order,
+ * its first (file offset 0) one first, which is what the harness calls the module's base. */
+struct scan { uintptr_t ra; char base_path[4096]; uintptr_t base; int found; char name[256]; uint64_t off; };
+
+static void scan_line(struct scan *sc, char *line) {
+    char *end;
+    uintptr_t lo = (uintptr_t)strtoull(line, &end, 16);
+    if (*end != '-') return;
+    uintptr_t hi = (uintptr_t)strtoull(end + 1, &end, 16);
+    char *p = strchr(end, ' ');              /* perms */
+    if (!p) return;
+    unsigned long long fileoff = strtoull(p + 6, &end, 16);
+    char *path = strchr(end, '/');
+    if (!path) return;
+    if (fileoff == 0) {
+        size_t n = strlen(path);
+        if (n >= sizeof sc->base_path) return;
+        memcpy(sc->base_path, path, n + 1);
+        sc->base = lo;
+    }
+    if (sc->ra < lo || sc->ra >= hi || strcmp(path, sc->base_path) != 0) return;
+    const char *slash = strrchr(path, '/');
+    size_t n = strlen(slash + 1);
+    if (n >= sizeof sc->name) return;
+    memcpy(sc->name, slash + 1, n + 1);
+    sc->off = (uint64_t)(sc->ra - sc->base);
+    sc->found = 1;
+}
+
+/* module and offset of a code address, read from /proc/self/maps with raw syscalls (no loader
+ * lock, no malloc: this runs inside interposed calls, some made with locks held). */
+static int site_of(uintptr_t ra, struct scan *sc) {
+    memset(sc, 0, sizeof *sc);
+    sc->ra = ra;
+    int fd = (int)real_syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char buf[8192];
+    char line[4608];
+    size_t used = 0;
+    long got;
+    while (!sc->found && (got = real_syscall(SYS_read, fd, buf, sizeof buf)) > 0) {
+        for (long i = 0; i < got && !sc->found; i++) {
+            if (buf[i] != '\n') {
+                if (used < sizeof line - 1) line[used++] = buf[i];
+                continue;
+            }
+            line[used] = '\0';
+            scan_line(sc, line);
+            used = 0;
+        }
+    }
+    real_syscall(SYS_close, fd);
+    return sc->found;
+}
+
+/* Is this call site near a learned one? The maps once per site per thread, then the cache. */
 static int hot(uintptr_t ra) {
     if (nsites == 0) return 0;
     unsigned i = (unsigned)((ra >> 2) * 0x9E3779B1u) % CACHE;
     if (cache[i].ra == ra) return cache[i].hot;
     int is_hot = 0;
-    Dl_info info;
-    if (dladdr((void *)ra, &info) && info.dli_fname && info.dli_fbase) {
-        const char *base = strrchr(info.dli_fname, '/');
-        base = base ? base + 1 : info.dli_fname;
-        uint64_t off = (uint64_t)(ra - (uintptr_t)info.dli_fbase);
+    struct scan sc;
+    if (site_of(ra, &sc)) {
         for (int k = 0; k < nsites && !is_hot; k++) {
-            uint64_t d = off > sites[k].offset ? off - sites[k].offset : sites[k].offset - off;
-            is_hot = d <= near_bytes && strcmp(base, sites[k].module) == 0;
+            uint64_t d = sc.off > sites[k].offset ? sc.off - sites[k].offset : sites[k].offset - sc.off;
+            is_hot = d <= near_bytes && strcmp(sc.name, sites[k].module) == 0;
         }
     }
     cache[i].ra = ra;
@@ -191,7 +263,7 @@ static int hot(uintptr_t ra) {
 
 static void maybe_delay(uintptr_t ra) {
     if (per_million == 0 || inside) return;
-    inside = 1; /* dladdr, or anything it calls, never comes back through here */
+    inside = 1; /* nothing the layer calls comes back through here */
     atomic_fetch_add_explicit(&tab->calls, 1, memory_order_relaxed);
     int h = hot(ra);
     uint32_t rate = per_million;
@@ -218,8 +290,14 @@ static struct slot *slot(void) {
     uint64_t tid = (uint64_t)gettid();
     for (unsigned k = 0; k < NSLOTS; k++) {
         struct slot *s = &tab->slots[(tid * 0x9E3779B1u + k) % NSLOTS];
-        uint64_t free = 0;
-        if (atomic_compare_exchange_strong(&s->tid, &free, tid)) return my_slot = s;
+        uint64_t seen = 0;
+        if (atomic_compare_exchange_strong(&s->tid, &seen, tid)) return my_slot = s;
+        /* a thread that has ended (or a forked child that exited) leaves its slot: take it */
+        if (real_syscall(SYS_kill, (long)seen, 0) == -1 && errno == ESRCH &&
+            atomic_compare_exchange_strong(&s->tid, &seen, tid)) {
+            atomic_store_explicit(&s->waiting, 0, memory_order_relaxed);
+            return my_slot = s;
+        }
     }
     return NULL;
 }
@@ -242,6 +320,7 @@ static void wait_ends(struct slot *s) {
 #define SITE ((uintptr_t)__builtin_return_address(0))
 
 long syscall(long number, ...) {
+    if (real_syscall == NULL) resolve();
     va_list ap;
     va_start(ap, number);
     long a[6];
@@ -261,14 +340,20 @@ long syscall(long number, ...) {
 }
 
 int sched_yield(void) {
+    if (real_sched_yield == NULL) resolve();
     maybe_delay(SITE);
     return real_sched_yield();
 }
 
 /* An interposed blocking call: maybe delayed on the way in, its call site in the table while it
  * blocks. A macro, so that the return address read is the interposed function's own caller. */
-#define BLOCKING(call)                           \
+#define BLOCKING(real, call)                     \
     do {                                         \
+        if ((real) == NULL) resolve();           \
+        if ((real) == NULL) {                    \
+            errno = ENOSYS;                      \
+            return -1;                           \
+        }                                        \
         uintptr_t ra_ = SITE;                    \
         maybe_delay(ra_);                        \
         struct slot *s_ = wait_begins(ra_);      \
@@ -277,20 +362,20 @@ int sched_yield(void) {
         return r_;                               \
     } while (0)
 
-int pthread_mutex_lock(pthread_mutex_t *m) { BLOCKING(real_mutex_lock(m)); }
+int pthread_mutex_lock(pthread_mutex_t *m) { BLOCKING(real_mutex_lock, real_mutex_lock(m)); }
 
-int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) { BLOCKING(real_cond_wait(c, m)); }
+int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) { BLOCKING(real_cond_wait, real_cond_wait(c, m)); }
 
 int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *t) {
-    BLOCKING(real_cond_timedwait(c, m, t));
+    BLOCKING(real_cond_timedwait, real_cond_timedwait(c, m, t));
 }
 
-int sem_wait(sem_t *sem) { BLOCKING(real_sem_wait(sem)); }
+int sem_wait(sem_t *sem) { BLOCKING(real_sem_wait, real_sem_wait(sem)); }
 
-int sem_timedwait(sem_t *sem, const struct timespec *t) { BLOCKING(real_sem_timedwait(sem, t)); }
+int sem_timedwait(sem_t *sem, const struct timespec *t) { BLOCKING(real_sem_timedwait, real_sem_timedwait(sem, t)); }
 
 int sem_clockwait(sem_t *sem, clockid_t clock, const struct timespec *t) {
-    BLOCKING(real_sem_clockwait(sem, clock, t));
+    BLOCKING(real_sem_clockwait, real_sem_clockwait(sem, clock, t));
 }
 
 /* What the layer did in this process: interposed calls seen, delays, microseconds delayed. */

@@ -26,7 +26,7 @@ from dataclasses import replace
 from gvlstress.judge import patterns, vocab
 from gvlstress.judge.chain import _name, follow
 from gvlstress.judge.finalize import is_native_join
-from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, futex_groups, thread_deltas
+from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, PARKED_CPU_SHARE, futex_groups, thread_deltas
 from gvlstress.model import (
     Capture,
     ProbeFinding,
@@ -101,6 +101,20 @@ def decide(finding: ProbeFinding, capture: Capture | None, *, progress: bool = T
     return _verdict(finding, views, capture, progress)
 
 
+def _running_gil_owner(
+    threads: tuple[ThreadDelta, ...], views: Mapping[int, ThreadView], window: float
+) -> ThreadDelta | None:
+    """The thread py-spy saw holding the GIL and running Python code, if it used CPU over the
+    window: threads that wake on a short switch interval's tick look parked to /proc, and only
+    the stacks tell a GIL deadlock (the owner blocked in native code) from busy Python threads
+    taking turns."""
+    for t in threads:
+        py = views[t.tid].python if t.tid in views else None
+        if py is not None and py.owns_gil and py.active and t.cpu_s > PARKED_CPU_SHARE * window:
+            return t
+    return None
+
+
 def _verdict(
     f: ProbeFinding, views: Mapping[int, ThreadView], capture: Capture | None, progress: bool
 ) -> ProbeFinding:
@@ -116,13 +130,14 @@ def _verdict(
         return replace(
             f, kind=ProbeKind.STOPPED, reason=f"{len(stopped)}/{len(threads)} threads {how} (state {p.state})"
         )
-    if sum(t.cpu_s for t in threads if not t.parked) >= LIVELOCK_CPU_SHARE * window:
+    burning = sum(t.cpu_s for t in threads if not t.parked)
+    if burning >= LIVELOCK_CPU_SHARE * window:
         busy = sorted(threads, key=lambda t: -t.cpu_s)[:3]
         top = ", ".join(f"{t.tid} ({t.comm}) {t.cpu_s:.2f}s" for t in busy)
         kind = ProbeKind.LIVELOCK if progress else ProbeKind.BUSY
         lead = "no progress but " if progress else ""
         return replace(
-            f, kind=kind, reason=f"{lead}{f.cpu_s:.2f} CPU-s burnt in {window:.2f}s; busiest: {top}"
+            f, kind=kind, reason=f"{lead}{burning:.2f} CPU-s burnt in {window:.2f}s; busiest: {top}"
         )
     outside = ProbeKind.WAITING if progress else ProbeKind.IDLE
     wait = p.wait
@@ -155,6 +170,14 @@ def _verdict(
             kind=outside,
             reason=f"{_name(p, views, pid)} waits on a futex that {_name(o, views, pid)} can still end "
             f"({o.wait.detail if o.wait else o.state})",
+        )
+    runner = _running_gil_owner(threads, views, window)
+    if runner is not None:  # a thread that runs Python code ends every GIL wait, in its turn
+        return replace(
+            f,
+            kind=outside,
+            reason=f"{_name(runner, views, pid)} holds the GIL and runs Python code "
+            f"({runner.cpu_s:.2f} CPU-s in {window:.2f}s): the threads waiting for it get their turns",
         )
     parked = sum(1 for t in threads if t.parked)
     closed = (

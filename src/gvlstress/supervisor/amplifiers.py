@@ -34,6 +34,7 @@ from typing import Any
 
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import delays
+from gvlstress.supervisor.slots import Slot
 from gvlstress.system import watchdog
 from gvlstress.system.cgroups import WaveGroup
 
@@ -109,12 +110,11 @@ class Burners:
 
 
 def worker_records(
-    sc: Scenario,
-    squeezed: tuple[int, ...] | None,
-    pinned: list[tuple[int, int] | None],
-    preloaded: list[bool | None],
+    sc: Scenario, squeezed: tuple[int, ...] | None, started: list[Slot], layer: delays.DelayLayer | None
 ) -> dict[str, dict[str, Any]]:
-    """The levers checked in each started worker (--squeeze, --delays), as run.json records them."""
+    """The levers checked in each started worker (--squeeze, --delays, --switch-interval), as
+    run.json records them."""
+    pinned, preloaded = [x.pinned for x in started], [x.preloaded for x in started]
     out: dict[str, dict[str, Any]] = {}
     if squeezed is not None and sc.squeeze:
         out["squeeze"] = squeeze_record(sc.squeeze, squeezed, pinned)
@@ -126,6 +126,14 @@ def worker_records(
             "max_us": delays.MAX_US,
             "workers": len(preloaded),
             "workers_loaded": sum(1 for p in preloaded if p),
+        } | (layer.wave_record([x.pid for x in started if x.pid]) if layer is not None else {})
+    if (interval := sc.switch_interval) is not None:
+        reported = [x.switch_interval for x in started if x.switch_interval is not None]
+        out["switch_interval"] = {
+            "seconds": interval,
+            "workers": len(started),
+            "workers_reporting": len(reported),  # a hung worker never reports
+            "workers_changed": sum(1 for r in reported if abs(r - interval) > 0.01 * interval),
         }
     return out
 

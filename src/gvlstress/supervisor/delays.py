@@ -26,11 +26,14 @@ import shutil
 import struct
 import tempfile
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping as ReadOnly
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from gvlstress.errors import UsageError
+from gvlstress.model import ProbeKind
+from gvlstress.supervisor.slots import Slot
 
 __all__ = [
     "DELAY_LIB",
@@ -205,6 +208,18 @@ def load_memory(path: Path) -> Counter[str]:
     return out
 
 
+def deadlocked(hung: ReadOnly[int, Slot]) -> dict[int, set[int]]:
+    """What the layer learns from: workers judged deadlocked (stacks seen), by pid, with the
+    threads idle by design in each left out (an idle pool's sleep is where every process waits,
+    not where a hang happens)."""
+    out = {}
+    for pid, s in hung.items():
+        f = s.finding
+        if f is not None and f.kind is ProbeKind.DEADLOCK:
+            out[pid] = {int(t) for t, _, _ in (x.partition(":") for x in f.idle) if t.strip().isdigit()}
+    return out
+
+
 class DelayLayer:
     """One run's delay layer: the workers' birth environment, their tables, the learned sites.
 
@@ -218,6 +233,10 @@ class DelayLayer:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.memory = memory
         self.learned: Counter[str] = load_memory(memory) if memory else Counter()
+        self.wave_sites: list[str] = []
+        """The learned sites the current wave's workers were born with."""
+        self.wave_learned: list[str] = []
+        """What the current wave's hang taught."""
         self.modules: dict[str, str] = {}
         """site -> the path of its module, as the worker mapped it (for the memory file)."""
 
@@ -233,20 +252,23 @@ class DelayLayer:
             "GVLSTRESS_DELAYS": f"{seed}:{PER_MILLION}:{MAX_US}",
             "GVLSTRESS_DELAY_TABLE": str(self.dir),
         }
-        if self.learned:
-            out["GVLSTRESS_DELAY_SITES"] = f"{HOT_PER_MILLION}:{NEAR_BYTES}:{','.join(self.hot_sites())}"
+        self.wave_sites, self.wave_learned = self.hot_sites(), []
+        if self.wave_sites:
+            out["GVLSTRESS_DELAY_SITES"] = f"{HOT_PER_MILLION}:{NEAR_BYTES}:{','.join(self.wave_sites)}"
         return out
 
-    def learn(self, pids: list[int]) -> list[str]:
-        """Learn from hung workers, while they are still alive to map their addresses."""
+    def learn(self, hung: dict[int, set[int]]) -> list[str]:
+        """Learn from deadlocked workers (pid -> the tids idle by design, left out), while they
+        are still alive to map their addresses."""
         found: set[str] = set()
-        for pid in pids:
+        for pid, idle in hung.items():
             table = read_table(self.dir / f"{pid}.sites")
             try:
                 maps = parse_maps(Path(f"/proc/{pid}/maps").read_text())
             except OSError:
                 continue
             if table is not None:
+                table = replace(table, waiting=tuple(w for w in table.waiting if w[0] not in idle))
                 sites = sites_waited_at(table, maps)
                 self.learned.update(sites)
                 found.update(sites)
@@ -254,7 +276,8 @@ class DelayLayer:
                 self.modules.update({s: by_name[s.rpartition("+")[0]] for s in sites})
         if found:
             self._remember()
-        return sorted(found)
+        self.wave_learned = sorted(found)
+        return self.wave_learned
 
     def _remember(self) -> None:
         """Write the learned sites for the next run (atomically; best effort: a read-only cache
@@ -272,9 +295,12 @@ class DelayLayer:
         with contextlib.suppress(OSError):
             self.memory.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.memory.parent, suffix=".tmp")
-            with os.fdopen(fd, "w") as fh:
-                json.dump({"sites": keep}, fh, indent=1)
-            os.replace(tmp, self.memory)
+            try:
+                with os.fdopen(fd, "w") as fh:
+                    json.dump({"sites": keep}, fh, indent=1)
+                os.replace(tmp, self.memory)
+            finally:
+                Path(tmp).unlink(missing_ok=True)  # gone already once it was renamed
 
     def wave_record(self, pids: list[int]) -> dict[str, Any]:
         """What the layer did in a wave's workers (their tables summed), then the tables go."""
@@ -288,6 +314,8 @@ class DelayLayer:
             "hot_calls": sum(t.hot_calls for t in tables),
             "hot_delays": sum(t.hot_delays for t in tables),
             "workers_reporting": len(tables),
+            "sites": self.wave_sites,
+            "learned": self.wave_learned,
         }
 
     def close(self) -> None:

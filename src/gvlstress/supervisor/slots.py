@@ -34,11 +34,11 @@ class Slot:
     presample: ProcSample | None = None
     """/proc taken one probe window before the slot is due (see `probing.Prober.presample`)."""
     pinned: tuple[int, int] | None = None
+    """--squeeze as checked: (threads within the CPUs, threads seen)."""
     preloaded: bool | None = None
+    """--delays: the delay layer is mapped in this worker (None: not checked yet)."""
     switch_interval: float | None = None
     """The GIL switch interval a finished worker reported (--switch-interval)."""
-    """--delays: the delay layer is mapped in this worker (None: not checked yet)."""
-    """--squeeze as checked: (threads within the CPUs, threads seen)."""
     capture: Capture | None = None
     proc: psutil.Process | None = field(default=None, repr=False)
 

@@ -24,7 +24,7 @@ from gvlstress.judge.outcome import EndReason, WaveEnd
 from gvlstress.model import Diagnosis, Verdict, WaveResult, WorkerOutcome, worst
 from gvlstress.model.live import WorkerStatus
 from gvlstress.scenario import Scenario
-from gvlstress.supervisor import amplifiers
+from gvlstress.supervisor import amplifiers, delays
 from gvlstress.supervisor.chaos import Perturber
 from gvlstress.supervisor.delays import DelayLayer, preloaded
 from gvlstress.supervisor.events import Observer, StopFlag
@@ -88,8 +88,6 @@ class Wave:
         """Processes the workers started that outlived them and were killed at the wave's end."""
         self.delays = delays
         """The run's delay layer (--delays): the workers' environment, and what hangs teach it."""
-        self.delay_sites: list[str] = delays.hot_sites() if delays else []
-        self.delays_learned: list[str] = []
         self.chaos: Perturber | None = None
         """Strict starvation and/or the gang, while batches run."""
         self.killer: Killer | None = None
@@ -127,14 +125,9 @@ class Wave:
             watchdog.watch_cgroup(str(d))
         burners = amplifiers.Burners.start(sc.burners) if sc.burners else None
         try:
-            self.pool = Pool(
-                sc,
-                self.plan,
-                self.board,
-                self.stderr_dir,
-                self.group.procs_files if self.group else [],
-                self.delays.env(sc.delays) if self.delays and sc.delays is not None else None,
-            )
+            cgroups = self.group.procs_files if self.group else []
+            born_with = self.delays.env(sc.delays) if self.delays and sc.delays is not None else None
+            self.pool = Pool(sc, self.plan, self.board, self.stderr_dir, cgroups, born_with)
             futures = self.pool.start([self.spec(slot) for slot in range(sc.workers)])
             for pid in self.pool.processes:
                 watchdog.watch(pid)
@@ -158,9 +151,7 @@ class Wave:
             if self.end.reason in (EndReason.STALL, EndReason.TIMEOUT, EndReason.WEDGE):
                 detected_by = self.end.reason.value
                 detect_s = self.ended_at - started
-                self._capture_hung()  # evidence first; the teardown kills
-                if self.delays is not None:  # while the hung are alive to map their addresses
-                    self.delays_learned = self.delays.learn(list(self._hung()))
+                self._capture_hung()  # evidence first (and what the delay layer learns); the teardown kills
                 if self.keep_hung:
                     self._keep_first_hung()
             self._check_squeeze(self.slots)  # workers still alive whose pool was never reported
@@ -185,10 +176,10 @@ class Wave:
         self._settle(futures)
         if self.pool is not None:
             self.pool.release_handles()
-        self._record_levers()
+        started_slots = [x for x in self.slots if x.pid]  # the levers checked in each started worker
+        self.amplified |= amplifiers.worker_records(sc, self.squeezed, started_slots, self.delays)
         if self.amplified:
-            started_n = sum(1 for x in self.slots if x.pid)
-            self.amplified["not_applied"] = amplifiers.gaps(self.amplified, started_n)
+            self.amplified["not_applied"] = amplifiers.gaps(self.amplified, len(started_slots))
         outcomes = outcome.failure_diagnoses(
             tuple(replace(o, stderr_tail=stderr_tail(self.stderr_dir, o.pid)) for o in self._outcomes()),
             self._killers((self.amplified.get("memory_limit") or {}).get("oom_kills", 0)),
@@ -342,24 +333,6 @@ class Wave:
                 inside, total = amplifiers.squeeze(pid, self.squeezed)
                 s.pinned = (inside, total) if total else None
 
-    def _record_levers(self) -> None:
-        started = [x for x in self.slots if x.pid]
-        pinned, preloaded = [x.pinned for x in started], [x.preloaded for x in started]
-        self.amplified |= amplifiers.worker_records(self.scenario, self.squeezed, pinned, preloaded)
-        if (interval := self.scenario.switch_interval) is not None:
-            reported = [x.switch_interval for x in started if x.switch_interval is not None]
-            self.amplified["switch_interval"] = {
-                "seconds": interval,
-                "workers": len(started),
-                "workers_reporting": len(reported),  # a hung worker never reports
-                "workers_changed": sum(1 for r in reported if abs(r - interval) > 1e-6),
-            }
-        if self.delays is not None and "delays" in self.amplified:  # --delays on in this wave
-            self.amplified["delays"] |= self.delays.wave_record([x.pid for x in started if x.pid]) | {
-                "sites": self.delay_sites,
-                "learned": self.delays_learned,
-            }
-
     def _stop_chaos(self) -> None:
         """Halt chaos and the gang (once), everything they stopped resumed, and record what they did."""
         if self.chaos is not None:
@@ -393,6 +366,8 @@ class Wave:
         if hung:
             self.observer.capturing(self.index, tuple(hung))
         self.prober.capture(hung)
+        if self.delays is not None:  # while the hung are alive to map their addresses
+            self.delays.learn(delays.deadlocked(hung))
 
     def _keep_first_hung(self) -> None:
         """Mark the lowest-slot hung worker to outlive the teardown (it stays watched)."""
