@@ -13,9 +13,11 @@ import ctypes
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,10 +41,12 @@ def shape(name: str, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], list
     """Start a corpus program (or a real-bug catalogue trigger, which names the hung process in
     a `look PID` line) in its own process group; yield once it printed `ready`."""
     program = CORPUS / f"{name}.py"
+    scratch = tempfile.mkdtemp(prefix="gvlstress-shape-")  # what a killed program leaves, removed
     proc = subprocess.Popen(
         [sys.executable, str(program if program.exists() else BUGS_DIR / f"{name}.py"), *args],
         stdout=subprocess.PIPE,
         start_new_session=True,
+        env={**os.environ, "TMPDIR": scratch},
     )
     try:
         lines = realbugs.handshake(proc, READY_S)
@@ -53,6 +57,7 @@ def shape(name: str, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], list
         yield proc, lines
     finally:
         end_group(proc)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def end_group(proc: subprocess.Popen[bytes]) -> None:
