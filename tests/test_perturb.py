@@ -142,6 +142,8 @@ def test_chaos_stops_threads_and_resumes_every_one_for_a_probe_and_at_the_end() 
         assert did["refused"] == 0
         assert did["workers_touched"] == 1
         assert did["starved_s"] > 0
+        # what the stall threshold discounts: every second a thread of the worker was held
+        assert chaos.held[proc.pid] == pytest.approx(did["starved_s"], abs=1e-3)  # run.json rounds to ms
 
 
 def test_the_gang_runs_one_worker_at_a_time_and_resumes_all() -> None:
@@ -162,3 +164,5 @@ def test_the_gang_runs_one_worker_at_a_time_and_resumes_all() -> None:
         assert "T" not in states(a.pid) + states(b.pid)
         assert did["turns"] >= 4
         assert did["workers_touched"] == 2
+        assert gang.held[a.pid] > 0  # both took turns being held stopped
+        assert gang.held[b.pid] > 0

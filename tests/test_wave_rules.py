@@ -7,7 +7,16 @@ from typing import Any
 
 import pytest
 
-from gvlstress.judge.outcome import EndReason, SlotFacts, WaveEnd, attribute_deaths, finished, unfinished
+from gvlstress.judge.outcome import (
+    EndReason,
+    SlotFacts,
+    WaveEnd,
+    attribute_deaths,
+    finished,
+    stall_threshold,
+    taught,
+    unfinished,
+)
 from gvlstress.model import Verdict
 from gvlstress.supervisor import amplifiers as amplify
 
@@ -93,3 +102,28 @@ def test_a_start_up_crash_is_a_crash_and_the_rest_are_cancelled() -> None:
     assert (dead.verdict, dead.exit_code) == (Verdict.CRASH, 1)
     assert dead.detail == "worker died: exit code 1 (during start-up, before it took its task)"
     assert other.verdict is Verdict.CANCELLED
+
+
+@pytest.mark.parametrize(
+    ("seen", "slowest", "expected"),
+    [
+        (0.0, [], 0.0),
+        (0.5, [(0.2, 0.0)], 0.5),  # the run's own knowledge stands
+        (0.0, [(0.3, 0.0), (0.1, 0.0)], 0.3),  # unperturbed: the slowest batch
+        (0.0, [(2.3, 2.0)], pytest.approx(0.3)),  # a 2 s stop inside a 0.3 s batch teaches 0.3 s
+        (0.0, [(0.3, 5.0)], 0.0),  # held longer than the batch (threads stopped at once): nothing
+        (0.1, [(2.3, 2.0), (0.2, 0.0)], pytest.approx(0.3)),
+    ],
+)
+def test_what_a_batch_teaches_the_threshold_leaves_out_the_time_chaos_held_it(
+    seen: float, slowest: list[tuple[float, float]], expected: float
+) -> None:
+    assert taught(seen, slowest) == expected
+
+
+def test_a_hung_worker_under_chaos_is_probed_at_the_clean_batch_time_not_the_perturbed_one() -> None:
+    # a 0.3 s loader whose slowest batch took 2.3 s because chaos held it 2 s
+    perturbed = stall_threshold(None, 0.5, 30.0, taught(0.0, [(2.3, 0.0)]), True)
+    discounted = stall_threshold(None, 0.5, 30.0, taught(0.0, [(2.3, 2.0)]), True)
+    assert perturbed == pytest.approx(23.0)
+    assert discounted == pytest.approx(3.0)

@@ -346,7 +346,10 @@ class _Waves:
             wave = replace(
                 wave, harness={**harness_health(), "at_ms": round(1000 * (time.monotonic() - began))}
             )
-            batch_seen = max(batch_seen, wave.batch_s_max)
+            if (
+                wave_scenario.chaos is None and not wave_scenario.gang
+            ):  # a perturbed batch is not the loader's
+                batch_seen = max(batch_seen, wave.batch_s_max)
             if self._record(wave):
                 break
         final = self.result(final=True)

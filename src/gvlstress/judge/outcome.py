@@ -9,7 +9,7 @@ kill (`captured`), and how crashes and errors are named (`failure_diagnoses`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -66,6 +66,14 @@ def stall_threshold(
     gets the start-up grace (spawn, imports, open)."""
     base = stall if stall is not None else max(stall_floor, STALL_FACTOR * batch_s_seen)
     return base if iterating else max(base, startup_grace)
+
+
+def taught(batch_s_seen: float, slowest: Iterable[tuple[float, float]]) -> float:
+    """The batch time the stall threshold learns: the run's so far, and each worker's slowest
+    batch less the seconds chaos or the gang held that worker stopped (slowest: (batch, held)
+    pairs). Without the discount a 2 s stop would teach a 20 s threshold, and a hang under chaos
+    would wait that long to be probed."""
+    return max([batch_s_seen, *(max(0.0, batch - held) for batch, held in slowest)])
 
 
 def finished(

@@ -69,7 +69,11 @@ class Perturber:
         """tid -> (its worker, when it is resumed)."""
         self._spent: dict[int, float] = {}
         self._started = time.monotonic()
-        self._gang_stopped: set[int] = set()
+        self._gang_stopped: dict[int, float] = {}
+        """worker -> when the gang stopped it."""
+        self.held: dict[int, float] = {}
+        """worker -> seconds its threads (one stop) or the whole of it (the gang) were held
+        stopped so far: what a batch's time owes to the perturbation, not to the loader."""
         self._next_turn = 0.0
         self._owner: int | None = None
         self.starvations = 0
@@ -125,11 +129,12 @@ class Perturber:
     def _resume(self, tid: int, now: float) -> None:
         """Resume `tid`; a stop cut short (a probe) gives back the part it did not use."""
         assert self._stopper is not None
-        _, until = self._until.pop(tid)
+        pid, until = self._until.pop(tid)
         self._stopper.resume(tid)
         unused = max(0.0, until - now)
         self._spent[tid] -= unused
         self.starved_s -= unused
+        self.held[pid] = self.held.get(pid, 0.0) - unused
 
     def _starve(self, pid: int, now: float) -> None:
         """Stop one more thread of `pid` if fewer than its share of victims are stopped."""
@@ -152,6 +157,7 @@ class Perturber:
             return
         self._until[tid] = (pid, now + span)
         self._spent[tid] = self._spent.get(tid, 0.0) + span
+        self.held[pid] = self.held.get(pid, 0.0) + span
         self.starvations += 1
         self.main_starvations += tid == pid
         self.starved_s += span
@@ -162,7 +168,7 @@ class Perturber:
         self._next_turn = now + self.gang_s * self.rng.uniform(0.5, 1.5)
         live = sorted(pids)
         if len(live) < 2:
-            self._continue(set(self._gang_stopped))
+            self._continue(set(self._gang_stopped), now)
             return
         i = (
             (live.index(self._owner) + 1) % len(live)
@@ -170,29 +176,33 @@ class Perturber:
             else self.rng.randrange(len(live))
         )
         self._owner = live[i]
-        self._continue({self._owner})
+        self._continue({self._owner}, now)
         for pid in live:
             if pid != self._owner and pid not in self._gang_stopped:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGSTOP)
-                    self._gang_stopped.add(pid)
+                    self._gang_stopped[pid] = now
                     self.touched.add(pid)
         self.turns += 1
 
-    def _continue(self, pids: set[int]) -> None:
-        for pid in pids & self._gang_stopped:
+    def _continue(self, pids: set[int], now: float) -> None:
+        for pid in pids & set(self._gang_stopped):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGCONT)
-            self._gang_stopped.discard(pid)
+            self.held[pid] = self.held.get(pid, 0.0) + now - self._gang_stopped.pop(pid)
 
     def _resume_all(self) -> None:
         if self._stopper is not None:
             now = time.monotonic()
             for tid in list(self._until):  # every thread the stopper holds is in _until
                 self._resume(tid, now)
-        self._continue(set(self._gang_stopped))
+        self._continue(set(self._gang_stopped), time.monotonic())
 
     # -- the supervisor's side --------------------------------------------------------------
+    @property
+    def halted(self) -> bool:
+        return self._halt.is_set()
+
     def stop(self) -> dict[str, dict[str, Any]]:
         """Halt, resume every thread and worker stopped, and say what each lever did (run.json's
         per-wave ``chaos`` and ``gang`` records)."""

@@ -97,9 +97,10 @@ class Wave:
         self.prober = Prober(board, self.threshold, self._quiet, POLL_S)
 
     def threshold(self, s: Slot) -> float:
-        """Seconds of heartbeat silence before `s` is probed."""
-        sc = self.scenario
-        seen = max([self.batch_s_seen] + [x.state.batch_s_max for x in self.slots if x.state])
+        """Seconds of heartbeat silence before `s` is probed (batches less what chaos held them)."""
+        sc, held = self.scenario, self.chaos.held if self.chaos is not None else {}
+        slowest = [(x.state.batch_s_max, held.get(x.pid or 0, 0.0)) for x in self.slots if x.state]
+        seen = outcome.taught(self.batch_s_seen, slowest)
         return outcome.stall_threshold(sc.stall, sc.stall_floor, sc.startup_grace, seen, s.iterating)
 
     def spec(self, slot: int) -> worker.WorkerSpec:
@@ -335,9 +336,8 @@ class Wave:
 
     def _stop_chaos(self) -> None:
         """Halt chaos and the gang (once), everything they stopped resumed, and record what they did."""
-        if self.chaos is not None:
+        if self.chaos is not None and not self.chaos.halted:  # kept: what it held stays known
             self.amplified |= self.chaos.stop()
-            self.chaos = None
 
     def _iterating(self) -> list[int]:
         """Workers in their batches now (chaos perturbs only these), read from the board itself
