@@ -126,8 +126,10 @@ def main() -> None:
 
 def run_levers(args: argparse.Namespace, levers: dict[str, dict[str, Any]], report_dir: str) -> None:
     """Every lever's cells, alternating within each repetition; the table; the false alarms."""
-    totals: dict[str, list[float]] = {name: [0, 0, 0.0, 0.0, 0] for name in levers}
+    totals: dict[str, list[float]] = {name: [0, 0.0, 0.0] for name in levers}
+    """lever -> batches, worker CPU-minutes, harness CPU-seconds (hangs: `waves`)."""
     waves: dict[str, list[bool]] = {name: [] for name in levers}
+    """lever -> each wave hung or not, in order (paired with the baseline's by the SPRT)."""
     decided: dict[str, SequentialResult] = {}
     for rep in range(args.reps):
         for name, lever in levers.items():
@@ -136,13 +138,7 @@ def run_levers(args: argparse.Namespace, levers: dict[str, dict[str, Any]], repo
             hung, batches, cpu, harness = cell(lever, rep, args, report_dir)
             waves[name] += hung
             t = totals[name]
-            t[0], t[1], t[2], t[3], t[4] = (
-                t[0] + sum(hung),
-                t[1] + batches,
-                t[2] + cpu,
-                t[3] + harness,
-                t[4] + 1,
-            )
+            t[0], t[1], t[2] = t[0] + batches, t[1] + cpu, t[2] + harness
             print(
                 f"rep {rep + 1} {name}: {sum(hung)} hung, {batches} batches, {cpu:.2f} CPU-min, "
                 f"harness {harness:.2f} CPU-s",
@@ -154,7 +150,7 @@ def run_levers(args: argparse.Namespace, levers: dict[str, dict[str, Any]], repo
                 print(f"every lever decided after {rep + 1} repetition(s)", flush=True)
                 break
     if args.reps:
-        table(args, totals)
+        table(args, totals, waves)
         for name, res in decided.items():
             print(f"- {name}: {res.answer} ({res.trials} discordant pairs)")
     if args.false_alarms:
@@ -175,9 +171,9 @@ def sequential(
     return out
 
 
-def table(args: argparse.Namespace, totals: dict[str, list[float]]) -> None:
+def table(args: argparse.Namespace, totals: dict[str, list[float]], waves: dict[str, list[bool]]) -> None:
     """Each lever's hangs per 1000 batches and per CPU-minute, and its ratio to the baseline."""
-    base = totals["baseline"]
+    base_hung, base_cpu = sum(waves["baseline"]), totals["baseline"][1]
     what = f"race {args.race} {' '.join(args.race_opt)}" if args.race else "lock_order"
     print(
         f"\n{what}, {args.workers} x {args.rayon}, {args.reps} x {args.waves} waves of {args.iterations} batches per lever"
@@ -187,14 +183,14 @@ def table(args: argparse.Namespace, totals: dict[str, list[float]]) -> None:
         "| vs baseline per CPU-minute (exact 95% CI) | harness CPU-s per wave |"
     )
     print("|---|---|---|---|---|---|---|")
-    for name, (tot_hung, tot_batches, tot_cpu, tot_harness, cells) in totals.items():
-        n_waves = int(cells) * args.waves
-        r = stats.rate(int(tot_hung), max(int(tot_batches), 1))
-        per, lo, hi = stats.poisson_rate(int(tot_hung), float(tot_cpu))
-        x, xlo, xhi = stats.rate_ratio(int(tot_hung), float(tot_cpu), int(base[0]), float(base[2]))
+    for name, (tot_batches, tot_cpu, tot_harness) in totals.items():
+        tot_hung, n_waves = sum(waves[name]), len(waves[name])
+        r = stats.rate(tot_hung, max(int(tot_batches), 1))
+        per, lo, hi = stats.poisson_rate(tot_hung, tot_cpu)
+        x, xlo, xhi = stats.rate_ratio(tot_hung, tot_cpu, base_hung, base_cpu)
         ratio = "-" if x != x else f"{x:.1f}x ({xlo:.1f}-{xhi:.1f})"  # nan: no hang on either side
         print(
-            f"| {name} | {int(tot_hung)}/{n_waves} | {int(tot_batches)} | {1000 * r.p:.2f} ({1000 * r.low:.2f}-{1000 * r.high:.2f}) "
+            f"| {name} | {tot_hung}/{n_waves} | {int(tot_batches)} | {1000 * r.p:.2f} ({1000 * r.low:.2f}-{1000 * r.high:.2f}) "
             f"| {per:.2f} ({lo:.2f}-{hi:.2f}) | {ratio} | {tot_harness / max(n_waves, 1):.2f} |"
         )
 

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import SUPPORT, cli_run, run_cli, wait_for
 from gvlstress.supervisor import delays
-from gvlstress.supervisor.delays import Mapping, Table, parse_maps, read_table, site_of, sites_waited_at
+from gvlstress.supervisor.delays import Region, Table, parse_maps, read_table, site_of, sites_waited_at
 from gvlstress.supervisor.delays import library as delay_library
 
 pytestmark = pytest.mark.timeout(180)
@@ -143,7 +143,7 @@ def test_a_code_address_is_named_as_module_and_offset(address: int, site: str | 
 
 def test_the_sites_waited_at_are_the_callers_once_each_never_the_layers_own() -> None:
     maps = parse_maps(MAPS)
-    assert maps[0] == Mapping(0x5581A0000000, 0x5581A0001000, 0, "/usr/bin/python3.11")
+    assert maps[0] == Region(0x5581A0000000, 0x5581A0001000, 0, "/usr/bin/python3.11")
     table = Table(
         calls=10,
         delays=1,

@@ -53,7 +53,6 @@ struct slot {
     _Atomic uint64_t tid;     /* 0: free */
     _Atomic uint64_t waiting; /* 1 while the thread is blocked in an interposed wait */
     _Atomic uint64_t ra;      /* the return address of that wait's call (its call site) */
-    _Atomic uint64_t waits;   /* waits entered by this thread */
 };
 struct table {
     char magic[8]; /* "GVLDLY2\0" */
@@ -86,8 +85,8 @@ static __thread struct slot *my_slot;
 static __thread int slot_tried, inside;
 static __thread struct { uintptr_t ra; int hot; } cache[CACHE];
 
-_Static_assert(sizeof(struct slot) == 32, "the harness reads slots as <4Q");
-_Static_assert(sizeof(struct table) == 56 + NSLOTS * 32, "the harness reads the header as <8s6Q");
+_Static_assert(sizeof(struct slot) == 24, "the harness reads slots as <3Q");
+_Static_assert(sizeof(struct table) == 56 + NSLOTS * 24, "the harness reads the header as <8s6Q");
 
 static void parse_sites(const char *spec) {
     char *end;
@@ -307,7 +306,6 @@ static struct slot *wait_begins(uintptr_t ra) {
     struct slot *s = slot();
     if (s != NULL) {
         atomic_store_explicit(&s->ra, ra, memory_order_relaxed);
-        atomic_fetch_add_explicit(&s->waits, 1, memory_order_relaxed);
         atomic_store_explicit(&s->waiting, 1, memory_order_release);
     }
     return s;
@@ -328,12 +326,10 @@ long syscall(long number, ...) {
     va_end(ap);
     if (number != SYS_futex) return real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
     int cmd = (int)a[1] & FUTEX_CMD_MASK;
+    int waits = cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET;
     uintptr_t ra = SITE;
-    if (cmd == FUTEX_WAKE || cmd == FUTEX_WAKE_BITSET) maybe_delay(ra);
-    if (cmd != FUTEX_WAIT && cmd != FUTEX_WAIT_BITSET)
-        return real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
-    maybe_delay(ra);
-    struct slot *s = wait_begins(ra);
+    if (waits || cmd == FUTEX_WAKE || cmd == FUTEX_WAKE_BITSET) maybe_delay(ra);
+    struct slot *s = waits ? wait_begins(ra) : NULL;
     long r = real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
     wait_ends(s);
     return r;

@@ -95,8 +95,9 @@ class Scenario:
     chaos: int | None = None
     """Amplifier: rr-style strict starvation (a victim thread stopped, not lowered), seeded."""
     delays: int | None = None
-    """Amplifier: a preloaded layer delays a seeded few futex waits/wakes, sched_yield and
-    pthread_mutex_lock calls in each worker (workers the harness spawns only)."""
+    """Amplifier: a preloaded layer delays a seeded few of each worker's futex waits and wakes,
+    sched_yield calls, pthread locks and CPython's waits, most often near where earlier hangs'
+    threads waited (workers the harness spawns only)."""
     switch_interval: float | None = None
     """Amplifier: each worker's ``sys.setswitchinterval`` before the target is imported: forced
     GIL hand-offs that often, so a window where a thread holds a native lock and then lets the
@@ -125,6 +126,11 @@ class Scenario:
         out = dataclasses.asdict(self)
         out["options"] = dict(self.options)
         return out
+
+    @property
+    def perturbs(self) -> bool:
+        """Chaos or the gang stops this scenario's workers while they run."""
+        return self.chaos is not None or bool(self.gang)
 
     def recorded(self) -> Scenario:
         """This scenario as reports keep it: option values under secret names (``password``,

@@ -142,8 +142,8 @@ def init(
         kept = [
             p for p in os.environ.get("LD_PRELOAD", "").split(":") if p and not p.endswith("/libgvldelay.so")
         ]
-        for key in ("GVLSTRESS_DELAYS", "GVLSTRESS_DELAY_SITES", "GVLSTRESS_DELAY_TABLE"):
-            os.environ.pop(key, None)
+        for key in [k for k in os.environ if k.startswith("GVLSTRESS_DELAY")]:
+            del os.environ[key]
         if kept:
             os.environ["LD_PRELOAD"] = ":".join(kept)
         else:

@@ -346,9 +346,7 @@ class _Waves:
             wave = replace(
                 wave, harness={**harness_health(), "at_ms": round(1000 * (time.monotonic() - began))}
             )
-            if (
-                wave_scenario.chaos is None and not wave_scenario.gang
-            ):  # a perturbed batch is not the loader's
+            if not wave_scenario.perturbs:  # a perturbed batch is not the loader's
                 batch_seen = max(batch_seen, wave.batch_s_max)
             if self._record(wave):
                 break

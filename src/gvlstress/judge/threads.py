@@ -72,13 +72,14 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
         cpu, precise = cpu_between(b, t)
         voluntary = _diff(b.voluntary_ctxt, t.voluntary_ctxt)
         involuntary = _diff(b.nonvoluntary_ctxt, t.nonvoluntary_ctxt)
-        parked = is_parked(b.state, t.state, cpu, precise, window)
-        # A parked thread caught awake at the second sample (a GIL waiter's 5 ms tick) is
-        # still waiting where the first sample saw it.
-        w = b if t.syscall is None and b.syscall is not None else t
-        if not parked and (t.state in _ASLEEP or b.state in _ASLEEP):
-            parked = polls(w, cpu, precise, voluntary, involuntary)
-        w = w if parked else t
+        # A waiter caught awake at the second sample (a GIL waiter's tick) still waits where
+        # the first sample saw it, if it is parked at all.
+        waiting = b if t.syscall is None and b.syscall is not None else t
+        parked = is_parked(b.state, t.state, cpu, precise, window) or (
+            (t.state in _ASLEEP or b.state in _ASLEEP)
+            and polls(waiting, cpu, precise, voluntary, involuntary)
+        )
+        w = waiting if parked else t
         delta = ThreadDelta(
             tid=t.tid,
             comm=t.comm,

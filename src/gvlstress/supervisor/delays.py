@@ -26,7 +26,7 @@ import shutil
 import struct
 import tempfile
 from collections import Counter
-from collections.abc import Mapping as ReadOnly
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -38,7 +38,7 @@ from gvlstress.supervisor.slots import Slot
 __all__ = [
     "DELAY_LIB",
     "DelayLayer",
-    "Mapping",
+    "Region",
     "Table",
     "library",
     "load_memory",
@@ -66,7 +66,7 @@ MAX_SITES = 8
 
 _MAGIC = b"GVLDLY2\x00"
 _HEADER = struct.Struct("<8s6Q")  # magic, nslots, calls, delays, delayed_us, hot_calls, hot_delays
-_SLOT = struct.Struct("<4Q")  # tid, waiting, return address, waits
+_SLOT = struct.Struct("<3Q")  # tid, waiting, return address
 
 
 def library() -> Path | None:
@@ -91,11 +91,7 @@ def require() -> Path:
 
 def preloaded(pid: int) -> bool:
     """The layer is mapped into `pid` (the dynamic linker honoured LD_PRELOAD)."""
-    try:
-        with open(f"/proc/{pid}/maps") as fh:
-            return any(line.rstrip().endswith(DELAY_LIB) for line in fh)
-    except OSError:
-        return False
+    return any(os.path.basename(r.path) == DELAY_LIB for r in regions(pid))
 
 
 @dataclass(frozen=True)
@@ -123,21 +119,23 @@ def read_table(path: Path) -> Table | None:
     if magic != _MAGIC or len(data) < _HEADER.size + nslots * _SLOT.size:
         return None
     waiting = []
-    for tid, busy, ra, _waits in _SLOT.iter_unpack(data[_HEADER.size : _HEADER.size + nslots * _SLOT.size]):
+    for tid, busy, ra in _SLOT.iter_unpack(data[_HEADER.size : _HEADER.size + nslots * _SLOT.size]):
         if tid and busy:
             waiting.append((tid, ra))
     return Table(calls, delays, delayed_us, hot_calls, hot_delays, tuple(sorted(waiting)))
 
 
 @dataclass(frozen=True)
-class Mapping:
+class Region:
+    """One file-backed line of ``/proc/PID/maps``."""
+
     start: int
     end: int
     offset: int
     path: str
 
 
-def parse_maps(text: str) -> tuple[Mapping, ...]:
+def parse_maps(text: str) -> tuple[Region, ...]:
     """The file-backed mappings of a ``/proc/PID/maps`` text."""
     out = []
     for line in text.splitlines():
@@ -146,15 +144,24 @@ def parse_maps(text: str) -> tuple[Mapping, ...]:
             continue
         lo, _, hi = parts[0].partition("-")
         try:
-            out.append(Mapping(int(lo, 16), int(hi, 16), int(parts[2], 16), parts[5].strip()))
+            out.append(Region(int(lo, 16), int(hi, 16), int(parts[2], 16), parts[5].strip()))
         except ValueError:
             continue
     return tuple(out)
 
 
-def site_of(address: int, maps: tuple[Mapping, ...]) -> str | None:
-    """``module+0xOFFSET`` of a code address, the offset from the module's first mapping (what
-    the layer's ``dladdr`` calls its base), so it names the same site in every worker."""
+def regions(pid: int) -> tuple[Region, ...]:
+    """`pid`'s file-backed mappings (none once it is gone)."""
+    try:
+        return parse_maps(Path(f"/proc/{pid}/maps").read_text())
+    except OSError:
+        return ()
+
+
+def site_of(address: int, maps: tuple[Region, ...]) -> str | None:
+    """``module+0xOFFSET`` of a code address, the offset from the module's first mapping (the
+    layer names its callers the same way from its own maps), so it names the same site in every
+    worker."""
     hit = next((m for m in maps if m.start <= address < m.end), None)
     if hit is None:
         return None
@@ -164,19 +171,11 @@ def site_of(address: int, maps: tuple[Mapping, ...]) -> str | None:
     return f"{os.path.basename(hit.path)}+0x{address - base:x}"
 
 
-def sites_waited_at(table: Table, maps: tuple[Mapping, ...]) -> tuple[str, ...]:
+def sites_waited_at(table: Table, maps: tuple[Region, ...]) -> tuple[str, ...]:
     """The distinct call sites a hung worker's blocked threads wait at (the layer's own, and
     the C library's, never: a site is where the *caller* waits)."""
     found = {site_of(ra, maps) for _, ra in table.waiting}
     return tuple(sorted(s for s in found if s is not None and not s.startswith(DELAY_LIB)))
-
-
-def _recorded(path: Path, site: str) -> list[str]:
-    """The module path an earlier run recorded for `site` (empty: none)."""
-    try:
-        return [str(json.loads(path.read_text())["sites"][site]["module"])]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
 
 
 def memory_file(root: Path, target: str, fault: str, versions: dict[str, str]) -> Path:
@@ -196,19 +195,24 @@ def _module_id(path: str) -> list[int] | None:
 def load_memory(path: Path) -> Counter[str]:
     """Sites learned by earlier runs whose module is unchanged since (a rebuilt module's
     offsets mean other code: its sites are forgotten)."""
+    return Counter({site: count for site, (count, _) in _remembered(path).items()})
+
+
+def _remembered(path: Path) -> dict[str, tuple[int, str]]:
+    """site -> (its count, its module's path) for the still-valid sites of a memory file."""
     try:
         kept = json.loads(path.read_text())["sites"]
     except (OSError, ValueError, KeyError, TypeError):
-        return Counter()
-    out: Counter[str] = Counter()
+        return {}
+    out = {}
     for site, entry in kept.items() if isinstance(kept, dict) else ():
         with contextlib.suppress(KeyError, TypeError, ValueError):
             if _module_id(entry["module"]) == entry["id"]:
-                out[site] = int(entry["count"])
+                out[site] = (int(entry["count"]), str(entry["module"]))
     return out
 
 
-def deadlocked(hung: ReadOnly[int, Slot]) -> dict[int, set[int]]:
+def deadlocked(hung: Mapping[int, Slot]) -> dict[int, set[int]]:
     """What the layer learns from: workers judged deadlocked (stacks seen), by pid, with the
     threads idle by design in each left out (an idle pool's sleep is where every process waits,
     not where a hang happens)."""
@@ -232,20 +236,21 @@ class DelayLayer:
         self.dir = table_dir
         self.dir.mkdir(parents=True, exist_ok=True)
         self.memory = memory
-        self.learned: Counter[str] = load_memory(memory) if memory else Counter()
+        kept = _remembered(memory) if memory else {}
+        self.learned: Counter[str] = Counter({site: count for site, (count, _) in kept.items()})
+        self.modules: dict[str, str] = {site: module for site, (_, module) in kept.items()}
+        """site -> the path of its module, as a worker mapped it (for the memory file)."""
         self.wave_sites: list[str] = []
         """The learned sites the current wave's workers were born with."""
         self.wave_learned: list[str] = []
         """What the current wave's hang taught."""
-        self.modules: dict[str, str] = {}
-        """site -> the path of its module, as the worker mapped it (for the memory file)."""
 
     def hot_sites(self) -> list[str]:
         return [site for site, _ in self.learned.most_common(MAX_SITES)]
 
-    def env(self, seed: int) -> dict[str, str]:
-        """What a worker's birth environment needs: the layer preloaded, its rates, the learned
-        sites, and where its table goes."""
+    def begin_wave(self, seed: int) -> dict[str, str]:
+        """A wave begins: the learned sites it gets are fixed now, and its workers' birth
+        environment says so (the layer preloaded, its rates, those sites, where its table goes)."""
         preload = ":".join(p for p in (str(self.lib), os.environ.get("LD_PRELOAD", "")) if p)
         out = {
             "LD_PRELOAD": preload,
@@ -257,27 +262,23 @@ class DelayLayer:
             out["GVLSTRESS_DELAY_SITES"] = f"{HOT_PER_MILLION}:{NEAR_BYTES}:{','.join(self.wave_sites)}"
         return out
 
-    def learn(self, hung: dict[int, set[int]]) -> list[str]:
+    def learn(self, hung: dict[int, set[int]]) -> None:
         """Learn from deadlocked workers (pid -> the tids idle by design, left out), while they
         are still alive to map their addresses."""
         found: set[str] = set()
         for pid, idle in hung.items():
-            table = read_table(self.dir / f"{pid}.sites")
-            try:
-                maps = parse_maps(Path(f"/proc/{pid}/maps").read_text())
-            except OSError:
+            table, maps = read_table(self.dir / f"{pid}.sites"), regions(pid)
+            if table is None or not maps:
                 continue
-            if table is not None:
-                table = replace(table, waiting=tuple(w for w in table.waiting if w[0] not in idle))
-                sites = sites_waited_at(table, maps)
-                self.learned.update(sites)
-                found.update(sites)
-                by_name = {os.path.basename(m.path): m.path for m in maps}
-                self.modules.update({s: by_name[s.rpartition("+")[0]] for s in sites})
+            blocked = replace(table, waiting=tuple(w for w in table.waiting if w[0] not in idle))
+            sites = sites_waited_at(blocked, maps)
+            self.learned.update(sites)
+            found.update(sites)
+            by_name = {os.path.basename(m.path): m.path for m in maps}
+            self.modules.update({s: by_name[s.rpartition("+")[0]] for s in sites})
         if found:
             self._remember()
         self.wave_learned = sorted(found)
-        return self.wave_learned
 
     def _remember(self) -> None:
         """Write the learned sites for the next run (atomically; best effort: a read-only cache
@@ -287,8 +288,6 @@ class DelayLayer:
         keep = {}
         for site, count in self.learned.most_common(4 * MAX_SITES):
             module = self.modules.get(site)
-            if module is None:  # learned by an earlier run: keep its record
-                module = next(iter(_recorded(self.memory, site)), None)
             ident = _module_id(module) if module else None
             if module and ident:
                 keep[site] = {"count": count, "module": module, "id": ident}

@@ -127,14 +127,14 @@ class Wave:
         burners = amplifiers.Burners.start(sc.burners) if sc.burners else None
         try:
             cgroups = self.group.procs_files if self.group else []
-            born_with = self.delays.env(sc.delays) if self.delays and sc.delays is not None else None
+            born_with = self.delays.begin_wave(sc.delays) if self.delays and sc.delays is not None else None
             self.pool = Pool(sc, self.plan, self.board, self.stderr_dir, cgroups, born_with)
             futures = self.pool.start([self.spec(slot) for slot in range(sc.workers)])
             for pid in self.pool.processes:
                 watchdog.watch(pid)
                 if self.group is not None:
                     self.group.join(pid)
-            if sc.chaos is not None or sc.gang:
+            if sc.perturbs:
                 self.chaos = Perturber.for_wave(
                     sc.chaos, sc.seed, self.index, self._iterating, sc.gang
                 ).start()
