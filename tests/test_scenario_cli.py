@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import run_cli
-from gvlstress.cli import cli
+from gvlstress.cli.main import cli
 from gvlstress.cli.options import scenario_from_options
 from gvlstress.errors import UsageError
 from gvlstress.scenario import Scenario, list_scenarios, read_scenario_file, resolve

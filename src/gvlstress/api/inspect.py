@@ -6,7 +6,6 @@ import contextlib
 import datetime as dt
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,18 +16,17 @@ from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.activity import activity
 from gvlstress.judge.explain import explain
 from gvlstress.judge.tree import blocked_behind_wedge, died, link_pipes, link_tree, wedged_launcher
-from gvlstress.judge.verdict import INSPECT_VERDICT, decide, judge
+from gvlstress.judge.verdict import INSPECT_VERDICT, decide
 from gvlstress.model import (
     Inspected,
     InspectResult,
     ProbeKind,
-    ProcSample,
 )
 from gvlstress.probes import host as hostenv
 from gvlstress.probes import procfs
-from gvlstress.probes.capture import capture_many
 from gvlstress.reporters import json_report, markdown, raw
 from gvlstress.reporters.files import write_atomic
+from gvlstress.supervisor.look import LOOK_WINDOW_S, look
 from gvlstress.system import watchdog
 from gvlstress.system.redact import redact_argv
 
@@ -96,25 +94,15 @@ def _inspect(
 ) -> InspectResult:
     pids = [p.pid for p in procs]
     zombies_before = {p.pid: _zombies(p) for p in procs}
-    watched: dict[int, list[ProcSample]] = {}
-    if watch:
-        with ThreadPoolExecutor(max_workers=len(pids)) as pool:
-            watched = dict(zip(pids, pool.map(lambda p: procfs.watch(p, watch), pids), strict=True))
-        pairs = {p: (s[0] if s else None, s[-1] if len(s) > 1 else None) for p, s in watched.items()}
-    else:
-        pairs = procfs.sample_pairs(pids, procfs.PROBE_WINDOW_S)
-    findings = {
-        p: f
-        for p, (a, b) in pairs.items()
-        if (f := judge(a, b, progress_tid=p, progress=False)).kind is not ProbeKind.GONE
-    }
+    window = watch or LOOK_WINDOW_S
+    looked = look(pids, window)
+    findings = {p: x.finding for p, x in looked.items() if x.finding.kind is not ProbeKind.GONE}
     if pids[0] not in findings:
         raise UsageError(
             f"process {pids[0]} exited while it was being inspected: there is nothing left to judge",
             hint="inspect it again while it runs",
         )
-    # (`run` probes only workers whose heartbeat went quiet; inspect has no heartbeat at all)
-    captures = capture_many(findings)
+    captures = {p: c for p in findings if (c := looked[p].capture) is not None}
     decided = {p: decide(f, captures.get(p), progress=False) for p, f in findings.items()}
     parents = {}
     for proc in procs:
@@ -146,11 +134,10 @@ def _inspect(
             cmdline = "?"
         cap = captures.get(proc.pid)
         verdict = INSPECT_VERDICT[f.kind]
-        how = f"sampled over {watch:g}s" if watch else "inspected once (no progress signal)"
+        how = f"looked at over {window:g}s (no heartbeat: CPU, waits and stacks over the window)"
         diagnosis = explain(verdict, f, cap, how, named=named)
-        seen = activity(watched[proc.pid]) if proc.pid in watched else None
-        if seen is not None:
-            diagnosis = replace(diagnosis, evidence=(seen.summary, *diagnosis.evidence))
+        seen = activity(list(looked[proc.pid].samples), looked[proc.pid].stops)
+        diagnosis = replace(diagnosis, evidence=(seen.summary, *diagnosis.evidence))
         inspected.append(Inspected(proc.pid, cmdline, f, cap, diagnosis, seen))
     result = InspectResult(
         tuple(inspected),

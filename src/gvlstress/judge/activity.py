@@ -16,8 +16,11 @@ def makes_syscalls(t: ThreadActivity) -> bool:
     return bool(t.syscalls) or t.voluntary_ctxt > 0 or t.kernel_s >= KERNEL_SHARE * t.cpu_s > 0
 
 
-def activity(samples: list[ProcSample]) -> Activity:
+def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
     """Per-thread CPU, context switches, syscalls and waits across a watch.
+
+    `stops` is how often the look's own stack tools stopped the process meanwhile: each ptrace
+    stop is one voluntary switch of every thread, which is not the thread's doing.
 
     It tells "busy and making syscalls" (I/O, a service at work) from "burning CPU with no
     syscall and no voluntary switch" (a spin, or pure computation: the stacks say which).
@@ -45,7 +48,7 @@ def activity(samples: list[ProcSample]) -> Activity:
                 tid=t.tid,
                 comm=t.comm,
                 cpu_s=cpu,
-                voluntary_ctxt=(t.voluntary_ctxt or 0) - (a.voluntary_ctxt or 0),
+                voluntary_ctxt=max(0, (t.voluntary_ctxt or 0) - (a.voluntary_ctxt or 0) - stops),
                 nonvoluntary_ctxt=(t.nonvoluntary_ctxt or 0) - (a.nonvoluntary_ctxt or 0),
                 syscalls=calls,
                 waits_seen=tuple(waits),

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from gvlstress.judge.waits import classify
 from gvlstress.model import FutexGroup, ProcSample, ThreadDelta, ThreadSample
-from gvlstress.model.syscalls import CLK_TCK, futex_syscalls
+from gvlstress.model.syscalls import CLK_TCK, futex_syscalls, syscall_name
 
 # A process using at least this share of one CPU without making progress is burning, not parked.
 LIVELOCK_CPU_SHARE = 0.2
@@ -72,9 +72,11 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
         cpu, precise = cpu_between(b, t)
         voluntary = _diff(b.voluntary_ctxt, t.voluntary_ctxt)
         involuntary = _diff(b.nonvoluntary_ctxt, t.nonvoluntary_ctxt)
-        # A waiter caught awake at the second sample (a GIL waiter's tick) still waits where
-        # the first sample saw it, if it is parked at all.
-        waiting = b if t.syscall is None and b.syscall is not None else t
+        # A waiter caught awake at the second sample (a GIL waiter's tick), or resumed in
+        # restart_syscall after a stack tool's ptrace stop, still waits where the first sample
+        # saw it, if it is parked at all.
+        resumed = t.syscall is not None and syscall_name(t.syscall) == "restart_syscall"
+        waiting = b if (t.syscall is None or resumed) and b.syscall is not None else t
         parked = is_parked(b.state, t.state, cpu, precise, window) or (
             (t.state in _ASLEEP or b.state in _ASLEEP)
             and polls(waiting, cpu, precise, voluntary, involuntary)
@@ -95,6 +97,9 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
             args=w.args,
             fd_target=w.fd_target,
             lock_holder=w.lock_holder,
+            calls=_diff2(b.syscr, b.syscw, t.syscr, t.syscw),
+            moved=_diff2(b.rchar, b.wchar, t.rchar, t.wchar),
+            faults=_diff(b.minflt, t.minflt),
         )
         out.append(replace(delta, wait=classify(delta, window)))
     return tuple(out)
@@ -102,6 +107,13 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
 
 def _diff(a: int | None, b: int | None) -> int | None:
     return None if a is None or b is None else b - a
+
+
+def _diff2(a1: int | None, a2: int | None, b1: int | None, b2: int | None) -> int | None:
+    """(b1 + b2) - (a1 + a2), or None when any is unknown."""
+    if a1 is None or a2 is None or b1 is None or b2 is None:
+        return None
+    return b1 + b2 - a1 - a2
 
 
 def futex_groups(threads: tuple[ThreadDelta, ...], machine_futex: frozenset[int]) -> tuple[FutexGroup, ...]:

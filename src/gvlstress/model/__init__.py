@@ -30,7 +30,7 @@ from gvlstress.model.run import (
     WaveResult,
     WorkerOutcome,
 )
-from gvlstress.model.stacks import Capture, Frame, NativeThread, PyThread, ThreadView, ToolRun
+from gvlstress.model.stacks import Capture, Frame, NativeThread, PyThread, StackSample, ThreadView, ToolRun
 from gvlstress.model.verdicts import Verdict, plural, worst
 
 __all__ = [
@@ -57,6 +57,7 @@ __all__ = [
     "RunResult",
     "SequentialResult",
     "Shard",
+    "StackSample",
     "Summary",
     "Symptom",
     "TargetFacts",

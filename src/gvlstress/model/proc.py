@@ -34,6 +34,12 @@ class ThreadSample:
     syscr: int | None = None
     """Read-type syscalls so far (``/proc/.../io``): with ``syscw``, the syscall activity."""
     syscw: int | None = None
+    rchar: int | None = None
+    """Bytes read so far by any read-type syscall (``/proc/.../io``): with ``wchar``, whether a
+    busy thread moves data at all (a spin moves none)."""
+    wchar: int | None = None
+    minflt: int | None = None
+    """Minor page faults so far (``stat`` field 10): touching new memory, as real work does."""
 
     @property
     def ticks(self) -> int:
@@ -124,6 +130,12 @@ class ThreadDelta:
     lock_holder: int | None = None
     wait: Wait | None = None
     """What it waits on (waits.classify); None only in records older than that field."""
+    calls: int | None = None
+    """Read- and write-type syscalls made over the window (None where /proc/.../io is unreadable)."""
+    moved: int | None = None
+    """Bytes read and written over the window (rchar + wchar deltas; None where unreadable)."""
+    faults: int | None = None
+    """Minor page faults over the window."""
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,18 @@ class ThreadView:
 
 
 @dataclass(frozen=True)
+class StackSample:
+    """A later look at one process's stacks, within the window of its capture: whether a busy
+    thread's stack moves or stays in one loop, and whether waits hold across the window."""
+
+    at_s: float
+    """Seconds after the capture's first look."""
+    python: tuple[PyThread, ...]
+    native: tuple[NativeThread, ...] = ()
+    """Empty when only the Python view was resampled (cheap: py-spy alone)."""
+
+
+@dataclass(frozen=True)
 class Capture:
     """Everything captured from one process before it was killed (or, for inspect, left alone)."""
 
@@ -83,3 +95,5 @@ class Capture:
     foreign_tids: tuple[int, ...] = ()
     """Thread ids py-spy listed that this process does not have (/proc/PID/task): a fork whose
     interpreter still holds its parent's thread states (it has not finished fork())."""
+    resamples: tuple[StackSample, ...] = ()
+    """Later looks at the stacks within the window (the first look is `threads`)."""

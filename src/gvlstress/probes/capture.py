@@ -8,10 +8,21 @@ the other; a process is paused only while a tool reads it.
 from __future__ import annotations
 
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 
-from gvlstress.model import Capture, Frame, ProbeFinding, PyThread, ThreadView, ToolRun, syscalls
+from gvlstress.model import (
+    Capture,
+    Frame,
+    NativeThread,
+    ProbeFinding,
+    PyThread,
+    StackSample,
+    ThreadView,
+    ToolRun,
+    syscalls,
+)
 from gvlstress.probes import native, procfs, pyspy
 
 PYSPY_TIMEOUT_S = 20.0
@@ -50,35 +61,80 @@ def merge(
     )
 
 
+@dataclass(frozen=True)
+class Stacks:
+    """One look at a process's stacks: both tools' outcomes and raw output, before merging
+    with a /proc finding (a look over a window takes them before the window's last sample)."""
+
+    pid: int
+    at: float
+    """time.monotonic() when the look began."""
+    pyspy: ToolRun
+    python: tuple[PyThread, ...]
+    python_raw: str | None
+    native: ToolRun
+    native_threads: tuple[NativeThread, ...]
+    native_raw: str | None
+    forked_from: int | None = None
+
+
+def take(pid: int, native_view: bool = True) -> Stacks:
+    """py-spy, then (with `native_view`) the native stacks of every thread; a zombie gets
+    neither (a ptrace tool's error on one reads as a permission problem)."""
+    at = time.monotonic()
+    if procfs.zombie_status(pid) is not None:
+        why = "a zombie (it exited and its parent has not reaped it): no threads left to trace"
+        return Stacks(
+            pid,
+            at,
+            ToolRun("py-spy", False, 0.0, (), why),
+            (),
+            None,
+            ToolRun("native", False, 0.0, (), why),
+            (),
+            None,
+        )
+    py_run, py_threads, py_raw = pyspy.dump(pid, PYSPY_TIMEOUT_S, native=native_view)
+    if native_view:
+        nat_run, nat_threads, nat_raw = native.stacks(pid, NATIVE_TIMEOUT_S)
+    else:
+        nat_run, nat_threads, nat_raw = ToolRun("native", False, 0.0, (), "not asked for"), (), None
+    return Stacks(pid, at, py_run, py_threads, py_raw, nat_run, nat_threads, nat_raw, procfs.forked_from(pid))
+
+
+def assemble(finding: ProbeFinding, first: Stacks, later: tuple[Stacks, ...] = ()) -> Capture:
+    """The capture of one process: its first look merged with the /proc finding by thread id,
+    the later looks kept as resamples."""
+    raw = {"proc.json": json.dumps(_proc_raw(finding), indent=1)}
+    if first.python_raw:
+        raw["pyspy.json"] = first.python_raw
+    if first.native_raw:
+        raw["native.txt"] = first.native_raw
+    resamples = tuple(
+        StackSample(
+            round(s.at - first.at, 3),
+            s.python if s.pyspy.ok else (),
+            s.native_threads if s.native.ok else (),
+        )
+        for s in later
+    )
+    return Capture(
+        pid=first.pid,
+        threads=merge(
+            finding, first.python, {t.tid: t.frames for t in first.native_threads}, first.forked_from
+        ),
+        pyspy=first.pyspy,
+        native=first.native,
+        raw=raw,
+        forked_from=first.forked_from,
+        foreign_tids=tuple(sorted({t.tid for t in first.python} - {t.tid for t in finding.threads})),
+        resamples=resamples,
+    )
+
+
 def capture(pid: int, finding: ProbeFinding) -> Capture:
     """py-spy, then native stacks, merged with the /proc finding already taken."""
-    if procfs.zombie_status(pid) is not None:
-        # a ptrace tool's error on a zombie reads as a permission problem; say what it is
-        why = "a zombie (it exited and its parent has not reaped it): no threads left to trace"
-        return Capture(
-            pid=pid,
-            threads=merge(finding, (), {}),
-            pyspy=ToolRun("py-spy", False, 0.0, (), why),
-            native=ToolRun("native", False, 0.0, (), why),
-            raw={"proc.json": json.dumps(_proc_raw(finding), indent=1)},
-        )
-    py_run, py_threads, py_raw = pyspy.dump(pid, PYSPY_TIMEOUT_S)
-    nat_run, nat_threads, nat_raw = native.stacks(pid, NATIVE_TIMEOUT_S)
-    forked_from = procfs.forked_from(pid)
-    raw = {"proc.json": json.dumps(_proc_raw(finding), indent=1)}
-    if py_raw:
-        raw["pyspy.json"] = py_raw
-    if nat_raw:
-        raw["native.txt"] = nat_raw
-    return Capture(
-        pid=pid,
-        threads=merge(finding, py_threads, {t.tid: t.frames for t in nat_threads}, forked_from),
-        pyspy=py_run,
-        native=nat_run,
-        raw=raw,
-        forked_from=forked_from,
-        foreign_tids=tuple(sorted({t.tid for t in py_threads} - {t.tid for t in finding.threads})),
-    )
+    return assemble(finding, take(pid))
 
 
 def _proc_raw(finding: ProbeFinding) -> dict[str, object]:

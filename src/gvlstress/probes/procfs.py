@@ -37,6 +37,12 @@ def parse_stat(text: str) -> tuple[str, str, int, int]:
     return comm, rest[0], int(rest[11]), int(rest[12])
 
 
+def parse_minflt(text: str) -> int | None:
+    """Minor page faults (field 10) from a ``stat`` line; None when it does not parse."""
+    rest = text[text.rfind(")") + 2 :].split()
+    return int(rest[7]) if len(rest) > 7 and _digits(rest[7]) else None
+
+
 def parse_status(text: str) -> tuple[int | None, int | None]:
     """(voluntary, nonvoluntary) context switches from a ``status`` file."""
     vol = nonvol = None
@@ -161,15 +167,22 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         lock_holder=holder,
         syscr=io.get("syscr"),
         syscw=io.get("syscw"),
+        rchar=io.get("rchar"),
+        wchar=io.get("wchar"),
+        minflt=parse_minflt(stat),
     )
 
 
+IO_KEYS = ("rchar", "wchar", "syscr", "syscw")
+
+
 def parse_io(text: str) -> dict[str, int]:
-    """``syscr``/``syscw`` from an ``io`` file (empty where it is unreadable)."""
+    """Bytes moved and read/write-type syscalls made, from an ``io`` file (empty where it is
+    unreadable: another user's process without ptrace rights)."""
     out = {}
     for line in text.splitlines():
         key, _, value = line.partition(":")
-        if key in ("syscr", "syscw") and _digits(value.strip()):
+        if key in IO_KEYS and _digits(value.strip()):
             out[key] = int(value)
     return out
 
