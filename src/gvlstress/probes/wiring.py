@@ -1,0 +1,334 @@
+"""Who is at the other end of a pipe or socket, and what waits in between, read from the kernel.
+
+- descriptors: ``/proc/PID/fd`` links and ``fdinfo`` flags (read or write end);
+- bytes queued in a pipe: FIONREAD on a duplicate of the fd (``pidfd_getfd``, Linux 5.6; it
+  needs ptrace rights and never stops the process);
+- unix sockets: the peer's inode and the queues from ``sock_diag`` (a netlink socket; no
+  attach), falling back to ``/proc/net/unix`` (no peers) where the kernel lacks unix_diag;
+- TCP: ``/proc/PID/net/tcp{,6}`` (the process's own network namespace): state, queues, and on
+  loopback the other side's inode;
+- holders: every process on the host holding a given pipe or socket (a scan of /proc/*/fd, done
+  only for what a thread waits on).
+Parsers are pure functions over text or bytes, tested on recorded input and live.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import os
+import socket
+import struct
+import termios
+from collections.abc import Iterable
+from pathlib import Path
+
+from gvlstress.model.wiring import Endpoint, Holder, OpenFile, Wiring
+from gvlstress.system.redact import redact_path
+
+SYS_PIDFD_GETFD = 438
+"""The same number on every architecture (new syscalls share one table since Linux 5.1)."""
+
+
+def _readlink(path: Path) -> str | None:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return None
+
+
+def _mode(fdinfo: str) -> str:
+    """'r', 'w' or 'rw' from an fdinfo file's octal ``flags`` (O_ACCMODE)."""
+    for line in fdinfo.splitlines():
+        if line.startswith("flags:"):
+            with contextlib.suppress(ValueError, IndexError):
+                acc = int(line.split()[1], 8) & 3
+                return {0: "r", 1: "w"}.get(acc, "rw")
+    return "r"
+
+
+def open_files(pid: int, proc: Path = Path("/proc"), queues: bool = True) -> tuple[OpenFile, ...]:
+    """Every descriptor of `pid` (paths redacted), with the bytes queued in each pipe."""
+    fd_dir = proc / str(pid) / "fd"
+    try:
+        names = os.listdir(fd_dir)
+    except OSError:
+        return ()
+    out = []
+    pidfd = _pidfd(pid) if queues else None
+    try:
+        for name in sorted(names, key=lambda n: int(n) if n.isdigit() else -1):
+            if not name.isdigit():
+                continue
+            target = _readlink(fd_dir / name)
+            if target is None:
+                continue
+            try:
+                mode = _mode((proc / str(pid) / "fdinfo" / name).read_text())
+            except OSError:
+                mode = "r"
+            queued = _queued(pidfd, int(name)) if pidfd is not None and target.startswith("pipe:") else None
+            shown = target if target.startswith(("pipe:", "socket:", "anon_inode:")) else redact_path(target)
+            out.append(OpenFile(int(name), shown, mode, queued))
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+    return tuple(out)
+
+
+def _pidfd(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except (OSError, AttributeError):
+        return None
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _queued(pidfd: int, fd: int) -> int | None:
+    """FIONREAD of `fd` in the process behind `pidfd`, on a duplicate closed at once."""
+    dup = int(_libc.syscall(SYS_PIDFD_GETFD, pidfd, fd, 0))
+    if dup < 0:
+        return None
+    try:
+        buf = fcntl.ioctl(dup, termios.FIONREAD, b"\0\0\0\0")
+        return int(struct.unpack("i", buf)[0])
+    except OSError:
+        return None
+    finally:
+        os.close(dup)
+
+
+def queued_bytes(pid: int, fd: int) -> int | None:
+    """Bytes waiting in one of `pid`'s pipes or sockets (None where not allowed)."""
+    pidfd = _pidfd(pid)
+    if pidfd is None:
+        return None
+    try:
+        return _queued(pidfd, fd)
+    finally:
+        os.close(pidfd)
+
+
+TCP_STATES = {
+    1: "ESTABLISHED",
+    2: "SYN_SENT",
+    3: "SYN_RECV",
+    4: "FIN_WAIT1",
+    5: "FIN_WAIT2",
+    6: "TIME_WAIT",
+    7: "CLOSE",
+    8: "CLOSE_WAIT",
+    9: "LAST_ACK",
+    10: "LISTEN",
+    11: "CLOSING",
+}
+
+
+def _addr(hexaddr: str, family: str) -> str:
+    """'0100007F:1F90' -> '127.0.0.1:8080' (the kernel prints each 32-bit word in host order)."""
+    host, _, port = hexaddr.partition(":")
+    raw = bytes.fromhex(host)
+    words = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
+    ip = socket.inet_ntop(socket.AF_INET6 if family == "tcp6" else socket.AF_INET, words)
+    return f"[{ip}]:{int(port, 16)}" if family == "tcp6" else f"{ip}:{int(port, 16)}"
+
+
+def parse_tcp(text: str, family: str = "tcp") -> tuple[Endpoint, ...]:
+    """``/proc/net/tcp`` (or tcp6): one Endpoint per socket with an inode; junk lines skipped."""
+    out = []
+    for line in text.splitlines()[1:]:
+        parts = line.split()
+        if len(parts) < 10:
+            continue
+        try:
+            local, remote = _addr(parts[1], family), _addr(parts[2], family)
+            state = TCP_STATES.get(int(parts[3], 16), parts[3])
+            tx, _, rx = parts[4].partition(":")
+            inode = int(parts[9])
+            wq, rq = int(tx, 16), int(rx, 16)
+        except (ValueError, OSError):
+            continue
+        if inode == 0:
+            continue  # TIME_WAIT and friends: no socket holds them any more
+        out.append(Endpoint(inode, family, state, local, remote, None, rq, wq, state == "LISTEN"))
+    return tuple(_pair_loopback(out))
+
+
+def _pair_loopback(eps: list[Endpoint]) -> list[Endpoint]:
+    """A connection whose other side is on this host: its peer is the socket with the addresses
+    swapped."""
+    by_pair = {(e.local, e.remote): e.inode for e in eps if not e.listener}
+    out = []
+    for e in eps:
+        peer = by_pair.get((e.remote, e.local)) if not e.listener else None
+        out.append(
+            Endpoint(e.inode, e.family, e.state, e.local, e.remote, peer, e.rqueue, e.wqueue, e.listener)
+        )
+    return out
+
+
+def tcp_endpoints(pid: int, proc: Path = Path("/proc")) -> dict[int, Endpoint]:
+    """TCP sockets in `pid`'s network namespace, by inode."""
+    out: dict[int, Endpoint] = {}
+    for family in ("tcp", "tcp6"):
+        try:
+            text = (proc / str(pid) / "net" / family).read_text()
+        except OSError:
+            continue
+        out.update({e.inode: e for e in parse_tcp(text, family)})
+    return out
+
+
+# sock_diag (linux/sock_diag.h, linux/unix_diag.h)
+_NETLINK_SOCK_DIAG = 4
+_SOCK_DIAG_BY_FAMILY = 20
+_NLM_F_REQUEST, _NLM_F_DUMP = 0x1, 0x300
+_NLMSG_ERROR, _NLMSG_DONE = 2, 3
+_UDIAG_SHOW_PEER, _UDIAG_SHOW_RQLEN = 0x4, 0x10
+_UNIX_DIAG_PEER, _UNIX_DIAG_RQLEN = 2, 4
+_UNIX_STATES = {
+    1: "UNCONNECTED",
+    2: "CONNECTING",
+    3: "CONNECTED",
+    4: "DISCONNECTING",
+    7: "CLOSE",
+    10: "LISTEN",
+}
+
+
+def unix_request(seq: int = 1) -> bytes:
+    """A dump request for every unix socket with its peer and queue lengths."""
+    body = struct.pack(
+        "=BBHIIIII", socket.AF_UNIX, 0, 0, 0xFFFFFFFF, 0, _UDIAG_SHOW_PEER | _UDIAG_SHOW_RQLEN, 0, 0
+    )
+    return (
+        struct.pack("=IHHII", 16 + len(body), _SOCK_DIAG_BY_FAMILY, _NLM_F_REQUEST | _NLM_F_DUMP, seq, 0)
+        + body
+    )
+
+
+def parse_unix_diag(data: bytes) -> tuple[list[Endpoint], bool]:
+    """Endpoints from sock_diag reply bytes, and whether the dump is done (NLMSG_DONE seen).
+    Truncated or malformed messages end the parse (what was read is kept)."""
+    out, off, done = [], 0, False
+    while off + 16 <= len(data):
+        length, kind = struct.unpack_from("=IH", data, off)
+        if length < 16 or off + length > len(data):
+            break
+        if kind == _NLMSG_DONE:
+            done = True
+            break
+        if kind == _NLMSG_ERROR:
+            raise OSError("sock_diag refused the request")
+        msg = data[off + 16 : off + length]
+        if len(msg) >= 16:
+            _fam, _typ, state, _pad, inode = struct.unpack_from("=BBBBI", msg, 0)
+            peer = rq = wq = None
+            a = 16
+            while a + 4 <= len(msg):
+                alen, atype = struct.unpack_from("=HH", msg, a)
+                if alen < 4 or a + alen > len(msg):
+                    break
+                payload = msg[a + 4 : a + alen]
+                if atype == _UNIX_DIAG_PEER and len(payload) >= 4:
+                    peer = struct.unpack_from("=I", payload)[0] or None
+                elif atype == _UNIX_DIAG_RQLEN and len(payload) >= 8:
+                    rq, wq = struct.unpack_from("=II", payload)
+                a += (alen + 3) & ~3
+            name = TCP_STATES.get(state, str(state))  # unix sockets use the TCP state numbers
+            out.append(Endpoint(inode, "unix", name, "", "", peer, rq, wq, name == "LISTEN"))
+        off += (length + 3) & ~3
+    return out, done
+
+
+def unix_endpoints() -> dict[int, Endpoint]:
+    """Every unix socket of this network namespace with its peer, by inode ({} where the kernel
+    has no unix_diag: peers then stay unknown, which the judge says)."""
+    try:
+        sock = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, _NETLINK_SOCK_DIAG)
+    except OSError:
+        return {}
+    out: dict[int, Endpoint] = {}
+    with sock:
+        sock.settimeout(2.0)
+        try:
+            sock.send(unix_request())
+            for _ in range(100_000):  # bounded: a dump ends with NLMSG_DONE
+                eps, done = parse_unix_diag(sock.recv(1 << 16))
+                out.update({e.inode: e for e in eps})
+                if done:
+                    break
+        except OSError:
+            return out
+    return out
+
+
+def holders(targets: Iterable[str], proc: Path = Path("/proc")) -> tuple[dict[str, tuple[Holder, ...]], bool]:
+    """Every process on the host holding one of `targets` ('pipe:[1]', 'socket:[2]'), and whether
+    every process could be read (a process of another user may hide a holder)."""
+    want = set(targets)
+    found: dict[str, list[Holder]] = {t: [] for t in want}
+    if not want:
+        return {}, True
+    complete = True
+    try:
+        pids = [n for n in os.listdir(proc) if n.isdigit()]
+    except OSError:
+        return {t: () for t in want}, False
+    for name in pids:
+        fd_dir = proc / name / "fd"
+        try:
+            fds = os.listdir(fd_dir)
+        except FileNotFoundError:
+            continue  # exited meanwhile
+        except OSError:
+            complete = False
+            continue
+        for fd in fds:
+            target = _readlink(fd_dir / fd)
+            if target in want and fd.isdigit():
+                try:
+                    mode = _mode((proc / name / "fdinfo" / fd).read_text())
+                except OSError:
+                    mode = "r"
+                found[target].append(Holder(int(name), int(fd), mode))
+    return {t: tuple(h) for t, h in found.items()}, complete
+
+
+def socket_inode(target: str) -> int | None:
+    """'socket:[123]' -> 123."""
+    if target.startswith("socket:[") and target.endswith("]") and target[8:-1].isdigit():
+        return int(target[8:-1])
+    return None
+
+
+def wiring(pids: Iterable[int], waited: Iterable[str] = ()) -> Wiring:
+    """The descriptors of `pids`, the endpoints of their sockets (and of those sockets' peers),
+    and every holder on the host of the `waited` pipes and sockets and of their peers."""
+    pids = list(pids)
+    files = {pid: open_files(pid) for pid in pids}
+    inodes = {i for fs in files.values() for f in fs if (i := socket_inode(f.target)) is not None}
+    sockets: dict[int, Endpoint] = {}
+    if inodes:
+        unix = unix_endpoints()
+        tcp: dict[int, Endpoint] = {}
+        for pid in pids[:1]:
+            tcp = tcp_endpoints(pid)
+        sockets = {
+            i: e for i, e in {**unix, **tcp}.items() if i in inodes or _is_peer_of(e, inodes, unix, tcp)
+        }
+    want = set(waited)
+    for target in list(want):
+        ino = socket_inode(target)
+        if ino is not None and ino in sockets and (peer := sockets[ino].peer) is not None:
+            want.add(f"socket:[{peer}]")
+    held, complete = holders(want)
+    return Wiring(files, sockets, held, complete)
+
+
+def _is_peer_of(e: Endpoint, inodes: set[int], *tables: dict[int, Endpoint]) -> bool:
+    """`e` is the other end of one of `inodes`."""
+    return any(t.get(i) is not None and t[i].peer == e.inode for t in tables for i in inodes)
