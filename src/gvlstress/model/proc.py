@@ -40,6 +40,9 @@ class ThreadSample:
     wchar: int | None = None
     minflt: int | None = None
     """Minor page faults so far (``stat`` field 10): touching new memory, as real work does."""
+    watched: tuple[tuple[int, str], ...] | None = None
+    """A poll/select/epoll wait's descriptors and what each links to (None: not such a wait, or
+    its memory could not be read)."""
 
     @property
     def ticks(self) -> int:
@@ -130,6 +133,8 @@ class ThreadDelta:
     lock_holder: int | None = None
     wait: Wait | None = None
     """What it waits on (waits.classify); None only in records older than that field."""
+    watched: tuple[tuple[int, str], ...] | None = None
+    """A poll/select/epoll wait's descriptors and their targets (see ThreadSample)."""
     calls: int | None = None
     """Read- and write-type syscalls made over the window (None where /proc/.../io is unreadable)."""
     moved: int | None = None
