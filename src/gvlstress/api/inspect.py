@@ -15,15 +15,17 @@ from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.activity import activity
 from gvlstress.judge.explain import explain
-from gvlstress.judge.tree import blocked_behind_wedge, died, link_pipes, link_tree, wedged_launcher
-from gvlstress.judge.verdict import INSPECT_VERDICT, decide
+from gvlstress.judge.look import judge_look
+from gvlstress.judge.verdict import INSPECT_VERDICT
 from gvlstress.model import (
     Inspected,
     InspectResult,
     ProbeKind,
+    ProcSample,
 )
+from gvlstress.model.wiring import Relatives
 from gvlstress.probes import host as hostenv
-from gvlstress.probes import procfs
+from gvlstress.probes import procfs, wiring
 from gvlstress.reporters import json_report, markdown, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.supervisor.look import LOOK_WINDOW_S, look
@@ -84,6 +86,36 @@ def _zombies(proc: psutil.Process) -> dict[int, int]:
     return {c.pid: st for c in kids if (st := procfs.zombie_status(c.pid)) is not None}
 
 
+def _waited(samples: list[ProcSample | None]) -> set[str]:
+    """The pipes and sockets the main threads of these samples wait on."""
+    out: set[str] = set()
+    for s in samples:
+        main = next((t for t in s.threads if t.tid == s.pid), None) if s else None
+        if main is None:
+            continue
+        if main.fd_target:
+            out.add(main.fd_target)
+        out.update(target for _, target in main.watched or ())
+    return {t for t in out if t.startswith(("pipe:", "socket:"))}
+
+
+def _peers(pids: list[int]) -> list[int]:
+    """Processes outside `pids` that hold the other end of what their main threads wait on, and
+    the parents of forks: the look takes them in, so a wait is judged by what they do."""
+    targets = _waited([procfs.sample(p) for p in pids])
+    peer_ends = wiring.wiring(pids, targets)
+    found = {h.pid for held in peer_ends.holders.values() for h in held}
+    found |= {
+        parent for p in pids if (parent := procfs.forked_from(p)) is not None
+    }  # what a fork left behind
+    found -= {*pids, os.getpid()}
+    return sorted(p for p in found if procfs.zombie_status(p) is None)[:MAX_PEERS]
+
+
+MAX_PEERS = 8
+"""Processes outside the tree looked at because they hold the other end of a wait."""
+
+
 def _inspect(
     procs: list[psutil.Process],
     tree: bool,
@@ -94,8 +126,12 @@ def _inspect(
 ) -> InspectResult:
     pids = [p.pid for p in procs]
     zombies_before = {p.pid: _zombies(p) for p in procs}
+    extra = _peers(pids)
+    for pid in extra:
+        with contextlib.suppress(psutil.Error):
+            procs.append(psutil.Process(pid))
     window = watch or LOOK_WINDOW_S
-    looked = look(pids, window)
+    looked = look([p.pid for p in procs], window)
     findings = {p: x.finding for p, x in looked.items() if x.finding.kind is not ProbeKind.GONE}
     if pids[0] not in findings:
         raise UsageError(
@@ -103,26 +139,19 @@ def _inspect(
             hint="inspect it again while it runs",
         )
     captures = {p: c for p in findings if (c := looked[p].capture) is not None}
-    decided = {p: decide(f, captures.get(p), progress=False) for p, f in findings.items()}
-    parents = {}
+    parents: dict[int, int | None] = {}
+    begun: dict[int, float] = {}
     for proc in procs:
         with contextlib.suppress(psutil.Error):
             parents[proc.pid] = proc.ppid()
-    pipes = {p: procfs.pipe_ends(p) for p in decided} if tree else {}
-    linked = link_tree(decided, parents, pipes)
-    for pid, pair in link_pipes({p: f for p, (f, m) in linked.items() if m is None}, pipes).items():
-        linked[pid] = pair
-    for proc in procs:  # a wedged executor: dead children unreaped across the whole look
+            begun[proc.pid] = proc.create_time()
+    zombies = {}
+    for proc in procs:
         before = zombies_before.get(proc.pid, {})
-        zombies = {c: st for c, st in _zombies(proc).items() if before.get(c) == st}
-        if proc.pid in linked and linked[proc.pid][1] is None and zombies:
-            f, named = wedged_launcher(linked[proc.pid][0], captures.get(proc.pid), zombies)
-            linked[proc.pid] = (f, named)
-            for child, parent in parents.items() if named else ():
-                if parent == proc.pid and child in linked:
-                    linked[child] = blocked_behind_wedge(
-                        linked[child][0], captures.get(child), proc.pid, died(zombies)
-                    )
+        zombies[proc.pid] = {c: st for c, st in _zombies(proc).items() if before.get(c) == st}
+    relatives = Relatives(parents, begun, zombies, {p: procfs.pipe_ends(p) for p in findings} if tree else {})
+    waited = _waited([x.samples[-1] if x.samples else None for x in looked.values()])
+    linked = judge_look(findings, captures, relatives, wiring.wiring(list(findings), waited))
     inspected = []
     for proc in procs:
         if proc.pid not in linked:

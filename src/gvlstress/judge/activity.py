@@ -20,7 +20,8 @@ def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
     """Per-thread CPU, context switches, syscalls and waits across a watch.
 
     `stops` is how often the look's own stack tools stopped the process meanwhile: each ptrace
-    stop is one voluntary switch of every thread, which is not the thread's doing.
+    stop costs a thread up to two voluntary switches (stopped, then a blocked syscall restarted),
+    which are not the thread's doing.
 
     It tells "busy and making syscalls" (I/O, a service at work) from "burning CPU with no
     syscall and no voluntary switch" (a spin, or pure computation: the stacks say which).
@@ -36,7 +37,8 @@ def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
         cpu, _ = cpu_between(a, t)
         calls = None
         if None not in (a.syscr, a.syscw, t.syscr, t.syscw):
-            calls = (t.syscr or 0) + (t.syscw or 0) - (a.syscr or 0) - (a.syscw or 0)
+            # a read blocked across a stop is restarted and counted again: not the thread's doing
+            calls = max(0, (t.syscr or 0) + (t.syscw or 0) - (a.syscr or 0) - (a.syscw or 0) - stops)
         kernel = max(0, t.stime - a.stime) / CLK_TCK
         waits: list[str] = []
         for x in seen:
@@ -48,7 +50,7 @@ def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
                 tid=t.tid,
                 comm=t.comm,
                 cpu_s=cpu,
-                voluntary_ctxt=max(0, (t.voluntary_ctxt or 0) - (a.voluntary_ctxt or 0) - stops),
+                voluntary_ctxt=max(0, (t.voluntary_ctxt or 0) - (a.voluntary_ctxt or 0) - 2 * stops),
                 nonvoluntary_ctxt=(t.nonvoluntary_ctxt or 0) - (a.nonvoluntary_ctxt or 0),
                 syscalls=calls,
                 waits_seen=tuple(waits),

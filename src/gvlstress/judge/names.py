@@ -29,8 +29,17 @@ EXIT_HANG = "interpreter exit waits for a thread that never ends"
 EXIT_DESTRUCTOR = "a native destructor at interpreter exit waits forever"
 QUEUE_JOIN = "Queue.join() without task_done()"
 THREAD_POOL_EXHAUSTION = "thread pool exhaustion (tasks wait on tasks queued behind them)"
+PEER_GONE = "waits for a peer that has gone"
+FORK_HANDLER = "fork() waits in an at-fork handler for threads that will not come"
 
 HINTS = {
+    FORK_HANDLER: "a library's pthread_atfork prepare handler waits for its own threads to quiesce, and they "
+    "wait on nothing that will wake them: upgrade the library (this is its bug), disable its fork support, "
+    "or start children with spawn/forkserver before the library starts its threads",
+    PEER_GONE: "the process at the other end of the pipe or socket exited (or never came) while this one "
+    "kept a copy of its end, so no EOF or error can arrive: close your copy of the other end right after "
+    "starting the peer (then its death reads as EOF), give the wait a timeout, or, for a messaging "
+    "library's teardown, set a finite linger (ZeroMQ: LINGER=0) before closing",
     FORK_HELD_LOCK: "fork() copies a lock in whatever state it is, but only the forking thread: start "
     "children with spawn or forkserver, or take the lock around fork() (os.register_at_fork(before="
     "lock.acquire, after_in_parent=lock.release, after_in_child=lock.release), or pthread_atfork's "

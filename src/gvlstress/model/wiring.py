@@ -68,3 +68,17 @@ class Wiring:
 
     def file(self, pid: int, fd: int) -> OpenFile | None:
         return next((f for f in self.files.get(pid, ()) if f.fd == fd), None)
+
+
+@dataclass(frozen=True)
+class Relatives:
+    """How the processes of one look are related, for the rules that cross processes."""
+
+    parents: Mapping[int, int | None] = field(default_factory=dict)
+    started: Mapping[int, float] = field(default_factory=dict)
+    """Start time of each process (seconds since boot): a pool worker started after its
+    siblings replaced one that exited."""
+    zombies: Mapping[int, Mapping[int, int]] = field(default_factory=dict)
+    """Each process's dead, unreaped children seen at both ends of the window: pid -> wait status."""
+    pipes: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
+    """Pipes each process holds: 'pipe:[inode]' -> 'r', 'w' or 'rw' (``--tree``)."""

@@ -1,0 +1,160 @@
+"""Fork hangs that no lock cycle shows (pure): timed waits a library re-arms forever.
+
+- A forked child with one thread, waiting inside a native library (a completion queue's poller,
+  a pool's condition, timed or not, woken by its own timer and going back to sleep), while the
+  parent has threads that the same library started: the child waits for threads that fork() did
+  not copy. The library is known by the module its frames are in, so stripped code counts too.
+- A process inside fork() itself, in a prepare handler (``pthread_atfork``: the parent side),
+  waiting, in a loop it re-arms, for threads of its own that wait only on this process's own
+  descriptors, locks or timers: nothing will make them do what the handler waits for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gvlstress.judge import vocab
+from gvlstress.judge.names import FORK_AFTER_INIT, FORK_HANDLER, HINTS, Match
+from gvlstress.judge.peers import ends
+from gvlstress.judge.runtimes import started_in
+from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView, WaitKind
+from gvlstress.model.wiring import Wiring
+
+PREFORK = ("__run_prefork_handlers", "__run_fork_handlers")
+"""glibc running the prepare handlers of pthread_atfork in the forking (parent) process."""
+_SYSTEM = (
+    "/libc.so",
+    "/libc-",
+    "/libpthread",
+    "/ld-linux",
+    "/libpython",
+    "/bin/python",
+    "/libstdc++",
+    "/libgcc_s",
+    "/libm.so",
+    "linux-vdso",
+    "/libdl",
+    "/librt",
+)
+"""Modules that every thread runs in: the C library, the loader, the interpreter itself."""
+
+
+def _module(f: Frame) -> str | None:
+    lib = f.module or (f.file if f.file and ".so" in f.file else None)
+    if not lib or any(s in lib for s in _SYSTEM):
+        return None
+    return lib
+
+
+def waiting_library(t: ThreadView) -> str | None:
+    """The innermost native library (not libc, the loader or the interpreter) the thread waits
+    in: the one its wait belongs to."""
+    for f in t.native:
+        lib = _module(f)
+        if lib is not None:
+            return lib
+        if f.line and f.file and f.file.endswith(".py"):
+            return None  # Python code between: the wait is the interpreter's, not a library's
+    return None
+
+
+def _short(lib: str) -> str:
+    return lib.rsplit("/", 1)[-1]
+
+
+def orphaned_wait(f: ProbeFinding, capture: Capture | None, parent: Capture | None) -> Match | None:
+    """A forked child whose only thread waits inside a library that started threads in the
+    parent: those threads are what it waits for, and fork() copied none of them."""
+    if capture is None or parent is None or capture.forked_from is None or len(f.threads) != 1:
+        return None
+    only = f.threads[0]
+    if (
+        not only.parked
+        or only.wait is None
+        or only.wait.kind not in (WaitKind.LOCK, WaitKind.TIMED, WaitKind.POLL)
+    ):
+        return None
+    view = next((t for t in capture.threads if t.tid == only.tid), None)
+    lib = waiting_library(view) if view is not None else None
+    if lib is None:
+        return None
+    theirs = [t for t in parent.threads if started_in(t, (lib,))]
+    if not theirs:
+        return None
+    names = sorted({t.comm for t in theirs})
+    return Match(
+        FORK_AFTER_INIT,
+        HINTS[FORK_AFTER_INIT],
+        (
+            f"process {f.pid} is a fork of process {capture.forked_from} that never exec'd, and has one thread",
+            f"thread {only.tid} waits in {only.wait.detail} inside {_short(lib)}"
+            + (f", called from {line}" if (line := vocab.python_line(view)) else "")
+            if view is not None
+            else "",
+            f"in the parent, {len(theirs)} thread(s) started by {_short(lib)} ({', '.join(names[:4])}) run that "
+            "library's work; fork() copied none of them, so nothing in the child will ever do it",
+            f"{only.voluntary_ctxt or 0} wake-up(s) over the window with no CPU to speak of: a timed wait that the "
+            "library re-arms, not one about to end"
+            if only.wait.kind is not WaitKind.LOCK
+            else "an untimed wait: only those threads could end it",
+        ),
+    )
+
+
+def handler_wait(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Match | None:
+    """fork() that never returns: a prepare handler waits for threads that wait on nothing
+    outside the process."""
+    if capture is None:
+        return None
+    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    view = next((t for t in capture.threads if p is not None and t.tid == p.tid), None)
+    if p is None or view is None or not p.parked or not vocab.has(view, PREFORK):
+        return None
+    rest = [t for t in f.threads if t.tid != p.tid]
+    stuck = []
+    for t in rest:
+        e = ends(t, f.pid, wiring) if t.wait and t.wait.kind is WaitKind.POLL else ()
+        inner = (
+            t.parked
+            and t.wait is not None
+            and (
+                t.wait.kind in (WaitKind.LOCK, WaitKind.TIMED)
+                or (
+                    e is not None
+                    and t.wait.kind is WaitKind.POLL
+                    and all(x.outside is None and not x.others for x in e)
+                )
+            )
+        )
+        if not inner:
+            return None
+        stuck.append(t)
+    lib = waiting_library(view)
+    return Match(
+        FORK_HANDLER,
+        HINTS[FORK_HANDLER],
+        (
+            f"thread {p.tid} is inside fork(), in a prepare handler ({vocab.first(view, PREFORK)}"
+            + (f" -> {_short(lib)}" if lib else "")
+            + f"), and waits in {p.wait.detail if p.wait else p.state}",
+            f"the {len(stuck)} other thread(s) wait only on this process's own descriptors, locks or timers "
+            f"({', '.join(f'{t.tid} in {t.wait.detail}' for t in stuck[:3] if t.wait)}): nothing outside the "
+            "process will make them do what the handler waits for",
+            "no byte moved and no CPU was used over the window: the handler re-arms its wait, forever",
+        ),
+    )
+
+
+def judge_forks(
+    f: ProbeFinding, capture: Capture | None, parent: Capture | None, wiring: Wiring
+) -> tuple[ProbeFinding, Match] | None:
+    """Either fork rule, as a deadlock; None when neither applies."""
+    named = handler_wait(f, capture, wiring) or orphaned_wait(f, capture, parent)
+    if named is None:
+        return None
+    reason = (
+        "fork() never returns: an at-fork handler waits for threads that will not come"
+        if named.pattern == FORK_HANDLER
+        else "a forked child waits for threads of a library that fork() did not copy"
+    )
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), named

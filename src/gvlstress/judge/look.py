@@ -1,0 +1,58 @@
+"""Every rule over one look at a set of processes (pure): each process alone, then across them.
+
+`inspect` (with or without ``--tree``) and ``run``'s prober (a quiet worker and its descendants)
+judge the same way: each process's /proc finding is decided with its stacks, and then the rules
+that need other processes: a parent waiting for a child, pipes read in a cycle, a wedged executor,
+a wait on a pipe or socket judged by whoever holds its other end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gvlstress.judge.forks import judge_forks
+from gvlstress.judge.names import Match
+from gvlstress.judge.peers import judge_peer
+from gvlstress.judge.tree import blocked_behind_wedge, died, link_pipes, link_tree, wedged_launcher
+from gvlstress.judge.verdict import decide
+from gvlstress.model import Capture, ProbeFinding, ProbeKind
+from gvlstress.model.wiring import Relatives, Wiring
+
+Judged = dict[int, tuple[ProbeFinding, Match | None]]
+
+
+def judge_look(
+    findings: Mapping[int, ProbeFinding],
+    captures: Mapping[int, Capture],
+    relatives: Relatives,
+    wiring: Wiring,
+    *,
+    progress: bool = False,
+) -> Judged:
+    """The verdict of every process of a look, and the pattern that names it where one does."""
+    decided = {p: decide(f, captures.get(p), progress=progress) for p, f in findings.items()}
+    linked = link_tree(decided, relatives.parents, relatives.pipes)
+    for pid, pair in link_pipes({p: f for p, (f, m) in linked.items() if m is None}, relatives.pipes).items():
+        linked[pid] = pair
+    for pid, zombies in relatives.zombies.items():  # a wedged executor: dead children unreaped
+        if pid not in linked or linked[pid][1] is not None or not zombies:
+            continue
+        f, named = wedged_launcher(linked[pid][0], captures.get(pid), zombies)
+        linked[pid] = (f, named)
+        for child, parent in relatives.parents.items() if named else ():
+            if parent == pid and child in linked:
+                linked[child] = blocked_behind_wedge(
+                    linked[child][0], captures.get(child), pid, died(zombies)
+                )
+    others = {p: f for p, (f, _) in linked.items()}
+    for pid, (f, named) in list(linked.items()):
+        if named is not None or f.kind is ProbeKind.DEADLOCK:
+            continue
+        cap = captures.get(pid)
+        origin = captures.get(cap.forked_from) if cap is not None and cap.forked_from else None
+        found = judge_forks(f, cap, origin, wiring) or judge_peer(
+            f, cap, wiring, others, relatives.zombies.get(pid)
+        )
+        if found is not None:
+            linked[pid] = found
+    return linked

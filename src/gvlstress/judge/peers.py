@@ -1,0 +1,272 @@
+"""Waits on a pipe or socket, judged by whoever holds the other end (pure).
+
+A thread blocked reading a pipe, receiving on a socket, or polling a set of them is not idle
+because the wait "ends from outside": it ends when the process at the other end writes (or reads,
+or connects). So the other end is found (the pipe's other holders, a unix socket's peer from
+sock_diag, a loopback TCP connection's other side) and judged:
+
+- held by no process, or only by this one with no other thread to act: the peer has gone
+  (a worker that died while the parent kept its end of the pipe; a socket nobody connects);
+- held by processes that are deadlocked themselves: this wait is behind theirs;
+- held by processes that are all stopped (SIGSTOP, a tracer): stalled until they continue;
+- held by a live process that may act (running, waiting on something of its own), or by a
+  listening socket anyone may connect to, or by a host this one cannot see: the wait is idle.
+
+A process every thread of which waits on descriptors only it holds, or on timers, with no byte
+moved over the window, cannot be woken by anything outside it: inside a library's teardown (the
+stack says so) that is a wait for a peer that has gone (a messaging context flushing to an
+endpoint nobody listens on).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from gvlstress.judge import vocab
+from gvlstress.judge.names import HINTS, PEER_GONE, Match
+from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.wiring import Endpoint, Holder, Wiring
+
+_READS = frozenset({"read", "readv", "pread64", "recvfrom", "recvmsg", "recvmmsg", "accept", "accept4"})
+"""Waits for the other end to write (or, accept, to connect)."""
+_WRITES = frozenset({"write", "writev", "pwrite64", "sendto", "sendmsg", "connect"})
+"""Waits for the other end to read (or accept)."""
+
+
+@dataclass(frozen=True)
+class End:
+    """The other end of one descriptor a thread waits on."""
+
+    target: str
+    """What the waiting thread's fd links to ('pipe:[1]', 'socket:[2]', 'anon_inode:[eventfd]')."""
+    others: tuple[int, ...]
+    """Other live processes that hold the other end."""
+    own: bool
+    """This process holds the other end itself (another of its threads may act)."""
+    outside: str | None = None
+    """Why the wait can end from outside whatever the holders do (a listening socket, a host
+    this one cannot see, a terminal, a file, a timer): None when only the holders can end it."""
+    words: str = ""
+
+
+def _socket_end(ino: int, wiring: Wiring, pid: int) -> tuple[str | None, tuple[Holder, ...] | None, str]:
+    """(why it can end from outside, holders of its peer, words) for socket inode `ino`."""
+    ep: Endpoint | None = wiring.sockets.get(ino)
+    if ep is None:
+        return "a socket whose kind this look cannot read", None, f"socket:[{ino}]"
+    if ep.listener:
+        return "a listening socket: any process may connect", None, f"{ep.family} socket listening {ep.local}"
+    if ep.family.startswith("tcp"):
+        where = f"{ep.family} {ep.local} -> {ep.remote} ({ep.state})"
+        if ep.peer is None:
+            if ep.state in ("ESTABLISHED", "SYN_SENT", "SYN_RECV"):
+                return f"its peer {ep.remote} is not a socket of this host", None, where
+            return None, (), where
+        return None, wiring.holders.get(f"socket:[{ep.peer}]"), where
+    if ep.peer is None:
+        return None, (), f"unix socket:[{ino}] ({ep.state}, no peer)"
+    return None, wiring.holders.get(f"socket:[{ep.peer}]"), f"unix socket:[{ino}] (peer socket:[{ep.peer}])"
+
+
+def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
+    """The other end of `target` for a wait that needs the other side to 'write' or 'read'."""
+    if target.startswith("pipe:"):
+        want = "w" if direction == "write" else "r"
+        held = wiring.holders.get(target)
+        if held is None:
+            return End(target, (), False, "a pipe whose holders this look did not read")
+        ends = [h for h in held if want in h.mode]
+        others = tuple(sorted({h.pid for h in ends if h.pid != pid}))
+        own = any(h.pid == pid for h in ends)
+        side = "write" if want == "w" else "read"
+        words = f"the {side} end of {target}: " + (
+            ", ".join(f"pid {h.pid} (fd {h.fd})" for h in ends) if ends else "held by nobody"
+        )
+        if not wiring.complete and not others:
+            return End(
+                target, (), own, "a pipe whose holders may hide in processes this look cannot read", words
+            )
+        return End(target, others, own, None, words)
+    if target.startswith("socket:["):
+        ino = int(target[8:-1]) if target[8:-1].isdigit() else -1
+        outside, held, words = _socket_end(ino, wiring, pid)
+        if outside is not None or held is None:
+            return End(
+                target, (), False, outside or "a socket whose other end this look could not read", words
+            )
+        others = tuple(sorted({h.pid for h in held if h.pid != pid}))
+        own = any(h.pid == pid for h in held)
+        holders = ", ".join(f"pid {h.pid} (fd {h.fd})" for h in held) or "nobody"
+        if not wiring.complete and not others:
+            return End(
+                target, (), own, "a socket whose holders may hide in processes this look cannot read", words
+            )
+        return End(target, others, own, None, f"{words}, its other end held by {holders}")
+    if target.startswith("anon_inode:") and ("eventfd" in target or "eventpoll" in target):
+        return End(target, (), True, None, f"{target} (this process's own)")
+    return End(target, (), False, f"{target or 'an unknown descriptor'}: ends from outside", target)
+
+
+def ends(t: ThreadDelta, pid: int, wiring: Wiring) -> tuple[End, ...] | None:
+    """The other ends of what `t` waits on, or None when it waits on no descriptor this judge
+    can follow (a futex, a sleep, a child; or a poll whose set could not be read)."""
+    w = t.wait
+    if w is None:
+        return None
+    if w.kind is WaitKind.IO and w.fd_target and w.syscall:
+        direction = "write" if w.syscall in _READS else "read" if w.syscall in _WRITES else ""
+        if not direction:
+            return None
+        return (end_of(w.fd_target, direction, pid, wiring),)
+    if w.kind is WaitKind.POLL and t.watched:
+        out = []
+        for fd, target in t.watched:
+            f = wiring.file(pid, fd)
+            direction = "read" if f is not None and f.mode == "w" else "write"
+            out.append(end_of(target, direction, pid, wiring))
+        return tuple(out)
+    return None
+
+
+_INFINITE = {0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF}
+
+
+def waits_forever(t: ThreadDelta) -> bool:
+    """A wait with no deadline: an untimed futex, a read/write, or a poll whose timeout is
+    infinite (poll/epoll: -1; ppoll/select: a NULL timeout pointer)."""
+    w = t.wait
+    if w is None:
+        return False
+    if w.kind in (WaitKind.LOCK, WaitKind.IO):
+        return True
+    if w.kind is not WaitKind.POLL or not w.syscall:
+        return False
+    at = {
+        "poll": 2,
+        "epoll_wait": 3,
+        "epoll_pwait": 3,
+        "ppoll": 2,
+        "select": 4,
+        "pselect6": 4,
+        "epoll_pwait2": 3,
+    }
+    i = at.get(w.syscall)
+    if i is None or len(t.args) <= i:
+        return False
+    arg = t.args[i]
+    return arg == 0 if w.syscall in ("ppoll", "select", "pselect6", "epoll_pwait2") else arg in _INFINITE
+
+
+def _is_internal_wait(t: ThreadDelta, pid: int, wiring: Wiring, timers: bool) -> bool:
+    """A thread that only another thread of this process can wake: a lock or GIL wait, or a wait
+    on descriptors whose other ends only this process holds. With `timers`, a timed wait counts
+    too (a timer that fires and finds nothing changes nothing: flat CPU, no byte moved)."""
+    w = t.wait
+    if w is None or not t.parked or not (timers or waits_forever(t) or w.kind is WaitKind.LOCK):
+        return False
+    if w.kind in (WaitKind.LOCK, WaitKind.TIMED):
+        return True
+    e = ends(t, pid, wiring)
+    return e is not None and all(x.outside is None and not x.others for x in e)
+
+
+TEARDOWN = frozenset(
+    {"term", "terminate", "shutdown", "destroy", "close", "drop", "del", "exit", "atexit", "fini", "finalize"}
+)
+"""Words of frames in which a library takes itself down (a context's term, a pool's shutdown, a
+destructor, interpreter exit)."""
+
+
+def teardown_frame(capture: Capture | None, tid: int) -> str | None:
+    """The innermost frame of `tid` whose name says teardown (by word: ``zmq_ctx_term``,
+    ``Context.term``, ``Drop::drop``), if any."""
+    if capture is None:
+        return None
+    t = next((v for v in capture.threads if v.tid == tid), None)
+    if t is None:
+        return None
+    for f in [*t.native, *(t.python.frames if t.python else ())]:
+        words = set(re.split(r"[^a-z]+", f.name.lower()))
+        if words & TEARDOWN:
+            return vocab.short_name(f.name, keep=2)
+    return None
+
+
+def judge_peer(
+    f: ProbeFinding,
+    capture: Capture | None,
+    wiring: Wiring,
+    others: Mapping[int, ProbeFinding],
+    zombies: Mapping[int, int] | None = None,
+) -> tuple[ProbeFinding, Match | None] | None:
+    """The progress thread's wait on pipes or sockets, judged by the other end; None when this
+    rule has nothing to say (not such a wait, or its other end is unknown)."""
+    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    if p is None or p.wait is None or not p.parked or not waits_forever(p):
+        return None
+    found = ends(p, f.pid, wiring)
+    if not found:
+        return None
+    if any(e.outside for e in found):
+        return None  # it can end from outside: idle, as judged already
+    who = f"thread {p.tid} ({'main thread' if p.tid == f.pid else p.comm})"
+    live = sorted({o for e in found for o in e.others})
+    if live:
+        judged = [others.get(o) for o in live]
+        if all(j is not None and j.kind is ProbeKind.DEADLOCK for j in judged):
+            first = judged[0]
+            assert first is not None
+            line = f"{who} waits in {p.wait.detail}: " + "; ".join(e.words for e in found)
+            reason = f"blocked behind process(es) {', '.join(map(str, live))}, deadlocked themselves: {first.reason}"
+            return replace(
+                f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *first.chain)
+            ), None
+        if all(j is not None and j.kind is ProbeKind.STOPPED for j in judged):
+            line = (
+                f"{who} waits in {p.wait.detail} for process(es) {', '.join(map(str, live))}, which hold the other "
+                "end and are stopped (SIGSTOP or a tracer): `kill -CONT` resumes them"
+            )
+            return replace(
+                f, kind=ProbeKind.STALLED, reason=f"{f.reason}; {line}", chain=(*f.chain, line)
+            ), None
+        peers = ", ".join(
+            f"{o} ({j.kind.value if j else 'not looked at'})" for o, j in zip(live, judged, strict=True)
+        )
+        line = f"{who} waits in {p.wait.detail} for process(es) {peers}, which hold the other end and may still act"
+        return replace(f, chain=(*f.chain, line)), None
+    # only this process holds the other ends (or nobody does): can another of its threads act?
+    rest = [t for t in f.threads if t.tid != p.tid]
+    down = teardown_frame(capture, p.tid)
+    if any(not _is_internal_wait(t, f.pid, wiring, timers=down is not None) for t in rest):
+        return None
+    dead = ", ".join(f"{z} ({_status(st)})" for z, st in sorted((zombies or {}).items()))
+    lines = [f"{who} waits in {p.wait.detail}", *(f"- {e.words}" for e in found)]
+    if any(e.own for e in found):
+        lines.append(
+            "only this process holds the other end, so only one of its own threads could end the wait, and "
+            + (
+                f"each of its {len(rest)} other thread(s) waits on a lock, a timer or descriptors only this process "
+                "holds, with no byte moved over the window"
+                if rest
+                else "it has no other thread"
+            )
+        )
+    else:
+        lines.append("no process holds the other end: nothing can ever answer")
+    if dead:
+        lines.append(f"dead, unreaped child(ren) {dead}: whoever was to answer has gone")
+    if down:
+        lines.append(f"the wait is inside the library's teardown ({down})")
+    elif found and all(e.target.startswith("anon_inode:") for e in found) and not dead:
+        return None  # an event loop waiting on its own wakeup: judged by the threads, not here
+    reason = f"{who} waits for a peer that has gone: " + "; ".join(e.words for e in found)
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
+        PEER_GONE, HINTS[PEER_GONE], tuple(lines)
+    )
+
+
+def _status(st: int) -> str:
+    sig = st & 0x7F
+    return f"signal {sig}" if sig else f"exit code {st >> 8}"
