@@ -22,6 +22,8 @@ from gvlstress.model import (
     InspectResult,
     ProbeKind,
     ProcSample,
+    ThreadDelta,
+    ThreadSample,
 )
 from gvlstress.model.wiring import Relatives
 from gvlstress.probes import host as hostenv
@@ -86,23 +88,26 @@ def _zombies(proc: psutil.Process) -> dict[int, int]:
     return {c.pid: st for c in kids if (st := procfs.zombie_status(c.pid)) is not None}
 
 
-def _waited(samples: list[ProcSample | None]) -> set[str]:
-    """The pipes and sockets the main threads of these samples wait on."""
+def _waited(threads: list[ThreadSample | ThreadDelta | None]) -> set[str]:
+    """The pipes and sockets these threads wait on."""
     out: set[str] = set()
-    for s in samples:
-        main = next((t for t in s.threads if t.tid == s.pid), None) if s else None
-        if main is None:
+    for t in threads:
+        if t is None:
             continue
-        if main.fd_target:
-            out.add(main.fd_target)
-        out.update(target for _, target in main.watched or ())
+        if t.fd_target:
+            out.add(t.fd_target)
+        out.update(target for _, target in t.watched or ())
     return {t for t in out if t.startswith(("pipe:", "socket:"))}
+
+
+def _main(s: ProcSample | None) -> ThreadSample | None:
+    return next((t for t in s.threads if t.tid == s.pid), None) if s else None
 
 
 def _peers(pids: list[int]) -> list[int]:
     """Processes outside `pids` that hold the other end of what their main threads wait on, and
     the parents of forks: the look takes them in, so a wait is judged by what they do."""
-    targets = _waited([procfs.sample(p) for p in pids])
+    targets = _waited([_main(procfs.sample(p)) for p in pids])
     peer_ends = wiring.wiring(pids, targets)
     found = {h.pid for held in peer_ends.holders.values() for h in held}
     found |= {
@@ -150,7 +155,7 @@ def _inspect(
         before = zombies_before.get(proc.pid, {})
         zombies[proc.pid] = {c: st for c, st in _zombies(proc).items() if before.get(c) == st}
     relatives = Relatives(parents, begun, zombies, {p: procfs.pipe_ends(p) for p in findings} if tree else {})
-    waited = _waited([x.samples[-1] if x.samples else None for x in looked.values()])
+    waited = _waited([t for f in findings.values() for t in f.threads if t.tid == f.progress_tid])
     linked = judge_look(findings, captures, relatives, wiring.wiring(list(findings), waited))
     inspected = []
     for proc in procs:

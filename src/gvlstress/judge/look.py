@@ -50,9 +50,7 @@ def judge_look(
             continue
         cap = captures.get(pid)
         origin = captures.get(cap.forked_from) if cap is not None and cap.forked_from else None
-        found = judge_forks(f, cap, origin, wiring) or judge_peer(
-            f, cap, wiring, others, relatives.zombies.get(pid)
-        )
+        found = judge_forks(f, cap, origin, wiring) or judge_peer(f, cap, wiring, others, relatives)
         if found is not None:
             linked[pid] = found
     return linked

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from gvlstress.judge import vocab
 from gvlstress.judge.names import HINTS, PEER_GONE, Match
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.wiring import Endpoint, Holder, Wiring
+from gvlstress.model.wiring import Endpoint, Holder, Relatives, Wiring
 
 _READS = frozenset({"read", "readv", "pread64", "recvfrom", "recvmsg", "recvmmsg", "accept", "accept4"})
 """Waits for the other end to write (or, accept, to connect)."""
@@ -199,13 +199,15 @@ def judge_peer(
     capture: Capture | None,
     wiring: Wiring,
     others: Mapping[int, ProbeFinding],
-    zombies: Mapping[int, int] | None = None,
+    relatives: Relatives | None = None,
 ) -> tuple[ProbeFinding, Match | None] | None:
     """The progress thread's wait on pipes or sockets, judged by the other end; None when this
     rule has nothing to say (not such a wait, or its other end is unknown)."""
     p = next((t for t in f.threads if t.tid == f.progress_tid), None)
     if p is None or p.wait is None or not p.parked or not waits_forever(p):
         return None
+    zombies = relatives.zombies.get(f.pid, {}) if relatives else {}
+    parents = relatives.parents if relatives else {}
     found = ends(p, f.pid, wiring)
     if not found:
         return None
@@ -232,16 +234,27 @@ def judge_peer(
                 f, kind=ProbeKind.STALLED, reason=f"{f.reason}; {line}", chain=(*f.chain, line)
             ), None
         peers = ", ".join(
-            f"{o} ({j.kind.value if j else 'not looked at'})" for o, j in zip(live, judged, strict=True)
+            f"{o} ({j.kind.value}: {j.reason})" if j else f"{o} (not looked at)"
+            for o, j in zip(live, judged, strict=True)
         )
         line = f"{who} waits in {p.wait.detail} for process(es) {peers}, which hold the other end and may still act"
-        return replace(f, chain=(*f.chain, line)), None
+        if zombies and all(
+            parents.get(o) not in (f.pid, None) and not _descends(o, f.pid, parents) for o in live
+        ):
+            # the child it started is dead; the other end lives on in a process that inherited it
+            line = (
+                f"{who} waits in {p.wait.detail}; its child {_dead(zombies)} has exited, and the other end is held "
+                f"only by process(es) {peers}, not its children (they inherited the descriptor, e.g. a background "
+                "server started by the child): they may never write or close it"
+            )
+            return replace(f, kind=ProbeKind.STALLED, reason=line, chain=(*f.chain, line)), None
+        return replace(f, reason=f"{f.reason}; {line}", chain=(*f.chain, line)), None
     # only this process holds the other ends (or nobody does): can another of its threads act?
     rest = [t for t in f.threads if t.tid != p.tid]
     down = teardown_frame(capture, p.tid)
     if any(not _is_internal_wait(t, f.pid, wiring, timers=down is not None) for t in rest):
         return None
-    dead = ", ".join(f"{z} ({_status(st)})" for z, st in sorted((zombies or {}).items()))
+    dead = _dead(zombies)
     lines = [f"{who} waits in {p.wait.detail}", *(f"- {e.words}" for e in found)]
     if any(e.own for e in found):
         lines.append(
@@ -265,6 +278,22 @@ def judge_peer(
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
         PEER_GONE, HINTS[PEER_GONE], tuple(lines)
     )
+
+
+def _descends(pid: int, ancestor: int, parents: Mapping[int, int | None]) -> bool:
+    seen = 0
+    while pid in parents and seen < 64:
+        parent = parents[pid]
+        if parent is None:
+            return False
+        if parent == ancestor:
+            return True
+        pid, seen = parent, seen + 1
+    return False
+
+
+def _dead(zombies: Mapping[int, int]) -> str:
+    return ", ".join(f"{z} ({_status(st)})" for z, st in sorted(zombies.items()))
 
 
 def _status(st: int) -> str:
