@@ -6,6 +6,7 @@ import contextlib
 import datetime as dt
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from gvlstress.judge.verdict import INSPECT_VERDICT
 from gvlstress.model import (
     Inspected,
     InspectResult,
+    ProbeFinding,
     ProbeKind,
     ProcSample,
     ThreadDelta,
@@ -100,6 +102,12 @@ def _waited(threads: list[ThreadSample | ThreadDelta | None]) -> set[str]:
     return {t for t in out if t.startswith(("pipe:", "socket:"))}
 
 
+def _pipes(findings: Mapping[int, ProbeFinding]) -> set[str]:
+    """Every pipe the looked-at processes wait on in any thread (a pool's task and result pipes:
+    their queued bytes say whether work is in flight)."""
+    return _waited([t for f in findings.values() for t in f.threads])
+
+
 def _main(s: ProcSample | None) -> ThreadSample | None:
     return next((t for t in s.threads if t.tid == s.pid), None) if s else None
 
@@ -154,9 +162,13 @@ def _inspect(
     for proc in procs:
         before = zombies_before.get(proc.pid, {})
         zombies[proc.pid] = {c: st for c, st in _zombies(proc).items() if before.get(c) == st}
-    relatives = Relatives(parents, begun, zombies, {p: procfs.pipe_ends(p) for p in findings} if tree else {})
+    relatives = Relatives(
+        parents, begun, zombies, {p: procfs.pipe_ends(p) for p in findings} if tree else {}, tree=tree
+    )
     waited = _waited([t for f in findings.values() for t in f.threads if t.tid == f.progress_tid])
-    linked = judge_look(findings, captures, relatives, wiring.wiring(list(findings), waited))
+    linked = judge_look(
+        findings, captures, relatives, wiring.wiring(list(findings), waited | _pipes(findings))
+    )
     inspected = []
     for proc in procs:
         if proc.pid not in linked:

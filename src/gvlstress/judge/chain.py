@@ -23,6 +23,9 @@ class Chain:
 
 
 POOL_RESULTS = "its process pool's results (the thread that reads them from the worker processes)"
+JOINED = "a thread it joins (one of the Python threads)"
+"""A join waits for one particular thread, which may be one idle by design (an executor's
+manager thread polling its pipes while shutdown() joins it): those are candidates too."""
 
 
 def _name(t: ThreadDelta, views: Mapping[int, ThreadView], pid: int) -> str:
@@ -73,6 +76,9 @@ def _targets(
         readers = [t for t in others if (v := views.get(t.tid)) is not None and vocab.reads_pool_results(v)]
         if readers:
             return POOL_RESULTS, readers, True
+    if vocab.python_frames(pv) and vocab.joins_thread(pv):
+        py = [t for t in others if (v := views.get(t.tid)) is not None and v.python is not None]
+        return JOINED, py, True
     if vocab.python_frames(pv) and (vocab.is_lock_acquire(pv) or vocab.python_waits(pv)):
         py = [t for t in others if (v := views.get(t.tid)) is not None and v.python is not None]
         return "a Python lock, condition or thread", py, True
@@ -99,7 +105,7 @@ def follow(
     blocked: list[ThreadDelta] = []
     # When the wait is *for* a pool (its rayon jobs, its tokio runtime), that pool's idle threads
     # are what it waits on: judged like any other. Otherwise idle-by-design threads are no evidence.
-    targeted = label.startswith(("its rayon", "its tokio")) or label == POOL_RESULTS
+    targeted = label.startswith(("its rayon", "its tokio")) or label in (POOL_RESULTS, JOINED)
     for t in candidates:
         v = views.get(t.tid)
         kind = t.wait.kind if t.wait else WaitKind.OTHER

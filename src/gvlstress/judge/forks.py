@@ -39,7 +39,9 @@ _SYSTEM = (
 """Modules that every thread runs in: the C library, the loader, the interpreter itself."""
 
 
-def _module(f: Frame) -> str | None:
+def library_of(f: Frame) -> str | None:
+    """The module of a frame, unless it is one every thread runs in (libc, the loader, the
+    interpreter)."""
     lib = f.module or (f.file if f.file and ".so" in f.file else None)
     if not lib or any(s in lib for s in _SYSTEM):
         return None
@@ -50,7 +52,7 @@ def waiting_library(t: ThreadView) -> str | None:
     """The innermost native library (not libc, the loader or the interpreter) the thread waits
     in: the one its wait belongs to."""
     for f in t.native:
-        lib = _module(f)
+        lib = library_of(f)
         if lib is not None:
             return lib
         if f.line and f.file and f.file.endswith(".py"):

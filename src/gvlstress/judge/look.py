@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gvlstress.judge.forks import judge_forks
-from gvlstress.judge.names import Match
+from gvlstress.judge.names import JOIN_BLOCKED, LOST_WAKEUP, UNRECOGNISED, Match
 from gvlstress.judge.peers import judge_peer
+from gvlstress.judge.pools import judge_pool
+from gvlstress.judge.spins import judge_spins
 from gvlstress.judge.tree import blocked_behind_wedge, died, link_pipes, link_tree, wedged_launcher
 from gvlstress.judge.verdict import decide
 from gvlstress.model import Capture, ProbeFinding, ProbeKind
@@ -46,11 +48,27 @@ def judge_look(
                 )
     others = {p: f for p, (f, _) in linked.items()}
     for pid, (f, named) in list(linked.items()):
-        if named is not None or f.kind is ProbeKind.DEADLOCK:
+        if f.kind in (ProbeKind.GONE, ProbeKind.STOPPED) or (
+            named is not None and named.pattern not in GENERIC
+        ):
             continue
         cap = captures.get(pid)
+        pool = judge_pool(f, cap, relatives, captures, others, wiring)
+        if pool is not None:  # what the pool accounts for says more than a generic Python shape
+            linked[pid] = pool
+            continue
+        if named is not None or f.kind is ProbeKind.DEADLOCK:
+            continue
         origin = captures.get(cap.forked_from) if cap is not None and cap.forked_from else None
-        found = judge_forks(f, cap, origin, wiring) or judge_peer(f, cap, wiring, others, relatives)
+        found = (
+            judge_spins(f, cap, origin, wiring)
+            or judge_forks(f, cap, origin, wiring)
+            or judge_peer(f, cap, wiring, others, relatives)
+        )
         if found is not None:
             linked[pid] = found
     return linked
+
+
+GENERIC = frozenset({LOST_WAKEUP, JOIN_BLOCKED, UNRECOGNISED})
+"""Shapes named from a thread's wait alone, which a rule across processes may name better."""

@@ -30,9 +30,25 @@ EXIT_DESTRUCTOR = "a native destructor at interpreter exit waits forever"
 QUEUE_JOIN = "Queue.join() without task_done()"
 THREAD_POOL_EXHAUSTION = "thread pool exhaustion (tasks wait on tasks queued behind them)"
 PEER_GONE = "waits for a peer that has gone"
+LOST_TASK = "a process pool lost a task"
+GIL_SPIN = "the GIL's holder spins waiting for threads that need the GIL"
+LOST_RESULTS = "a process pool's result handler has died"
 FORK_HANDLER = "fork() waits in an at-fork handler for threads that will not come"
 
 HINTS = {
+    GIL_SPIN: "a native library waits (spinning) for its worker threads while it holds the GIL, and the "
+    "workers call back into Python (a registered filesystem, a UDF, a Python object column): the library must "
+    "release the GIL before it waits (pybind11: gil_scoped_release; PyO3: py.detach); until it does, keep "
+    "Python callbacks out of its parallel work (threads=1, or a native filesystem/reader)",
+    LOST_TASK: "a worker that dies while it holds a task (killed by the OOM killer, exit() in a library, "
+    "sys.exit in the task) takes the task with it, and multiprocessing.Pool replaces the worker without "
+    "re-running it (CPython bpo-22393): use concurrent.futures.ProcessPoolExecutor (it raises "
+    "BrokenProcessPool) or billiard's Pool (WorkerLostError), give result waits a timeout, keep tasks from "
+    "calling exit(); with max_tasks_per_child on CPython < 3.13.8/3.14 (gh-115634), leave it unset",
+    LOST_RESULTS: "the pool's thread that delivers results died (its traceback is on stderr): an exception "
+    "raised in a task that cannot be rebuilt in the parent (pass every constructor argument to "
+    "Exception.__init__ so it unpickles; CPython bpo-35311), or shutdown(wait=False) with max_tasks_per_child "
+    "(gh-119592): fix the exception class or the shutdown, and give result waits a timeout",
     FORK_HANDLER: "a library's pthread_atfork prepare handler waits for its own threads to quiesce, and they "
     "wait on nothing that will wake them: upgrade the library (this is its bug), disable its fork support, "
     "or start children with spawn/forkserver before the library starts its threads",

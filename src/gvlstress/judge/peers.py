@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 
 from gvlstress.judge import vocab
 from gvlstress.judge.names import HINTS, PEER_GONE, Match
+from gvlstress.judge.pools import waits_for_task
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import Endpoint, Holder, Relatives, Wiring
 
@@ -215,9 +216,18 @@ def judge_peer(
         return None  # it can end from outside: idle, as judged already
     who = f"thread {p.tid} ({'main thread' if p.tid == f.pid else p.comm})"
     live = sorted({o for e in found for o in e.others})
+    view = next((t for t in capture.threads if t.tid == p.tid), None) if capture else None
+    by_design = (
+        (
+            vocab.idle_reason(view, p.wait.kind)
+            or ("a pool worker waiting for a task" if waits_for_task(view.python) else None)
+        )
+        if view is not None
+        else None
+    )
     if live:
         judged = [others.get(o) for o in live]
-        if all(j is not None and j.kind is ProbeKind.DEADLOCK for j in judged):
+        if by_design is None and all(j is not None and j.kind is ProbeKind.DEADLOCK for j in judged):
             first = judged[0]
             assert first is not None
             line = f"{who} waits in {p.wait.detail}: " + "; ".join(e.words for e in found)

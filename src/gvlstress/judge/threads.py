@@ -101,6 +101,9 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
             calls=_diff2(b.syscr, b.syscw, t.syscr, t.syscw),
             moved=_diff2(b.rchar, b.wchar, t.rchar, t.wchar),
             faults=_diff(b.minflt, t.minflt),
+            runnable_s=None
+            if (q := _diff2(b.run_ns, b.queued_ns, t.run_ns, t.queued_ns)) is None
+            else q / 1e9,
         )
         out.append(replace(delta, wait=classify(delta, window)))
     return tuple(out)

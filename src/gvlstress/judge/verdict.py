@@ -246,11 +246,13 @@ def shared_futex_waiters(threads: tuple[ThreadDelta, ...]) -> list[ThreadDelta]:
 INSPECT_VERDICT = {
     ProbeKind.DEADLOCK: Verdict.DEADLOCK,
     ProbeKind.BUSY: Verdict.BUSY,
-    ProbeKind.LIVELOCK: Verdict.BUSY,
+    ProbeKind.LIVELOCK: Verdict.LIVELOCK,
     ProbeKind.IDLE: Verdict.IDLE,
     ProbeKind.WAITING: Verdict.IDLE,
     ProbeKind.STOPPED: Verdict.STOPPED,
     ProbeKind.STALLED: Verdict.STALLED,
     ProbeKind.GONE: Verdict.STALLED,
 }
-"""``inspect`` has no progress signal: what each finding is called there."""
+"""``inspect`` has no progress signal: what each finding is called there. It judges a burning
+process ``busy`` (`judge`); a finding is ``livelock`` there only when a rule named the spin and
+what it waits for."""

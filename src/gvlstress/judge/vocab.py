@@ -181,9 +181,12 @@ def python_frames(t: ThreadView) -> tuple[Frame, ...]:
 
 
 def python_at(t: ThreadView, suffix: str, function: str, depth: int = 3) -> bool:
-    """Is one of the `depth` innermost Python frames `function` in a file ending in `suffix`?"""
+    """Is one of the `depth` innermost Python frames `function` in a file ending in `suffix`?
+    A ``multiprocessing/`` suffix also matches its forks that keep the file names
+    (``multiprocess/``: pathos)."""
+    suffixes = (suffix, "multiprocess/" + suffix[16:]) if suffix.startswith("multiprocessing/") else (suffix,)
     return any(
-        (f.name == function or f.name.endswith("." + function)) and (f.file or "").endswith(suffix)
+        (f.name == function or f.name.endswith("." + function)) and (f.file or "").endswith(suffixes)
         for f in python_frames(t)[:depth]
     )
 
@@ -293,6 +296,11 @@ def is_tokio_thread(t: ThreadView) -> bool:
 def python_waits(t: ThreadView) -> bool:
     """The innermost Python frames are a wait only another thread ends (Condition.wait, join)."""
     return any(python_at(t, suffix, function, depth=2) for suffix, function in _PY_WAITS)
+
+
+def joins_thread(t: ThreadView) -> bool:
+    """Blocked in Thread.join (3.13 shows ``join`` innermost; 3.11-3.12 ``_wait_for_tstate_lock``)."""
+    return python_at(t, "threading.py", "_wait_for_tstate_lock", 2) or python_at(t, "threading.py", "join", 1)
 
 
 def is_gil_wait(t: ThreadView) -> bool:

@@ -59,7 +59,8 @@ class InspectResult:
 
     @property
     def looks_deadlocked(self) -> bool:
-        return any(p.diagnosis.verdict is Verdict.DEADLOCK for p in self.processes)
+        """A hang named: a deadlock, or a spin a rule explained (exit 1)."""
+        return any(p.diagnosis.verdict in (Verdict.DEADLOCK, Verdict.LIVELOCK) for p in self.processes)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,9 @@ class ThreadSample:
     nonvoluntary_ctxt: int | None
     run_ns: int | None = None
     """Precise CPU time from ``schedstat`` (None where the kernel does not provide it)."""
+    queued_ns: int | None = None
+    """Time spent runnable but waiting for a CPU (``schedstat``'s second field): a spinner on a
+    loaded host gets little CPU, but is runnable all the time."""
     args: tuple[int, ...] = ()
     """The blocked syscall's six arguments (fd, futex op and timeout pointer, wait4's pid...)."""
     fd_target: str | None = None
@@ -141,6 +144,8 @@ class ThreadDelta:
     """Bytes read and written over the window (rchar + wchar deltas; None where unreadable)."""
     faults: int | None = None
     """Minor page faults over the window."""
+    runnable_s: float | None = None
+    """Seconds it ran or waited to run over the window (None without schedstat)."""
 
 
 @dataclass(frozen=True)

@@ -82,3 +82,6 @@ class Relatives:
     """Each process's dead, unreaped children seen at both ends of the window: pid -> wait status."""
     pipes: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
     """Pipes each process holds: 'pipe:[inode]' -> 'r', 'w' or 'rw' (``--tree``)."""
+    tree: bool = False
+    """Every descendant of the processes judged was looked at (``--tree``, or ``run``'s look at
+    a quiet worker and its children): a rule may then say "no worker exists"."""

@@ -111,6 +111,12 @@ def parse_schedstat(text: str) -> int | None:
     return int(parts[0])
 
 
+def parse_queued(text: str) -> int | None:
+    """Nanoseconds runnable but waiting for a CPU (``schedstat``'s second field)."""
+    parts = text.split()
+    return int(parts[1]) if len(parts) > 1 and _digits(parts[1]) else None
+
+
 PF_KTHREAD = 0x00200000
 """The kernel-thread bit of a ``stat`` line's flags (field 9)."""
 
@@ -171,7 +177,8 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         stime=stime,
         voluntary_ctxt=vol,
         nonvoluntary_ctxt=nonvol,
-        run_ns=parse_schedstat(_read(task_dir / "schedstat") or ""),
+        run_ns=parse_schedstat(sched := _read(task_dir / "schedstat") or ""),
+        queued_ns=parse_queued(sched),
         args=args,
         fd_target=fd_target,
         lock_holder=holder,

@@ -1,0 +1,217 @@
+"""Process pools accounted for across a tree (pure): a result that can never arrive.
+
+A launcher waiting for a result of its ``multiprocessing.Pool`` or ``ProcessPoolExecutor`` is
+idle while the result can still come: a worker runs a task (computing, sleeping, reading), a
+result or a task is in flight (bytes queued in a pipe, a worker writing), the pool's own threads
+move work. It can never come when, at every look over the window:
+
+- every worker waits for a task, no worker exists, no byte waits in any pipe between them, and
+  the pool's task handler has nothing left to hand out: the task was **lost** (a worker died
+  holding it and was replaced, as CPython's Pool does: bpo-22393; an executor stopped replacing
+  retired workers: gh-115634);
+- or the thread that delivers results is gone (the Pool's result handler died on a result it
+  could not unpickle, bpo-35311; the executor's manager thread died): nothing will ever set the
+  result the launcher waits for, whatever the other threads do (one may spin).
+
+Frames are matched by file and function, for CPython's ``multiprocessing`` and its forks that
+keep the file names (``multiprocess``, pathos).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+
+from gvlstress.judge import vocab
+from gvlstress.judge.names import HINTS, LOST_RESULTS, LOST_TASK, Match
+from gvlstress.judge.threads import LIVELOCK_CPU_SHARE
+from gvlstress.model import Capture, ProbeFinding, ProbeKind, PyThread, ThreadView, WaitKind
+from gvlstress.model.wiring import Relatives, Wiring
+
+_MP = ("multiprocessing/", "multiprocess/")
+_FUTURES = "concurrent/futures/"
+
+
+def _frames(py: PyThread | None) -> list[tuple[str, str]]:
+    """(file, function) of the Python frames, innermost first."""
+    if py is None:
+        return []
+    return [(f.file or "", f.name.rsplit(".", 1)[-1]) for f in py.frames if f.file and f.file.endswith(".py")]
+
+
+def _at(py: PyThread | None, files: tuple[str, ...], function: str, depth: int) -> bool:
+    return any(fn == function and file.endswith(files) for file, fn in _frames(py)[:depth])
+
+
+def _in(py: PyThread | None, module: str, function: str, depth: int = 16) -> bool:
+    """A frame `function` of `module` ('pool.py' under multiprocessing or a fork of it, or a
+    concurrent.futures file) among the innermost `depth`."""
+    files = (
+        (f"{_FUTURES}{module}",) if module in ("process.py", "_base.py") else tuple(p + module for p in _MP)
+    )
+    return _at(py, files, function, depth)
+
+
+def waits_for_result(py: PyThread | None) -> str | None:
+    """Which pool the thread waits on for a result ('pool', 'executor'), or None."""
+    if _in(py, "pool.py", "wait", 4) or _in(py, "pool.py", "next", 4) or _in(py, "pool.py", "get", 4):
+        return "pool"
+    if any(_in(py, "_base.py", fn, 4) for fn in ("result", "as_completed", "wait", "_result_or_cancel")):
+        return "executor"
+    return None
+
+
+def waits_for_task(py: PyThread | None) -> bool:
+    """A pool worker between tasks: inside `worker`/`_process_worker`, in the queue's get."""
+    worker = _in(py, "pool.py", "worker", 12) or _in(py, "process.py", "_process_worker", 12)
+    return worker and _in(py, "queues.py", "get", 6)
+
+
+def _result_thread(kind: str, py: PyThread) -> bool:
+    """The thread that delivers a pool's results to the waiting launcher."""
+    if kind == "pool":
+        return _in(py, "pool.py", "_handle_results")
+    return _in(py, "process.py", "run") and any(
+        f.endswith("concurrent/futures/process.py") for f, _ in _frames(py)
+    )
+
+
+def _is_worker(py: PyThread | None) -> bool:
+    return _in(py, "pool.py", "worker", 40) or _in(py, "process.py", "_process_worker", 40)
+
+
+def _task_handler_idle(kind: str, threads: list[PyThread]) -> bool:
+    """The launcher hands out nothing more: the Pool's task handler waits for new work (at the
+    top of its loop), the executor's queue feeder waits for items."""
+    if kind == "pool":
+        handler = [t for t in threads if _in(t, "pool.py", "_handle_tasks")]
+        return all(_frames(t)[:1] == [] or _frames(t)[0][1] == "_handle_tasks" for t in handler)
+    feeders = [t for t in threads if _in(t, "queues.py", "_feed")]
+    return all(_at(t, ("/threading.py",), "wait", 2) for t in feeders) if feeders else True
+
+
+@dataclass(frozen=True)
+class _Look:
+    """One process's Python threads at each look of the window (first look, then resamples)."""
+
+    looks: tuple[dict[int, PyThread], ...]
+
+    @classmethod
+    def of(cls, capture: Capture | None) -> _Look:
+        if capture is None:
+            return cls(())
+        first = {t.tid: t.python for t in capture.threads if t.python is not None}
+        later = tuple({t.tid: t for t in s.python} for s in capture.resamples if s.python)
+        return cls((first, *later))
+
+    def main(self, pid: int) -> Iterator[PyThread | None]:
+        for look in self.looks:
+            yield look.get(pid)
+
+
+def _queued(wiring: Wiring, pids: list[int]) -> list[str]:
+    """Pipes between `pids` (held by two of them or more: a pool's task and result pipes, not a
+    terminal's stderr) that hold bytes, each once."""
+    held: dict[str, set[int]] = {}
+    queued: dict[str, int] = {}
+    for pid in pids:
+        for f in wiring.files.get(pid, ()):
+            if f.target.startswith("pipe:"):
+                held.setdefault(f.target, set()).add(pid)
+                if f.queued:
+                    queued[f.target] = f.queued
+    return [f"{t} ({n} bytes)" for t, n in queued.items() if len(held[t]) > 1]
+
+
+def judge_pool(
+    f: ProbeFinding,
+    capture: Capture | None,
+    relatives: Relatives,
+    captures: Mapping[int, Capture],
+    findings: Mapping[int, ProbeFinding],
+    wiring: Wiring,
+) -> tuple[ProbeFinding, Match] | None:
+    """A launcher whose pool result can never arrive; None when it can, or when this look
+    cannot tell (a process without stacks, a look without the workers)."""
+    look = _Look.of(capture)
+    mains = list(look.main(f.progress_tid or f.pid))
+    if not mains or any(m is None for m in mains):
+        return None
+    kinds = {waits_for_result(m) for m in mains}
+    if len(kinds) != 1 or None in kinds:
+        return None
+    kind = kinds.pop()
+    assert kind is not None
+    p = next((t for t in f.threads if t.tid == (f.progress_tid or f.pid)), None)
+    if p is None or not p.parked or p.wait is None or p.wait.kind is not WaitKind.LOCK:
+        return None  # a timed wait, or still running: it may return by itself
+    what = "multiprocessing.Pool" if kind == "pool" else "ProcessPoolExecutor"
+    line = vocab.python_line(
+        ThreadView(p.tid, p.comm, p.state, None, None, None, 0.0, None, None, mains[0], ())
+    )
+    waiting = f"the main thread waits for a result of its {what} at {line}"
+    readers = [[t for t in lk.values() if _result_thread(kind, t)] for lk in look.looks]
+    if all(not r for r in readers):
+        reader = "result handler thread (_handle_results)" if kind == "pool" else "manager thread"
+        lines = (
+            waiting,
+            f"the {what}'s {reader} does not exist: it delivers every result to the launcher, and it has died "
+            "(an exception in it: a result that could not be unpickled, a bug in its loop; its traceback went to "
+            "stderr)",
+            "no other thread sets the result the main thread waits for, whatever they do"
+            + (f" ({len(f.threads) - 1} other thread(s) use {f.cpu_s:.2f} CPU-s)" if f.cpu_s > 0.05 else ""),
+        )
+        reason = f"the {what}'s {reader} has died: the result the main thread waits for can never arrive"
+        burning = f.cpu_s >= LIVELOCK_CPU_SHARE * f.window_s
+        kind_ = ProbeKind.LIVELOCK if burning else ProbeKind.DEADLOCK
+        return replace(f, kind=kind_, reason=reason), Match(LOST_RESULTS, HINTS[LOST_RESULTS], lines)
+    if not relatives.tree:
+        return None  # the workers were not looked at: the launcher alone cannot tell
+    kids = [c for c, parent in relatives.parents.items() if parent == f.pid and c in findings]
+    workers: list[int] = []
+    for c in kids:
+        child = _Look.of(captures.get(c))
+        if not child.looks:
+            if findings[c].kind is ProbeKind.GONE:
+                continue
+            return None  # a child without stacks: it may be a worker inside a task
+        cm = list(child.main(c))
+        if any(_is_worker(m) for m in cm):
+            if not all(waits_for_task(m) for m in cm):
+                return None  # a worker inside a task (or between): its result may still come
+            workers.append(c)
+    if not all(_task_handler_idle(kind, list(lk.values())) for lk in look.looks):
+        return None
+    queued = _queued(wiring, [f.pid, *workers])
+    if queued or any(
+        t.wait and t.wait.kind is WaitKind.IO and t.wait.syscall in ("write", "writev") for t in f.threads
+    ):
+        return None  # bytes in flight: a task or a result is on its way
+    began = {c: relatives.started[c] for c in workers if c in relatives.started}
+    later = sorted((c for c in began if began[c] - min(began.values()) > 0.1), key=began.__getitem__)
+    lines_ = [
+        waiting,
+        (
+            f"all {len(workers)} worker(s) ({', '.join(map(str, workers))}) wait for a task, at every look over the window"
+            if workers
+            else "no worker process is left to run the task"
+        ),
+        "no byte waits in any pipe between the launcher and its workers, and the launcher has nothing left to hand "
+        "out: nobody holds the task, so its result will never come",
+    ]
+    if later:
+        lines_.append(
+            f"worker(s) {', '.join(map(str, later))} started {began[later[0]] - min(began.values()):.2f} s after the "
+            "first: the pool replaced a worker that exited (killed, or it called exit) while it held the task"
+        )
+    dead = relatives.zombies.get(f.pid, {})
+    if dead:
+        lines_.append(f"dead, unreaped child(ren): {', '.join(map(str, sorted(dead)))}")
+    reason = (
+        f"a task was lost: every worker of its {what} waits for a task while the main thread waits for its result"
+        if workers
+        else f"a task was lost: its {what} has no worker left while the main thread waits for a result"
+    )
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
+        LOST_TASK, HINTS[LOST_TASK], tuple(lines_)
+    )
