@@ -24,9 +24,6 @@ class ThreadSample:
     nonvoluntary_ctxt: int | None
     run_ns: int | None = None
     """Precise CPU time from ``schedstat`` (None where the kernel does not provide it)."""
-    queued_ns: int | None = None
-    """Time spent runnable but waiting for a CPU (``schedstat``'s second field): a spinner on a
-    loaded host gets little CPU, but is runnable all the time."""
     args: tuple[int, ...] = ()
     """The blocked syscall's six arguments (fd, futex op and timeout pointer, wait4's pid...)."""
     fd_target: str | None = None
@@ -46,6 +43,9 @@ class ThreadSample:
     watched: tuple[tuple[int, str], ...] | None = None
     """A poll/select/epoll wait's descriptors and what each links to (None: not such a wait, or
     its memory could not be read)."""
+    queued_ns: int | None = None
+    """Time spent runnable but waiting for a CPU (``schedstat``'s second field): a spinner on a
+    loaded host gets little CPU, but is runnable all the time."""
 
     @property
     def ticks(self) -> int:
