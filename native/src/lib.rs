@@ -42,6 +42,10 @@ enum Fault {
     ForkAfterInit,
     /// Jobs spin on a flag nobody sets: CPU burns, no progress (livelock).
     Spin,
+    /// The caller keeps the GIL and busy-waits for jobs it spawned on the pool, which call back
+    /// into Python and so wait for the GIL: the GIL's holder spins for threads that wait for it
+    /// (DuckDB's task executor with a Python filesystem: duckdb#16501).
+    GilSpin,
     /// A job aborts the process.
     Crash,
     /// Instances built concurrently at start-up race on a counter; a batch that draws an
@@ -50,7 +54,7 @@ enum Fault {
 }
 
 impl Fault {
-    const ALL: [(&'static str, Fault); 10] = [
+    const ALL: [(&'static str, Fault); 11] = [
         ("none", Fault::None),
         ("lock_across_par_iter", Fault::LockAcrossParIter),
         ("slow", Fault::Slow),
@@ -59,6 +63,7 @@ impl Fault {
         ("gil_held", Fault::GilHeld),
         ("fork_after_init", Fault::ForkAfterInit),
         ("spin", Fault::Spin),
+        ("gil_spin", Fault::GilSpin),
         ("crash", Fault::Crash),
         ("init_race", Fault::InitRace),
     ];
@@ -87,6 +92,7 @@ impl Fault {
                 | Fault::PoolExhaustion
                 | Fault::LockOrder
                 | Fault::GilHeld
+                | Fault::GilSpin
                 | Fault::ForkAfterInit
                 | Fault::Spin
         )
@@ -380,6 +386,21 @@ impl Loader {
                     genome.reconstruct(job, len)
                 })
                 .collect(),
+            (Fault::GilSpin, true) => {
+                let left = Arc::new(AtomicUsize::new(jobs.len().clamp(1, 8)));
+                for _ in 0..left.load(Ordering::Relaxed) {
+                    let left = Arc::clone(&left);
+                    rayon::spawn(move || {
+                        // A callback into Python (a registered filesystem's open): needs the GIL.
+                        Python::attach(|py| py.None());
+                        left.fetch_sub(1, Ordering::Release);
+                    });
+                }
+                while left.load(Ordering::Acquire) > 0 {
+                    std::hint::spin_loop(); // the bug: waits for the jobs with the GIL held
+                }
+                jobs.iter().map(|job| genome.reconstruct(job, len)).collect()
+            }
             (Fault::Spin, true) => {
                 let never = AtomicBool::new(false);
                 jobs.par_iter()
@@ -495,7 +516,7 @@ impl Loader {
             }
         }
         let this = &*self;
-        let data = if armed && self.fault == Fault::GilHeld {
+        let data = if armed && matches!(self.fault, Fault::GilHeld | Fault::GilSpin) {
             this.run_batch(&jobs, armed) // the bug: no detach, the GIL stays held
         } else {
             py.detach(|| this.run_batch(&jobs, armed))

@@ -6,7 +6,6 @@ import contextlib
 import datetime as dt
 import os
 import sys
-from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,23 +15,16 @@ from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.activity import activity
 from gvlstress.judge.explain import explain
-from gvlstress.judge.look import judge_look
 from gvlstress.judge.verdict import INSPECT_VERDICT
 from gvlstress.model import (
     Inspected,
     InspectResult,
-    ProbeFinding,
-    ProbeKind,
-    ProcSample,
-    ThreadDelta,
-    ThreadSample,
 )
-from gvlstress.model.wiring import Relatives
 from gvlstress.probes import host as hostenv
-from gvlstress.probes import procfs, wiring
+from gvlstress.probes import procfs
 from gvlstress.reporters import json_report, markdown, raw
 from gvlstress.reporters.files import write_atomic
-from gvlstress.supervisor.look import LOOK_WINDOW_S, look
+from gvlstress.supervisor.look import LOOK_WINDOW_S, look_and_judge, peers_of
 from gvlstress.system import watchdog
 from gvlstress.system.redact import redact_argv
 
@@ -81,54 +73,6 @@ def _is_zombie(proc: psutil.Process) -> bool:
         return False
 
 
-def _zombies(proc: psutil.Process) -> dict[int, int]:
-    """Its dead, unreaped children: pid -> wait status."""
-    try:
-        kids = proc.children()
-    except psutil.Error:
-        return {}
-    return {c.pid: st for c in kids if (st := procfs.zombie_status(c.pid)) is not None}
-
-
-def _waited(threads: list[ThreadSample | ThreadDelta | None]) -> set[str]:
-    """The pipes and sockets these threads wait on."""
-    out: set[str] = set()
-    for t in threads:
-        if t is None:
-            continue
-        if t.fd_target:
-            out.add(t.fd_target)
-        out.update(target for _, target in t.watched or ())
-    return {t for t in out if t.startswith(("pipe:", "socket:"))}
-
-
-def _pipes(findings: Mapping[int, ProbeFinding]) -> set[str]:
-    """Every pipe the looked-at processes wait on in any thread (a pool's task and result pipes:
-    their queued bytes say whether work is in flight)."""
-    return _waited([t for f in findings.values() for t in f.threads])
-
-
-def _main(s: ProcSample | None) -> ThreadSample | None:
-    return next((t for t in s.threads if t.tid == s.pid), None) if s else None
-
-
-def _peers(pids: list[int]) -> list[int]:
-    """Processes outside `pids` that hold the other end of what their main threads wait on, and
-    the parents of forks: the look takes them in, so a wait is judged by what they do."""
-    targets = _waited([_main(procfs.sample(p)) for p in pids])
-    peer_ends = wiring.wiring(pids, targets)
-    found = {h.pid for held in peer_ends.holders.values() for h in held}
-    found |= {
-        parent for p in pids if (parent := procfs.forked_from(p)) is not None
-    }  # what a fork left behind
-    found -= {*pids, os.getpid()}
-    return sorted(p for p in found if procfs.zombie_status(p) is None)[:MAX_PEERS]
-
-
-MAX_PEERS = 8
-"""Processes outside the tree looked at because they hold the other end of a wait."""
-
-
 def _inspect(
     procs: list[psutil.Process],
     tree: bool,
@@ -138,37 +82,17 @@ def _inspect(
     watch: float | None,
 ) -> InspectResult:
     pids = [p.pid for p in procs]
-    zombies_before = {p.pid: _zombies(p) for p in procs}
-    extra = _peers(pids)
-    for pid in extra:
+    for pid in peers_of(pids):
         with contextlib.suppress(psutil.Error):
             procs.append(psutil.Process(pid))
     window = watch or LOOK_WINDOW_S
-    looked = look([p.pid for p in procs], window)
-    findings = {p: x.finding for p, x in looked.items() if x.finding.kind is not ProbeKind.GONE}
-    if pids[0] not in findings:
+    looked, linked = look_and_judge([p.pid for p in procs], window, tree=tree)
+    if pids[0] not in linked:
         raise UsageError(
             f"process {pids[0]} exited while it was being inspected: there is nothing left to judge",
             hint="inspect it again while it runs",
         )
-    captures = {p: c for p in findings if (c := looked[p].capture) is not None}
-    parents: dict[int, int | None] = {}
-    begun: dict[int, float] = {}
-    for proc in procs:
-        with contextlib.suppress(psutil.Error):
-            parents[proc.pid] = proc.ppid()
-            begun[proc.pid] = proc.create_time()
-    zombies = {}
-    for proc in procs:
-        before = zombies_before.get(proc.pid, {})
-        zombies[proc.pid] = {c: st for c, st in _zombies(proc).items() if before.get(c) == st}
-    relatives = Relatives(
-        parents, begun, zombies, {p: procfs.pipe_ends(p) for p in findings} if tree else {}, tree=tree
-    )
-    waited = _waited([t for f in findings.values() for t in f.threads if t.tid == f.progress_tid])
-    linked = judge_look(
-        findings, captures, relatives, wiring.wiring(list(findings), waited | _pipes(findings))
-    )
+    captures = {p: c for p in linked if (c := looked[p].capture) is not None}
     inspected = []
     for proc in procs:
         if proc.pid not in linked:

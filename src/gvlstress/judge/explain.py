@@ -74,6 +74,7 @@ def explain(
     busy = sorted((t for t in finding.threads if t.cpu_s > 0), key=lambda t: -t.cpu_s)[:3]
     if busy:
         evidence.append("busiest threads: " + ", ".join(f"{t.tid} {t.cpu_s:.2f}s" for t in busy))
+    across = named is not None  # named beyond this process's stacks: its finding says what
     if named is not None:
         pass
     elif verdict is Verdict.DEADLOCK:
@@ -82,7 +83,7 @@ def explain(
         named = patterns.livelock(finding, capture)
     if named is not None:
         evidence = [*named.evidence, *evidence]
-    if verdict is Verdict.DEADLOCK and groups:
+    if verdict is Verdict.DEADLOCK and groups and not across:
         top = groups[0]
         where_ = f"{len(top.tids)} thread(s) parked on futex {top.addr:#x} in {top.blocked_in}"
         where_ += f", {len(groups) - 1} other wait address(es)" if len(groups) > 1 else ""

@@ -8,7 +8,7 @@ a wait on a pipe or socket judged by whoever holds its other end.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from gvlstress.judge.forks import judge_forks
 from gvlstress.judge.names import JOIN_BLOCKED, LOST_WAKEUP, UNRECOGNISED, Match
@@ -29,10 +29,11 @@ def judge_look(
     relatives: Relatives,
     wiring: Wiring,
     *,
-    progress: bool = False,
+    progress: Collection[int] = (),
 ) -> Judged:
-    """The verdict of every process of a look, and the pattern that names it where one does."""
-    decided = {p: decide(f, captures.get(p), progress=progress) for p, f in findings.items()}
+    """The verdict of every process of a look, and the pattern that names it where one does.
+    `progress` are the processes with a progress signal (``run``'s quiet worker)."""
+    decided = {p: decide(f, captures.get(p), progress=p in progress) for p, f in findings.items()}
     linked = link_tree(decided, relatives.parents, relatives.pipes)
     for pid, pair in link_pipes({p: f for p, (f, m) in linked.items() if m is None}, relatives.pipes).items():
         linked[pid] = pair

@@ -111,6 +111,9 @@ class SlotFacts:
     reported: bool = True
     """It wrote its pid to the heartbeat board (False: `pid` was matched to a process that died
     before it did, see `attribute_deaths`)."""
+    named: patterns.Match | None = None
+    """The pattern a rule across processes or looks named at the stall (a lost task, a peer
+    that has gone, a named spin), which one process's stacks alone cannot."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,8 @@ class Ending:
 def unfinished(f: SlotFacts, end: WaveEnd) -> Ending:
     """The verdict of a worker that did not finish its share of the wave."""
     if f.confirmed:
-        return Ending(Verdict.DEADLOCK, f.finding.reason if f.finding else None)
+        spin = f.finding is not None and f.finding.kind is ProbeKind.LIVELOCK
+        return Ending(Verdict.LIVELOCK if spin else Verdict.DEADLOCK, f.finding.reason if f.finding else None)
     if end.reason is EndReason.STOP:
         return Ending(Verdict.CANCELLED, f"run stopped by {signal_name(end.stop_signal)}")
     if end.wedge is not None:
@@ -263,7 +267,7 @@ def hang_diagnosis(verdict: Verdict, f: SlotFacts, capture: Capture | None) -> D
     if not verdict.is_hang:
         return None
     progress = f"no heartbeat for {f.quiet_s:.1f}s after {f.iterations} batch(es)"
-    return explain(verdict, f.finding, capture, progress)
+    return explain(verdict, f.finding, capture, progress, named=f.named)
 
 
 def failure_diagnoses(

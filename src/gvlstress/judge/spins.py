@@ -24,12 +24,9 @@ from gvlstress.judge.forks import PREFORK, _short, library_of
 from gvlstress.judge.names import FORK_AFTER_INIT, FORK_HANDLER, GIL_SPIN, HINTS, Match
 from gvlstress.judge.peers import ends
 from gvlstress.judge.runtimes import started_in
-from gvlstress.judge.threads import LIVELOCK_CPU_SHARE
+from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, RUNNABLE_SHARE
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadDelta, ThreadView, WaitKind
 from gvlstress.model.wiring import Wiring
-
-RUNNABLE_SHARE = 0.6
-"""A spinner is runnable (on a CPU or queued for one) at least this share of the window."""
 
 
 @dataclass(frozen=True)

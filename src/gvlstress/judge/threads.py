@@ -15,6 +15,10 @@ from gvlstress.model.syscalls import CLK_TCK, futex_syscalls, syscall_name
 LIVELOCK_CPU_SHARE = 0.2
 
 
+RUNNABLE_SHARE = 0.6
+"""A thread runnable (on a CPU, or queued for one) this share of the window wants the CPU all
+along: a spinner on a crowded host, even when it got little CPU."""
+
 # A parked thread uses at most this share of one CPU over the window (GIL waiters: ~0.5%).
 PARKED_CPU_SHARE = 0.02
 

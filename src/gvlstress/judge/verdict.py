@@ -26,7 +26,13 @@ from dataclasses import replace
 from gvlstress.judge import patterns, vocab
 from gvlstress.judge.chain import _name, follow
 from gvlstress.judge.finalize import is_native_join
-from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, PARKED_CPU_SHARE, futex_groups, thread_deltas
+from gvlstress.judge.threads import (
+    LIVELOCK_CPU_SHARE,
+    PARKED_CPU_SHARE,
+    RUNNABLE_SHARE,
+    futex_groups,
+    thread_deltas,
+)
 from gvlstress.model import (
     Capture,
     ProbeFinding,
@@ -131,7 +137,9 @@ def _verdict(
             f, kind=ProbeKind.STOPPED, reason=f"{len(stopped)}/{len(threads)} threads {how} (state {p.state})"
         )
     burning = sum(t.cpu_s for t in threads if not t.parked)
-    if burning >= LIVELOCK_CPU_SHARE * window:
+    # on a crowded host a spinner gets a sliver of a CPU, but it is runnable all the time
+    starved = any(not t.parked and (t.runnable_s or 0) >= RUNNABLE_SHARE * window for t in threads)
+    if burning >= LIVELOCK_CPU_SHARE * window or starved:
         busy = sorted(threads, key=lambda t: -t.cpu_s)[:3]
         top = ", ".join(f"{t.tid} ({t.comm}) {t.cpu_s:.2f}s" for t in busy)
         kind = ProbeKind.LIVELOCK if progress else ProbeKind.BUSY

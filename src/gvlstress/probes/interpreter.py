@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -75,24 +76,77 @@ VENV_S = 900.0
 """Deadline of building a pinned venv (pip downloads)."""
 
 
-def interpreter(packages: tuple[str, ...]) -> tuple[str | None, str]:
-    """An interpreter with exactly the pinned `packages`: this one when it has them, else a venv
-    built once under the cache; (None, why) when it cannot be had."""
-    if all(installed(req) for req in packages):
+def interpreter(packages: tuple[str, ...], python: str | None = None) -> tuple[str | None, str]:
+    """An interpreter with exactly the pinned `packages` (on CPython `python`, "X.Y", when given):
+    this one when it fits, else a venv built once under the cache from the base interpreter;
+    (None, why) when it cannot be had."""
+    if satisfied(packages, python):
         return sys.executable, ""
-    key = hashlib.sha256(f"{sys.version}|{'|'.join(sorted(packages))}".encode()).hexdigest()[:12]
+    base, why = base_interpreter(python)
+    if base is None:
+        return None, why
+    if not packages:  # the standard library of that CPython: no venv to build
+        return base, ""
+    # the base interpreter is part of the key: its path and full version (a rebuilt X.Y.Z differs)
+    ident = f"{sys.base_prefix}|{sys.version}" if python is None else f"{base}|{_version_of(base)}"
+    key = hashlib.sha256(f"{ident}|{'|'.join(sorted(packages))}".encode()).hexdigest()[:12]
     venv = cache_root() / "realbugs" / key  # the catalogue made these first: one cache
-    python = venv / "bin" / "python"
+    venv_python = venv / "bin" / "python"
     marker = venv / "complete"
     if marker.exists():
-        return str(python), ""
-    made = tools.run([sys.executable, "-m", "venv", "--clear", str(venv)], VENV_S)
+        return str(venv_python), ""
+    made = tools.run([base, "-m", "venv", "--clear", str(venv)], VENV_S)
     if made.ok:
-        made = tools.run([str(python), "-m", "pip", "install", "-q", *packages], VENV_S)
+        made = tools.run([str(venv_python), "-m", "pip", "install", "-q", *packages], VENV_S)
     if not made.ok:
         return None, f"cannot install {' '.join(packages)}: {made.error}"
-    marker.write_text(json.dumps(list(packages)) + "\n")
-    return str(python), ""
+    marker.write_text(json.dumps({"python": base, "packages": list(packages)}) + "\n")
+    return str(venv_python), ""
+
+
+def satisfied(packages: tuple[str, ...], python: str | None = None) -> bool:
+    """Does this interpreter itself have the pins (and, given `python`, that CPython minor)?"""
+    if python is not None and f"{sys.version_info[0]}.{sys.version_info[1]}" != python:
+        return False
+    return all(installed(req) for req in packages)
+
+
+def base_interpreter(python: str | None) -> tuple[str | None, str]:
+    """The CPython to build a venv from: this one by default; for "X.Y", pyenv's newest
+    X.Y.* (under `pyenv root`), else pythonX.Y on PATH if it runs and is X.Y."""
+    if python is None:
+        return sys.executable, ""
+    root = os.environ.get("PYENV_ROOT") or _pyenv_root() or str(Path.home() / ".pyenv")
+    found = sorted(
+        (p for p in Path(root, "versions").glob(f"{python}.*") if _patch(p.name, python) is not None),
+        key=lambda p: _patch(p.name, python) or 0,
+    )
+    for cand in [str(p / "bin" / "python") for p in reversed(found)] + [
+        shutil.which(f"python{python}") or ""
+    ]:
+        if cand and _version_of(cand).startswith(f"{python}."):
+            return cand, ""
+    return None, f"no CPython {python} here (neither pyenv's versions/{python}.* nor python{python} on PATH)"
+
+
+def _patch(name: str, python: str) -> int | None:
+    """The patch number of a pyenv version directory `X.Y.Z` (None for `X.Y.Z-dev`, `X.Y.Zt`...)."""
+    rest = name[len(python) + 1 :]
+    return int(rest) if rest.isdigit() else None
+
+
+def _pyenv_root() -> str:
+    pyenv = shutil.which("pyenv")
+    out = tools.run([pyenv, "root"], PROBE_TIMEOUT_S) if pyenv else None
+    return out.stdout.strip() if out is not None and out.ok else ""
+
+
+def _version_of(python: str) -> str:
+    """`X.Y.Z` of an interpreter ('' when it does not run: a pyenv shim with no such version)."""
+    if not (Path(python).is_file() and os.access(python, os.X_OK)):
+        return ""
+    out = tools.run([python, "-c", "import sys; print(sys.version.split()[0])"], PROBE_TIMEOUT_S)
+    return out.stdout.strip() if out.ok else ""
 
 
 def installed(requirement: str) -> bool:

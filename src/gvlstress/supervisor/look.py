@@ -11,15 +11,21 @@ tool's stop moved into ``restart_syscall`` is read from that first sample (`judg
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
+import psutil
+
+from gvlstress.judge.look import Judged, judge_look
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, cpu_between
 from gvlstress.judge.verdict import judge
-from gvlstress.model import Capture, ProbeFinding, ProbeKind, ProcSample
-from gvlstress.probes import capture, procfs
+from gvlstress.model import Capture, ProbeFinding, ProbeKind, ProcSample, ThreadDelta, ThreadSample
+from gvlstress.model.wiring import Relatives
+from gvlstress.probes import capture, procfs, wiring
 
 LOOK_WINDOW_S = 2.0
 """`inspect`'s default window: long enough for three looks at every stack and for a spin's CPU
@@ -60,12 +66,14 @@ def look(
     progress: bool = False,
     progress_tids: dict[int, int] | None = None,
     stacks: Callable[[int], bool] = lambda pid: True,
+    progress_pids: Collection[int] = (),
 ) -> dict[int, Looked]:
     """Look at every pid over `window` seconds (in parallel); processes that exit are GONE.
 
     `stacks(pid)` says whether a process's stacks are taken at all (``run`` takes them only
     where /proc cannot decide). `progress_tids` names each process's thread that must make
-    progress (default: its main thread)."""
+    progress (default: its main thread); `progress_pids` have a progress signal even when
+    `progress` is False (``run``'s worker among its children)."""
     if not pids:
         return {}
     t0 = time.monotonic()
@@ -103,7 +111,7 @@ def look(
             s.append(last)
         a, b = (s[0], s[-1]) if len(s) > 1 else (s[0] if s else None, None)
         tid = (progress_tids or {}).get(pid, pid)
-        f = judge(a, b, progress_tid=tid, progress=progress)
+        f = judge(a, b, progress_tid=tid, progress=progress or pid in progress_pids)
         if len(s) > 2:
             f = replace(f, samples=tuple(s))
         cap = None
@@ -113,3 +121,83 @@ def look(
         stops = sum(int(st.pyspy.elapsed_s > 0) + int(st.native.elapsed_s > 0) for st in taken)
         out[pid] = Looked(f, cap, tuple(s), stops)
     return out
+
+
+def zombies_of(pid: int) -> dict[int, int]:
+    """Its dead, unreaped children: pid -> wait status."""
+    try:
+        kids = psutil.Process(pid).children()
+    except psutil.Error:
+        return {}
+    return {c.pid: st for c in kids if (st := procfs.zombie_status(c.pid)) is not None}
+
+
+def waited_on(threads: Iterable[ThreadSample | ThreadDelta | None]) -> set[str]:
+    """The pipes and sockets these threads wait on."""
+    out: set[str] = set()
+    for t in threads:
+        if t is None:
+            continue
+        if t.fd_target:
+            out.add(t.fd_target)
+        out.update(target for _, target in t.watched or ())
+    return {t for t in out if t.startswith(("pipe:", "socket:"))}
+
+
+MAX_PEERS = 8
+"""Processes outside the tree looked at because they hold the other end of a wait."""
+
+
+def peers_of(pids: list[int]) -> list[int]:
+    """Processes outside `pids` that hold the other end of what their main threads wait on, and
+    the parents of forks: a look takes them in, so a wait is judged by what they do."""
+    mains = [
+        next((t for t in s.threads if t.tid == s.pid), None) if (s := procfs.sample(p)) else None
+        for p in pids
+    ]
+    ends = wiring.wiring(pids, waited_on(mains))
+    found = {h.pid for held in ends.holders.values() for h in held}
+    found |= {parent for p in pids if (parent := procfs.forked_from(p)) is not None}  # what a fork left
+    found -= {*pids, os.getpid()}
+    return sorted(p for p in found if procfs.zombie_status(p) is None)[:MAX_PEERS]
+
+
+def relatives_of(pids: list[int], before: Mapping[int, Mapping[int, int]], tree: bool) -> Relatives:
+    """Parents, start times, the zombies seen before the look (`before`) and after it, and (for
+    a tree) the pipes each process holds."""
+    parents: dict[int, int | None] = {}
+    begun: dict[int, float] = {}
+    for pid in pids:
+        with contextlib.suppress(psutil.Error):
+            proc = psutil.Process(pid)
+            parents[pid] = proc.ppid()
+            begun[pid] = proc.create_time()
+    zombies = {
+        pid: {c: st for c, st in zombies_of(pid).items() if before.get(pid, {}).get(c) == st} for pid in pids
+    }
+    return Relatives(
+        parents, begun, zombies, {p: procfs.pipe_ends(p) for p in pids} if tree else {}, tree=tree
+    )
+
+
+def look_and_judge(
+    pids: list[int],
+    window: float,
+    *,
+    tree: bool = False,
+    progress: Collection[int] = (),
+    stacks: Callable[[int], bool] = lambda pid: True,
+) -> tuple[dict[int, Looked], Judged]:
+    """Look at `pids` over the window and judge them together: each alone with its stacks, then
+    the rules across processes (the pipes and sockets they wait on, their pools, their forks).
+    `progress` are the pids with a progress signal (``run``'s workers); processes that exited
+    meanwhile are left out of the verdicts."""
+    before = {p: zombies_of(p) for p in pids}
+    looked = look(pids, window, progress=False, progress_pids=progress, stacks=stacks)
+    findings = {p: x.finding for p, x in looked.items() if x.finding.kind is not ProbeKind.GONE}
+    captures = {p: c for p in findings if (c := looked[p].capture) is not None}
+    relatives = relatives_of(list(findings), before, tree)
+    main = waited_on(t for f in findings.values() for t in f.threads if t.tid == f.progress_tid)
+    pipes = {t for t in waited_on(t for f in findings.values() for t in f.threads) if t.startswith("pipe:")}
+    ends = wiring.wiring(list(findings), main | pipes)
+    return looked, judge_look(findings, captures, relatives, ends, progress=frozenset(progress))

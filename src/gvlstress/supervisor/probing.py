@@ -19,6 +19,7 @@ from gvlstress.model import ProbeFinding, ProbeKind, ProcSample
 from gvlstress.probes import procfs
 from gvlstress.probes.capture import capture_many
 from gvlstress.probes.procfs import PROBE_WINDOW_S
+from gvlstress.supervisor.look import look_and_judge, peers_of
 from gvlstress.supervisor.slots import Slot
 from gvlstress.system import proctree
 from gvlstress.system.heartbeat import Board
@@ -41,6 +42,19 @@ def probe_workers(
     else:
         pairs = procfs.sample_pairs(pids, window)
     return {pid: judge(a, b, progress_tid=pid, progress=True) for pid, (a, b) in pairs.items()}
+
+
+LOOK_S = 1.0
+"""How long ``run`` looks again at a quiet worker /proc left burning or waiting (see
+`Prober._look_again`): three looks at its stacks and its children's."""
+MAX_KIDS = 16
+"""Descendants of a worker looked at with it (a pool's workers, a loader child)."""
+
+
+def _hung(f: ProbeFinding, s: Slot) -> bool:
+    """A deadlock, or a spin whose cause a rule named (a named livelock ends the wave at the
+    stall; an unnamed one waits for the launch timeout, as real work might end)."""
+    return f.kind is ProbeKind.DEADLOCK or (f.kind is ProbeKind.LIVELOCK and s.named is not None)
 
 
 def needs_stacks(f: ProbeFinding) -> bool:
@@ -93,6 +107,8 @@ class Prober:
         those may be captured unless one of them looks deadlocked (then every worker that needs
         stacks is, in the same round)."""
         with self.quiet():
+            for s in by_pid.values():
+                s.named = None  # a pattern named at an earlier probe no longer holds
             first = {pid: s.presample for pid, s in by_pid.items() if s.presample is not None}
             for s in by_pid.values():
                 s.presample = None  # used once
@@ -115,6 +131,7 @@ class Prober:
                 if pid not in unsure:
                     by_pid[pid].capture = None  # an older capture no longer matches the finding
             self._behind_children(findings, by_pid, due)
+            self._look_again(findings, by_pid, due)
             return findings
 
     def _behind_children(
@@ -139,6 +156,27 @@ class Prober:
                 findings[pid] = behind
                 by_pid[pid].capture = caps.get(behind.pid)
 
+    def _look_again(
+        self, findings: dict[int, ProbeFinding], by_pid: dict[int, Slot], due: set[int] | None
+    ) -> None:
+        """A quiet worker that /proc alone leaves burning (livelock) or waiting on something
+        outside it: look again over `LOOK_S` with its descendants and stacks several times, and
+        judge them together (`judge.look`). A spin whose cause is named, a pool that lost a task,
+        a peer that has gone is a hang now, at the stall, not at the launch timeout."""
+        for pid, f in list(findings.items()):
+            if (due is not None and pid not in due) or f.kind not in (ProbeKind.LIVELOCK, ProbeKind.WAITING):
+                continue
+            kids = [c.pid for c in proctree.descendants(pid)][:MAX_KIDS]
+            family = [pid, *kids]
+            looked, judged = look_and_judge([*family, *peers_of(family)], LOOK_S, tree=True, progress=(pid,))
+            if pid not in judged:
+                continue
+            again, named = judged[pid]
+            if again.kind is ProbeKind.DEADLOCK or (again.kind is ProbeKind.LIVELOCK and named is not None):
+                findings[pid] = again
+                by_pid[pid].capture = looked[pid].capture
+                by_pid[pid].named = named
+
     def suspects(self, due: list[Slot], live: list[Slot], told: Callable[[Slot, ProbeFinding], None]) -> bool:
         """Probe quiet workers; True when a deadlock is confirmed (the wave then ends).
 
@@ -157,7 +195,7 @@ class Prober:
             s.finding = finding
             s.suspected_at = s.state.last_beat if s.state and s.state.last_beat else now
             s.next_probe_at = time.monotonic() + self.threshold(s)
-            s.confirmed = finding.kind is ProbeKind.DEADLOCK and not self.moved(s)
+            s.confirmed = _hung(finding, s) and not self.moved(s)
             told(s, finding)
         for s in due:
             if not s.pid:
@@ -171,7 +209,7 @@ class Prober:
         for pid, s in by_pid.items():  # the rest, from the same window, before anything is killed
             if pid not in due_pids and pid in findings:
                 s.finding = findings[pid]
-                s.confirmed = s.finding.kind is ProbeKind.DEADLOCK and not self.moved(s)
+                s.confirmed = _hung(s.finding, s) and not self.moved(s)
         return True
 
     def everyone(self, slots: list[Slot]) -> None:
@@ -181,7 +219,7 @@ class Prober:
         for pid, finding in self.judged(by_pid).items():
             s = by_pid[pid]
             s.finding = finding
-            s.confirmed = finding.kind is ProbeKind.DEADLOCK and not self.moved(s)
+            s.confirmed = _hung(finding, s) and not self.moved(s)
 
     def capture(self, hung: dict[int, Slot]) -> None:
         """Stacks of every hung worker not yet captured, in parallel, before anything is killed;
@@ -192,7 +230,7 @@ class Prober:
             s.capture = cap
             assert s.finding is not None
             s.finding = decide(s.finding, cap, progress=True)
-            s.confirmed = s.confirmed and s.finding.kind is ProbeKind.DEADLOCK
+            s.confirmed = s.confirmed and _hung(s.finding, s)
 
     def moved(self, s: Slot) -> bool:
         """Did the worker beat since it was last read (i.e. during the probe window)?"""

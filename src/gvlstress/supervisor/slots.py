@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import psutil
 
+from gvlstress.judge.names import Match
 from gvlstress.judge.outcome import SlotFacts
 from gvlstress.model import Capture, ProbeFinding, ProcSample, WorkerOutcome
 from gvlstress.model.live import WorkerStatus
@@ -40,6 +41,8 @@ class Slot:
     switch_interval: float | None = None
     """The GIL switch interval a finished worker reported (--switch-interval)."""
     capture: Capture | None = None
+    named: Match | None = None
+    """A pattern the look across processes or stacks named (see `probing.Prober.look_again`)."""
     proc: psutil.Process | None = field(default=None, repr=False)
 
     @property
@@ -64,6 +67,7 @@ class Slot:
             confirmed=self.confirmed,
             finding=self.finding,
             finished_share=self.state is not None and self.state.phase == Phase.DONE,
+            named=self.named,
         )
 
     def read(self, st: SlotState, now: float) -> None:

@@ -1,14 +1,24 @@
-"""The ``shapes`` target: healthy workers that wait the ways real loaders wait.
+"""The ``shapes`` target: workers that wait the ways real loaders wait, healthy or hung.
 
-Negative controls for `gvlstress selftest`: each mode makes one batch in ``every`` wait past the
-stall floor in a way that ends from outside the waiting thread, while an idle rayon pool (the
-native fixture's, started by one batch) and an idle ThreadPoolExecutor sit beside it. A
-harness that calls any of these a hang raises false alarms on real loaders.
+Negative controls for `gvlstress selftest`: each healthy mode makes one batch in ``every`` wait
+past the stall floor in a way that ends from outside the waiting thread, while an idle rayon
+pool (the native fixture's, started by one batch) and an idle ThreadPoolExecutor sit beside it.
+A harness that calls any of these a hang raises false alarms on real loaders.
 
 - ``read``: the batch blocks in ``read()`` on a pipe a thread writes to later (slow storage);
 - ``sleep``: the batch sleeps (``clock_nanosleep``), as a rate limiter or a retry back-off does;
 - ``future``: the batch waits on a future (a futex) whose thread is in a sleep, i.e. the
-  wait chain leads to a thread that ends it by itself.
+  wait chain leads to a thread that ends it by itself;
+- ``pool``: the batch maps over a ``multiprocessing.Pool`` whose task sleeps (the launcher
+  waits for a result while a worker runs its task);
+- ``child``: the batch reads a pipe that a live child process writes to later.
+
+Positive controls, hangs with no lock cycle that the standard library makes (the ``every``-th
+batch never returns): ``lost_task``, a Pool task calls ``os._exit`` (CPython bpo-22393: the
+pool replaces the worker and never re-runs its task); ``lost_result``, a task raises an
+exception that cannot be rebuilt in the parent, so the Pool's result handler dies (bpo-35311);
+``peer_gone``, a child process exits while the worker kept its end of their pipe, and the
+worker waits in ``recv()`` for it.
 
 Worker half: stdlib only at import time (the native fixture is imported when a session opens).
 """
@@ -26,7 +36,38 @@ if TYPE_CHECKING:
     from gvlstress.scenario import Scenario
     from gvlstress.targets.base import TargetPlan
 
-MODES = ("read", "sleep", "future")
+HEALTHY = ("read", "sleep", "future", "pool", "child")
+HANGS = ("lost_task", "lost_result", "peer_gone")
+MODES = HEALTHY + HANGS
+
+
+class Unrebuildable(Exception):
+    """Pickles, but its __init__ needs an argument pickle does not pass back: unpickling it in
+    the parent raises, in the Pool's result-handler thread (CPython bpo-35311)."""
+
+    def __init__(self, what: str, detail: str) -> None:
+        super().__init__(what)
+        self.detail = detail
+
+
+def _pool_task(x: float) -> float:
+    """A Pool task: sleep `x` seconds; -1: exit the worker (a library calling exit()); -2: raise
+    what the parent cannot rebuild."""
+    if x == -1:
+        os._exit(3)
+    if x == -2:
+        raise Unrebuildable("bad", "detail")
+    time.sleep(x)  # the task's work
+    return x
+
+
+def _silent_child(conn: object) -> None:
+    """Exits without sending anything."""
+
+
+def _late_child(fd: int, after_s: float) -> None:
+    time.sleep(after_s)  # the delay is the behaviour under test (a slow producer)
+    os.write(fd, b"x")
 
 
 def _late_write(fd: int, after_s: float) -> None:
@@ -37,6 +78,12 @@ def _late_write(fd: int, after_s: float) -> None:
 class _Session:
     def __init__(self, mode: str, block_s: float, every: int) -> None:
         self.mode, self.block_s, self.every, self.n = mode, block_s, every, 0
+        self.procs: Any = None
+        if mode in ("pool", "lost_task", "lost_result"):
+            import multiprocessing as mp
+
+            self.procs = mp.get_context("spawn").Pool(2)
+            self.procs.map(_pool_task, [0.0, 0.0])  # both workers up before the first batch
         self.pool = ThreadPoolExecutor(2, thread_name_prefix="shapes-idle")
         self.pool.submit(int).result()  # the executor's threads exist and go idle
         self.rayon_threads: int | None = None
@@ -63,7 +110,29 @@ class _Session:
         if self.mode == "sleep":
             time.sleep(self.block_s)
             return b""
-        return self.pool.submit(time.sleep, self.block_s).result()
+        if self.mode == "future":
+            return self.pool.submit(time.sleep, self.block_s).result()
+        if self.mode in ("pool", "lost_task", "lost_result"):
+            bad = {"pool": self.block_s, "lost_task": -1.0, "lost_result": -2.0}[self.mode]
+            return self.procs.map(_pool_task, [bad, 0.0])
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        if self.mode == "child":
+            r, w = os.pipe()
+            child = ctx.Process(target=_late_child, args=(w, self.block_s))
+            child.start()
+            os.close(w)
+            try:
+                return os.read(r, 1)
+            finally:
+                os.close(r)
+                child.join()
+        mine, theirs = ctx.Pipe()
+        child = ctx.Process(target=_silent_child, args=(theirs,))
+        child.start()
+        child.join()  # gone; `theirs` stays open here, so recv() never sees EOF (peer_gone)
+        return mine.recv()
 
     def describe(self) -> dict[str, Any]:
         return {"mode": self.mode, "rayon_threads": self.rayon_threads}
