@@ -41,6 +41,9 @@ class Spin:
     looks: int
     """How many looks at its stacks agree."""
     cpu_s: float
+    still: bool
+    """Its innermost frame was the same at every look (a tight spin-wait: a pause or a yield
+    loop); a wider loop (a task executor polling its queues) shares only the loop's frame."""
 
 
 def _wants_cpu(t: ThreadDelta, window: float) -> bool:
@@ -94,7 +97,8 @@ def spin_of(t: ThreadDelta, capture: Capture | None, window: float) -> Spin | No
         return None  # the looks part inside the interpreter or libc: not one loop of a library
     inner = common[-1]
     loop = inner.name if inner.name not in ("??", "", "???") else _short(lib)
-    return Spin(t.tid, loop, lib, len(stacks), t.cpu_s)
+    still = all(len(s) == len(common) for s in stacks)
+    return Spin(t.tid, loop, lib, len(stacks), t.cpu_s, still)
 
 
 def gil_spin(f: ProbeFinding, capture: Capture | None) -> Match | None:
@@ -150,8 +154,8 @@ def fork_spin(f: ProbeFinding, capture: Capture | None, parent: Capture | None) 
         return None
     t = f.threads[0]
     spin = spin_of(t, capture, f.window_s)
-    if spin is None or spin.library is None:
-        return None
+    if spin is None or spin.library is None or not spin.still:
+        return None  # a kernel whose frames move computes; a spin-wait stays put
     theirs = [v for v in parent.threads if started_in(v, (spin.library,))]
     if not theirs:
         return None
@@ -177,7 +181,7 @@ def handler_spin(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
     if p is None or view is None or not vocab.has(view, PREFORK):
         return None
     spin = spin_of(p, capture, f.window_s)
-    if spin is None:
+    if spin is None or not spin.still:
         return None
     rest = [t for t in f.threads if t.tid != p.tid]
     for t in rest:

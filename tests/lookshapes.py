@@ -1,0 +1,198 @@
+"""Builders for the rules over a look (`judge.look`): processes, their threads over a window
+(two /proc samples, three looks at their stacks), the pipes and sockets between them.
+
+A test names only what its shape is about: every field has a plain default. Native frames are
+written ``name@module`` (the module as eu-stack or pystack print it), so a library is known by
+its module even where its symbols are stripped (``??@/x/lib.so``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from gvlstress.judge.look import Judged, judge_look
+from gvlstress.judge.verdict import judge
+from gvlstress.model import (
+    Capture,
+    Frame,
+    NativeThread,
+    ProcSample,
+    PyThread,
+    StackSample,
+    ThreadSample,
+    ThreadView,
+    ToolRun,
+)
+from gvlstress.model.wiring import Endpoint, Holder, OpenFile, Relatives, Wiring
+from gvlstress.probes.procfs import parse_syscall_args
+
+WINDOW = 2.0
+LOCK = "202 0x{addr:x} 0x189 0x0 0x0 0x0 0xffffffff 0x7f0 0x7f1"
+SHARED_LOCK = "202 0x{addr:x} 0x109 0x0 0x0 0x0 0xffffffff 0x7f0 0x7f1"
+TIMED = "202 0x{addr:x} 0x189 0x0 0x7ffd00001000 0x0 0xffffffff 0x7f0 0x7f1"
+READ = "0 0x{fd:x} 0x7f2e180d68d0 0x4 0x0 0x0 0x0 0x7f0 0x7f1"
+WRITE = "1 0x{fd:x} 0x7f2e180d68d0 0xa00009 0x0 0x0 0x0 0x7f0 0x7f1"
+POLL = "7 0x7f0000001000 0x{n:x} 0x{timeout:x} 0x0 0x0 0x0 0x7f0 0x7f1"
+EPOLL = "232 0x{epfd:x} 0x7f0000001000 0x400 0x{timeout:x} 0x0 0x0 0x7f0 0x7f1"
+SLEEP = "230 0x1 0x1 0x7ffe144b26d0 0x0 0x0 0x0 0x7f0 0x7f1"
+ACCEPT = "288 0x{fd:x} 0x7ffd8ea856b0 0x7ffd8ea856a4 0x80000 0x0 0x0 0x7f0 0x7f1"
+FOREVER = 0xFFFFFFFF
+LIBC = "/usr/lib/x86_64-linux-gnu/libc.so.6"
+PYTHON = "/usr/lib/libpython3.11.so.1.0"
+STARTED = (f"start_thread@{LIBC}", f"__clone3@{LIBC}")
+"""The outermost frames of every thread a library started (innermost first)."""
+PY_STARTED = (f"pythread_wrapper@{PYTHON}", *STARTED)
+
+
+@dataclass(frozen=True)
+class Th:
+    """One thread over the window."""
+
+    tid: int
+    syscall: str | None = None
+    """The /proc syscall line (None: running)."""
+    state: str = "S"
+    cpu_ms: float = 0.0
+    vol: int = 0
+    comm: str = "python3"
+    fd: str | None = None
+    """What the fd of an I/O wait links to."""
+    watched: tuple[tuple[int, str], ...] | None = None
+    """A poll/epoll wait's descriptors."""
+    moved: int = 0
+    """Bytes read and written over the window."""
+    native: tuple[str, ...] = ()
+    """``name@module``, innermost first."""
+    py: tuple[tuple[str, str, int], ...] = ()
+    """(function, file, line), innermost first."""
+    gil: bool = False
+    later_py: tuple[tuple[str, str, int], ...] | None = None
+    """Its Python frames at the later looks (default: as at the first)."""
+    later_native: tuple[str, ...] | None = None
+    """Its native frames at the last look (default: as at the first)."""
+
+
+@dataclass(frozen=True)
+class Proc:
+    pid: int
+    threads: tuple[Th, ...]
+    parent: int | None = 1
+    started: float = 0.0
+    forked_from: int | None = None
+    files: tuple[OpenFile, ...] = ()
+    zombies: Mapping[int, int] = field(default_factory=dict)
+    """Dead, unreaped children: pid -> wait status."""
+    progress: bool = False
+    """A run worker (the heartbeat went quiet) rather than a process inspect looks at."""
+
+
+def frames(names: tuple[str, ...]) -> tuple[Frame, ...]:
+    out = []
+    for n in names:
+        name, _, module = n.partition("@")
+        out.append(Frame(name, module=module or None))
+    return tuple(out)
+
+
+def py_frames(py: tuple[tuple[str, str, int], ...]) -> tuple[Frame, ...]:
+    return tuple(Frame(name, file, line) for name, file, line in py)
+
+
+def _sample(p: Proc, second: bool) -> ProcSample:
+    threads = []
+    for t in p.threads:
+        nr, args = parse_syscall_args(t.syscall or "running")
+        threads.append(
+            ThreadSample(
+                tid=t.tid,
+                comm=t.comm,
+                state=t.state,
+                wchan=None,
+                syscall=nr,
+                futex_addr=args[0] if nr == 202 and args else None,
+                utime=0,
+                stime=0,
+                voluntary_ctxt=t.vol if second else 0,
+                nonvoluntary_ctxt=0,
+                run_ns=int(t.cpu_ms * 1e6) if second else 0,
+                args=args,
+                fd_target=t.fd,
+                syscr=0,
+                syscw=0,
+                rchar=t.moved if second else 0,
+                wchar=0,
+                minflt=0,
+                watched=t.watched,
+                queued_ns=0,
+            )
+        )
+    return ProcSample(p.pid, WINDOW if second else 0.0, tuple(threads), 1 << 1)
+
+
+def _python(p: Proc, later: bool) -> tuple[PyThread, ...]:
+    out = []
+    for t in p.threads:
+        py = t.later_py if later and t.later_py is not None else t.py
+        if py or t.gil:
+            name = "MainThread" if t.tid == p.pid else f"Thread-{t.tid}"
+            out.append(PyThread(t.tid, name, t.gil, t.syscall is None, py_frames(py)))
+    return tuple(out)
+
+
+def capture(p: Proc) -> Capture:
+    py = {t.tid: t for t in _python(p, later=False)}
+    views = tuple(
+        ThreadView(
+            t.tid, t.comm, t.state, None, None, None, t.cpu_ms / 1000, 0, 0, py.get(t.tid), frames(t.native)
+        )
+        for t in p.threads
+    )
+    last = tuple(
+        NativeThread(t.tid, None, frames(t.later_native if t.later_native is not None else t.native))
+        for t in p.threads
+    )
+    resamples = (
+        StackSample(0.7, _python(p, later=True)),
+        StackSample(1.4, _python(p, later=True)),
+        StackSample(1.9, _python(p, later=True), last),
+    )
+    return Capture(
+        p.pid,
+        views,
+        ToolRun("py-spy", True, 0.1),
+        ToolRun("pystack", True, 0.3),
+        forked_from=p.forked_from,
+        resamples=resamples,
+    )
+
+
+@dataclass(frozen=True)
+class World:
+    """Processes looked at together, and what connects them."""
+
+    procs: tuple[Proc, ...]
+    sockets: Mapping[int, Endpoint] = field(default_factory=dict)
+    holders: Mapping[str, tuple[Holder, ...]] = field(default_factory=dict)
+    tree: bool = True
+
+    def judged(self) -> Judged:
+        findings = {}
+        for p in self.procs:
+            a, b = _sample(p, False), _sample(p, True)
+            findings[p.pid] = judge(a, b, progress_tid=p.pid, progress=p.progress)
+        captures = {p.pid: capture(p) for p in self.procs}
+        relatives = Relatives(
+            parents={p.pid: p.parent for p in self.procs},
+            started={p.pid: p.started for p in self.procs},
+            zombies={p.pid: p.zombies for p in self.procs},
+            tree=self.tree,
+        )
+        wiring = Wiring({p.pid: p.files for p in self.procs}, self.sockets, self.holders)
+        progress = [p.pid for p in self.procs if p.progress]
+        return judge_look(findings, captures, relatives, wiring, progress=progress)
+
+
+def held(target: str, *by: tuple[int, int, str]) -> dict[str, tuple[Holder, ...]]:
+    """{target: holders} from (pid, fd, mode) triples."""
+    return {target: tuple(Holder(pid, fd, mode) for pid, fd, mode in by)}

@@ -1,0 +1,759 @@
+"""The rules over a look (`judge.look`: pools, peers, forks, spins) as tables of recorded shapes.
+
+Each shape is what a real hang (or its healthy look-alike) showed on this machine: the threads'
+syscalls, CPU, bytes moved and stacks over a 2 s window, the pipes and sockets between the
+processes (tests/support/corpus/FACTS.md, the catalogue's triggers). Each rule is checked on the
+hang and on look-alikes that differ in the one fact the rule rests on.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gvlstress.judge import patterns
+from gvlstress.model import ProbeKind
+from gvlstress.model.wiring import Endpoint, OpenFile
+from lookshapes import (
+    EPOLL,
+    FOREVER,
+    LIBC,
+    LOCK,
+    POLL,
+    PY_STARTED,
+    PYTHON,
+    READ,
+    SHARED_LOCK,
+    SLEEP,
+    STARTED,
+    TIMED,
+    WRITE,
+    Proc,
+    Th,
+    World,
+    held,
+)
+
+L = 100  # the launcher, the process inspected
+W1, W2, TRACKER = 101, 102, 103
+POOL = "/usr/lib/python3.12/multiprocessing/pool.py"
+THREADING = "/usr/lib/python3.12/threading.py"
+QUEUES = "/usr/lib/python3.12/multiprocessing/queues.py"
+CONN = "/usr/lib/python3.12/multiprocessing/connection.py"
+SYNC = "/usr/lib/python3.12/multiprocessing/synchronize.py"
+BASE = "/usr/lib/python3.12/concurrent/futures/_base.py"
+PROCESS = "/usr/lib/python3.12/concurrent/futures/process.py"
+APP = "/srv/app.py"
+
+MAP_WAIT = (
+    ("Condition.wait", THREADING, 355),
+    ("Event.wait", THREADING, 655),
+    ("ApplyResult.wait", POOL, 765),
+    ("ApplyResult.get", POOL, 768),
+    ("Pool.map", POOL, 367),
+    ("main", APP, 82),
+)
+HANDLE_WORKERS = (
+    ("wait", CONN, 1135),
+    ("Pool._wait_for_updates", POOL, 502),
+    ("Pool._handle_workers", POOL, 522),
+)
+HANDLE_TASKS = (("Pool._handle_tasks", POOL, 531), ("Thread.run", THREADING, 1010))
+HANDLE_RESULTS = (
+    ("Connection._recv", CONN, 395),
+    ("_ConnectionBase.recv", CONN, 250),
+    ("Pool._handle_results", POOL, 579),
+)
+WORKER_READS = (("Connection._recv", CONN, 395), ("SimpleQueue.get", QUEUES, 387), ("worker", POOL, 114))
+WORKER_LOCKED = (("SemLock.__enter__", SYNC, 95), ("SimpleQueue.get", QUEUES, 386), ("worker", POOL, 114))
+IN_TASK = (("task", APP, 12), ("mapstar", POOL, 48), ("worker", POOL, 125))
+
+
+def launcher(
+    *,
+    results: bool = True,
+    main: tuple[tuple[str, str, int], ...] = MAP_WAIT,
+    main_syscall: str = LOCK.format(addr=0x55F0),
+    busy_handler: bool = False,
+    **kw: object,
+) -> Proc:
+    """A multiprocessing.Pool launcher waiting in map (its three pool threads beside it)."""
+    threads = [
+        Th(L, main_syscall, py=main),
+        Th(
+            L + 1,
+            None if busy_handler else POLL.format(n=4, timeout=FOREVER),
+            state="R" if busy_handler else "S",
+            cpu_ms=1800 if busy_handler else 0,
+            py=HANDLE_WORKERS,
+        ),
+        Th(L + 2, LOCK.format(addr=0x55F4), py=HANDLE_TASKS),
+    ]
+    if results:
+        threads.append(Th(L + 3, READ.format(fd=5), fd="pipe:[7]", py=HANDLE_RESULTS))
+    return Proc(L, tuple(threads), **kw)  # type: ignore[arg-type]
+
+
+def worker(
+    pid: int, py: tuple[tuple[str, str, int], ...] = WORKER_READS, started: float = 0.1, **kw: object
+) -> Proc:
+    """A Pool worker: by default between tasks, reading the task pipe."""
+    if py is WORKER_LOCKED:
+        th = Th(pid, SHARED_LOCK.format(addr=0x7F00), py=py)
+    elif py is IN_TASK:
+        th = Th(pid, SLEEP, py=py)
+    else:
+        th = Th(pid, READ.format(fd=3), fd="pipe:[6]", py=py)
+    return Proc(pid, (th,), parent=L, started=started, **kw)  # type: ignore[arg-type]
+
+
+TASK_PIPE = OpenFile(3, "pipe:[6]", "r", 0)
+RESULT_PIPE = OpenFile(5, "pipe:[7]", "r", 0)
+
+
+def pool(*procs: Proc, tree: bool = True) -> World:
+    return World(procs, tree=tree)
+
+
+def named(world: World, pid: int = L) -> tuple[ProbeKind, str | None]:
+    f, m = world.judged()[pid]
+    return f.kind, m.pattern if m else None
+
+
+LOST = (ProbeKind.DEADLOCK, patterns.LOST_TASK)
+DEAD_HANDLER = (ProbeKind.DEADLOCK, patterns.LOST_RESULTS)
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        # bpo-22393: a worker killed mid-task, replaced (started later); both wait for a task
+        (pool(launcher(), worker(W1, WORKER_LOCKED), worker(W2, started=0.7)), LOST),
+        # the same with every worker in read(): the replacement is named from its start time
+        (pool(launcher(), worker(W1), worker(W2, started=0.1)), LOST),
+        # a worker inside its task (sleeping, computing): its result may still come
+        (pool(launcher(), worker(W1, IN_TASK), worker(W2)), (ProbeKind.IDLE, None)),
+        # bytes in flight between the launcher and a worker: a task on its way
+        (
+            pool(
+                launcher(files=(OpenFile(4, "pipe:[6]", "w", 378),)),
+                worker(W1, files=(OpenFile(3, "pipe:[6]", "r", 378),)),
+                worker(W2),
+            ),
+            (ProbeKind.IDLE, None),
+        ),
+        # bytes in a pipe only the launcher holds (its own stderr): not between them
+        (pool(launcher(files=(OpenFile(2, "pipe:[9]", "w", 4096),)), worker(W1), worker(W2)), LOST),
+        # the launcher does something else (between tasks): nothing is waited for
+        (
+            pool(launcher(main=(("main", APP, 5),), main_syscall=SLEEP), worker(W1), worker(W2)),
+            (ProbeKind.IDLE, None),
+        ),
+        # without the workers in the look (no --tree) the launcher alone cannot tell
+        (pool(launcher(), worker(W1), worker(W2), tree=False), (ProbeKind.IDLE, None)),
+        # bpo-35311: the result handler died; nothing delivers results (tree or not)
+        (pool(launcher(results=False), worker(W1), worker(W2)), DEAD_HANDLER),
+        (pool(launcher(results=False), tree=False), DEAD_HANDLER),
+        # ... and its worker-handler thread spins on the result pipe nobody reads: a livelock
+        (
+            pool(launcher(results=False, busy_handler=True), worker(W1)),
+            (ProbeKind.LIVELOCK, patterns.LOST_RESULTS),
+        ),
+    ],
+    ids=[
+        "killed-worker-replaced",
+        "exit-in-task",
+        "worker-in-task",
+        "task-in-flight",
+        "stderr-bytes-not-between",
+        "between-tasks",
+        "no-tree",
+        "result-handler-died",
+        "result-handler-died-no-tree",
+        "result-handler-died-spin",
+    ],
+)
+def test_pool_accounting(world: World, expected: tuple[ProbeKind, str | None]) -> None:
+    assert named(world) == expected
+
+
+def test_a_lost_task_names_the_replacement_worker() -> None:
+    _, m = pool(launcher(), worker(W1), worker(W2, started=0.8)).judged()[L]
+    assert m is not None
+    assert any(f"worker(s) {W2} started 0.70 s after the first" in line for line in m.evidence)
+
+
+EXEC_RESULT = (("Condition.wait", THREADING, 355), ("Future.result", BASE, 451), ("main", APP, 99))
+MANAGER = (
+    ("wait", CONN, 1135),
+    ("_ExecutorManagerThread.wait_result_broken_or_wakeup", PROCESS, 426),
+    ("_ExecutorManagerThread.run", PROCESS, 353),
+)
+FEEDER = (("Condition.wait", THREADING, 355), ("Queue._feed", QUEUES, 246))
+SHUTDOWN_JOIN = (
+    ("Thread._wait_for_tstate_lock", THREADING, 1153),
+    ("Thread.join", THREADING, 1133),
+    ("ProcessPoolExecutor.shutdown", PROCESS, 851),
+    ("Executor.__exit__", BASE, 649),
+)
+JOIN_313 = (("Thread.join", THREADING, 1092), ("ProcessPoolExecutor.shutdown", PROCESS, 854))
+
+
+def executor(main: tuple[tuple[str, str, int], ...], manager: bool = True) -> Proc:
+    threads = [Th(L, LOCK.format(addr=0x55E0), py=main), Th(L + 2, LOCK.format(addr=0x7F10), py=FEEDER)]
+    if manager:
+        threads.insert(1, Th(L + 1, POLL.format(n=3, timeout=FOREVER), py=MANAGER))
+    return Proc(L, tuple(threads))
+
+
+TRACKER_PROC = Proc(
+    TRACKER,
+    (Th(TRACKER, READ.format(fd=7), fd="pipe:[8]", py=(("main", "/x/resource_tracker.py", 227),)),),
+    parent=L,
+)
+PPE_WORKER = Proc(
+    W1,
+    (
+        Th(
+            W1,
+            READ.format(fd=3),
+            fd="pipe:[6]",
+            py=(
+                ("Connection._recv", CONN, 395),
+                ("Queue.get", QUEUES, 103),
+                ("_process_worker", PROCESS, 240),
+            ),
+        ),
+    ),
+    parent=L,
+)
+PPE_WORKER_SLEEPS = Proc(
+    W1, (Th(W1, SLEEP, py=(("task", APP, 3), ("_process_worker", PROCESS, 263))),), parent=L
+)
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        # gh-115634: max_tasks_per_child retired every worker and none was started again
+        (World((executor(EXEC_RESULT), TRACKER_PROC)), LOST),
+        # gh-119592: the manager thread died (shutdown(wait=False)): no result can arrive
+        (World((executor(EXEC_RESULT, manager=False), TRACKER_PROC)), DEAD_HANDLER),
+        # healthy: a worker runs (sleeps in) its task
+        (World((executor(EXEC_RESULT), PPE_WORKER_SLEEPS)), (ProbeKind.IDLE, None)),
+        # the reported false alarm: shutdown(wait=True) joins the manager thread while a worker
+        # sleeps in its task; the manager polls its pipes and the workers' sentinels
+        (World((executor(SHUTDOWN_JOIN), PPE_WORKER_SLEEPS)), (ProbeKind.IDLE, None)),
+        (World((executor(JOIN_313), PPE_WORKER_SLEEPS)), (ProbeKind.IDLE, None)),
+        (World((executor(SHUTDOWN_JOIN),), tree=False), (ProbeKind.IDLE, None)),
+    ],
+    ids=[
+        "max-tasks-no-worker",
+        "manager-died",
+        "worker-in-task",
+        "shutdown-join",
+        "shutdown-join-3.13",
+        "shutdown-alone",
+    ],
+)
+def test_executor_accounting(world: World, expected: tuple[ProbeKind, str | None]) -> None:
+    assert named(world) == expected
+
+
+# Peers: a unix socket whose other end only the waiting process holds (the worker died), a pipe
+# read by nobody else, a peer that is stopped, alive, deadlocked, or a listening socket.
+RECV = (("Connection._recv", CONN, 395), ("_ConnectionBase.recv", CONN, 250), ("main", APP, 20))
+SOCK_A, SOCK_B = 501, 502
+
+
+def unix(a: int, b: int | None, state: str = "ESTABLISHED") -> dict[int, Endpoint]:
+    out = {a: Endpoint(a, "unix", state, peer=b)}
+    if b is not None:
+        out[b] = Endpoint(b, "unix", state, peer=a)
+    return out
+
+
+def waiter(
+    *,
+    syscall: str = READ.format(fd=3),
+    fd: str = f"socket:[{SOCK_A}]",
+    extra: tuple[Th, ...] = (),
+    **kw: object,
+) -> Proc:
+    return Proc(L, (Th(L, syscall, fd=fd, py=RECV), *extra), **kw)  # type: ignore[arg-type]
+
+
+SELF_HELD = {**held(f"socket:[{SOCK_A}]", (L, 3, "rw")), **held(f"socket:[{SOCK_B}]", (L, 4, "rw"))}
+OTHER_HELD = {**held(f"socket:[{SOCK_A}]", (L, 3, "rw")), **held(f"socket:[{SOCK_B}]", (200, 4, "rw"))}
+PEER_SLEEPS = Proc(200, (Th(200, SLEEP, py=(("main", "/srv/peer.py", 9),)),))
+PEER_STOPPED = Proc(200, (Th(200, SLEEP, state="T"),))
+ACQUIRE = (f"PyThread_acquire_lock_timed@{PYTHON}", f"lock_PyThread_acquire_lock@{PYTHON}")
+PEER_LOCKED = Proc(
+    200,
+    (
+        Th(200, LOCK.format(addr=0x10), py=(("main", "/srv/peer.py", 9),), native=ACQUIRE),
+        Th(201, LOCK.format(addr=0x20), py=(("work", "/srv/peer.py", 20),), native=(*ACQUIRE, *PY_STARTED)),
+    ),
+)
+GONE = (ProbeKind.DEADLOCK, patterns.PEER_GONE)
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        # multiprocessing docs: the worker died, the parent kept the worker's end: no EOF ever
+        (World((waiter(zombies={W1: 256}),), unix(SOCK_A, SOCK_B), SELF_HELD), GONE),
+        (World((waiter(),), unix(SOCK_A, SOCK_B), SELF_HELD), GONE),
+        # another thread of the process is running: it may still write there (busy, not gone)
+        (
+            World(
+                (waiter(extra=(Th(L + 1, None, state="R", cpu_ms=1500),)),), unix(SOCK_A, SOCK_B), SELF_HELD
+            ),
+            (ProbeKind.BUSY, None),
+        ),
+        # another thread sleeps (a timer): it ends by itself and may write
+        (
+            World((waiter(extra=(Th(L + 1, SLEEP),)),), unix(SOCK_A, SOCK_B), SELF_HELD),
+            (ProbeKind.IDLE, None),
+        ),
+        # the peer is another live process, sleeping: it may answer (a slow server)
+        (World((waiter(), PEER_SLEEPS), unix(SOCK_A, SOCK_B), OTHER_HELD), (ProbeKind.IDLE, None)),
+        # the peer is stopped (SIGSTOP): stalled until it continues
+        (World((waiter(), PEER_STOPPED), unix(SOCK_A, SOCK_B), OTHER_HELD), (ProbeKind.STALLED, None)),
+        # a listening socket: any process may connect
+        (
+            World(
+                (waiter(syscall="288 0x3 0x0 0x0 0x80000 0x0 0x0 0x7f0 0x7f1"),),
+                {SOCK_A: Endpoint(SOCK_A, "tcp", "LISTEN", listener=True)},
+                held(f"socket:[{SOCK_A}]", (L, 3, "rw")),
+            ),
+            (ProbeKind.IDLE, None),
+        ),
+        # a TCP peer on another host: nothing here can say
+        (
+            World(
+                (waiter(),),
+                {SOCK_A: Endpoint(SOCK_A, "tcp", "ESTABLISHED", "10.0.0.2:5000", "10.0.0.9:6379")},
+                held(f"socket:[{SOCK_A}]", (L, 3, "rw")),
+            ),
+            (ProbeKind.IDLE, None),
+        ),
+        # gh-118981: write() on a pipe whose only reader is the writer itself
+        (
+            World(
+                (waiter(syscall=WRITE.format(fd=7), fd="pipe:[9]"),),
+                holders=held("pipe:[9]", (L, 6, "r"), (L, 7, "w")),
+            ),
+            GONE,
+        ),
+        # the pipe's reader is another live process: it may read
+        (
+            World(
+                (waiter(syscall=WRITE.format(fd=7), fd="pipe:[9]"), PEER_SLEEPS),
+                holders=held("pipe:[9]", (200, 6, "r"), (L, 7, "w")),
+            ),
+            (ProbeKind.IDLE, None),
+        ),
+    ],
+    ids=[
+        "worker-died-kept-end",
+        "peer-end-held-here",
+        "other-thread-runs",
+        "other-thread-sleeps",
+        "peer-alive",
+        "peer-stopped",
+        "listener",
+        "remote-host",
+        "spawn-write-self-reader",
+        "pipe-reader-alive",
+    ],
+)
+def test_peers(world: World, expected: tuple[ProbeKind, str | None]) -> None:
+    assert named(world) == expected
+
+
+def test_a_wait_behind_a_deadlocked_peer_is_that_peers_hang() -> None:
+    world = World((waiter(), PEER_LOCKED), unix(SOCK_A, SOCK_B), OTHER_HELD)
+    f, _ = world.judged()[L]
+    assert f.kind is ProbeKind.DEADLOCK
+    assert "blocked behind process(es) 200" in f.reason
+
+
+def test_a_pool_worker_waiting_for_tasks_from_a_hung_launcher_stays_idle() -> None:
+    """By design it waits for its launcher; the launcher's hang is the launcher's verdict."""
+    world = World((launcher(results=False), worker(W1)), holders=held("pipe:[6]", (L, 4, "w"), (W1, 3, "r")))
+    f, _ = world.judged()[W1]
+    assert f.kind is ProbeKind.IDLE
+
+
+def test_an_inherited_end_outliving_the_child_is_stalled() -> None:
+    """subprocess.run(capture_output=True) whose child started a background server: the child
+    exited, the server (reparented to init) holds the pipe's write end and never writes."""
+    runner = Proc(
+        L,
+        (
+            Th(
+                L,
+                POLL.format(n=2, timeout=FOREVER),
+                watched=((3, "pipe:[11]"), (5, "pipe:[12]")),
+                py=(("poll", "/x/selectors.py", 415),),
+            ),
+        ),
+        zombies={W1: 0},
+        files=(OpenFile(3, "pipe:[11]", "r", 0), OpenFile(5, "pipe:[12]", "r", 0)),
+    )
+    server = Proc(300, (Th(300, "288 0x3 0x0 0x0 0x80000 0x0 0x0 0x7f0 0x7f1", fd="socket:[77]"),), parent=1)
+    holders = {
+        **held("pipe:[11]", (L, 3, "r"), (300, 1, "w")),
+        **held("pipe:[12]", (L, 5, "r"), (300, 2, "w")),
+    }
+    sockets = {77: Endpoint(77, "tcp", "LISTEN", listener=True)}
+    f, _ = World((runner, server), sockets, holders).judged()[L]
+    assert f.kind is ProbeKind.STALLED
+    assert "inherited the descriptor" in f.reason
+
+
+ZMQ = "/v/zmq/backend/cython/libzmq.so"
+EVENTFD = "anon_inode:[eventfd]"
+
+
+def zmq_client(
+    main_py: tuple[tuple[str, str, int], ...], io_timeout: int, main_native: tuple[str, ...]
+) -> Proc:
+    """pyzmq Context.term() with LINGER -1: main polls its own eventfd; the reaper and I/O
+    threads epoll on eventfds only (the I/O thread re-arms a reconnect timer)."""
+    return Proc(
+        L,
+        (
+            Th(L, POLL.format(n=1, timeout=FOREVER), watched=((3, EVENTFD),), py=main_py, native=main_native),
+            Th(
+                L + 1,
+                EPOLL.format(epfd=5, timeout=FOREVER),
+                comm="ZMQbg/Reaper",
+                watched=((4, EVENTFD), (8, EVENTFD)),
+                native=(f"epoll_wait@{LIBC}", f"??@{ZMQ}", *STARTED),
+            ),
+            Th(
+                L + 2,
+                EPOLL.format(epfd=7, timeout=io_timeout),
+                comm="ZMQbg/IO/0",
+                vol=14,
+                watched=((6, EVENTFD),),
+                native=(f"epoll_wait@{LIBC}", f"??@{ZMQ}", *STARTED),
+            ),
+        ),
+    )
+
+
+TERM = (("Context.term", "/v/zmq/sugar/context.py", 266), ("main", APP, 30))
+RECV_ZMQ = (("Socket.recv", "/v/zmq/sugar/socket.py", 100), ("main", APP, 30))
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        # the teardown waits to flush to an endpoint nobody listens on: nothing outside can end it
+        (World((zmq_client(TERM, 150, (f"poll@{LIBC}", f"??@{ZMQ}", f"zmq_ctx_term@{ZMQ}")),)), GONE),
+        # the same threads, but not in a teardown (a client waiting for a reply): idle, judged
+        # by the timer-driven I/O thread, which may still connect
+        (
+            World((zmq_client(RECV_ZMQ, 150, (f"poll@{LIBC}", f"??@{ZMQ}", f"zmq_msg_recv@{ZMQ}")),)),
+            (ProbeKind.IDLE, None),
+        ),
+    ],
+    ids=["zmq-term-linger", "zmq-recv"],
+)
+def test_a_process_every_thread_of_which_waits_on_itself(
+    world: World, expected: tuple[ProbeKind, str | None]
+) -> None:
+    assert named(world) == expected
+
+
+GRPC = "/v/grpc/_cython/cygrpc.cpython-311-x86_64-linux-gnu.so"
+RPC = (("_blocking", "/v/grpc/_channel.py", 1152), ("rpc", APP, 5))
+
+
+def grpc_parent(started_in_lib: bool = True) -> Proc:
+    start = (f"??@{GRPC}", *STARTED) if started_in_lib else PY_STARTED
+    return Proc(
+        L,
+        (
+            Th(L, "61 0x65 0x7ffd00002000 0x0 0x0 0x0 0x0 0x7f0 0x7f1"),
+            Th(
+                L + 1,
+                TIMED.format(addr=0x7F20),
+                comm="event_engine",
+                native=(f"syscall@{LIBC}", f"??@{GRPC}", *start),
+            ),
+        ),
+    )
+
+
+def grpc_child(native: tuple[str, ...]) -> Proc:
+    return Proc(
+        W1,
+        (Th(W1, EPOLL.format(epfd=3, timeout=201), vol=10, watched=((4, EVENTFD),), py=RPC, native=native),),
+        parent=L,
+        forked_from=L,
+    )
+
+
+IN_GRPC = (f"epoll_wait@{LIBC}", f"??@{GRPC}", f"??@{GRPC}", f"_PyEval_EvalFrameDefault@{PYTHON}")
+IN_PYTHON = (f"epoll_wait@{LIBC}", f"select_epoll_poll@{PYTHON}", f"_PyEval_EvalFrameDefault@{PYTHON}")
+PREFORK = (
+    f"syscall@{LIBC}",
+    f"??@{GRPC}",
+    f"__run_prefork_handlers@{LIBC}",
+    f"__fork@{LIBC}",
+    f"os_fork@{PYTHON}",
+)
+
+
+@pytest.mark.parametrize(
+    ("world", "pid", "expected"),
+    [
+        # a forked child's RPC: a re-armed epoll inside gRPC, whose threads stayed in the parent
+        (World((grpc_parent(), grpc_child(IN_GRPC))), W1, (ProbeKind.DEADLOCK, patterns.FORK_AFTER_INIT)),
+        # the child waits in the interpreter's own epoll (an asyncio loop): not a library's
+        (World((grpc_parent(), grpc_child(IN_PYTHON))), W1, (ProbeKind.IDLE, None)),
+        # the parent has no thread of that library: nothing was left behind
+        (World((grpc_parent(started_in_lib=False), grpc_child(IN_GRPC))), W1, (ProbeKind.IDLE, None)),
+        # grpcio 1.52.0: fork() waits in a prepare handler for a thread that epolls its own eventfd
+        (
+            World(
+                (
+                    Proc(
+                        L,
+                        (
+                            Th(
+                                L,
+                                TIMED.format(addr=0x7F30),
+                                vol=1,
+                                py=(("<module>", APP, 8),),
+                                native=PREFORK,
+                                gil=True,
+                            ),
+                            Th(
+                                L + 1,
+                                EPOLL.format(epfd=5, timeout=86400000),
+                                comm="event_engine",
+                                watched=((6, EVENTFD),),
+                                native=(f"epoll_wait@{LIBC}", f"??@{GRPC}", *STARTED),
+                            ),
+                        ),
+                    ),
+                )
+            ),
+            L,
+            (ProbeKind.DEADLOCK, patterns.FORK_HANDLER),
+        ),
+        # the same handler while its thread reads a pipe another process writes: it may come
+        (
+            World(
+                (
+                    Proc(
+                        L,
+                        (
+                            Th(L, TIMED.format(addr=0x7F30), vol=1, native=PREFORK, gil=True),
+                            Th(
+                                L + 1,
+                                READ.format(fd=9),
+                                fd="pipe:[40]",
+                                native=(f"read@{LIBC}", f"??@{GRPC}", *STARTED),
+                            ),
+                        ),
+                    ),
+                    PEER_SLEEPS,
+                ),
+                holders=held("pipe:[40]", (L, 9, "r"), (200, 1, "w")),
+            ),
+            L,
+            (ProbeKind.IDLE, None),
+        ),
+    ],
+    ids=[
+        "child-rpc",
+        "child-in-python",
+        "parent-without-library-threads",
+        "prefork-handler",
+        "prefork-handler-external",
+    ],
+)
+def test_forks(world: World, pid: int, expected: tuple[ProbeKind, str | None]) -> None:
+    assert named(world, pid) == expected
+
+
+DUCK = "/v/duckdb/duckdb.cpython-311-x86_64-linux-gnu.so"
+SPIN = (
+    f"duckdb::TaskExecutor::WorkOnTasks@{DUCK}",
+    f"duckdb::MultiFileReader::BindReader@{DUCK}",
+    f"duckdb::DuckDBPyConnection::FromParquets@{DUCK}",
+    f"cfunction_call@{PYTHON}",
+    f"_PyEval_EvalFrameDefault@{PYTHON}",
+)
+GIL_WAIT = (
+    f"pthread_cond_timedwait@{LIBC}",
+    f"take_gil@{PYTHON}",
+    f"PyEval_RestoreThread@{PYTHON}",
+    f"duckdb::PythonFilesystem::OpenFile@{DUCK}",
+    f"duckdb::TaskScheduler::ExecuteForever@{DUCK}",
+    *STARTED,
+)
+GIL_WAIT_PY = (
+    f"pthread_cond_timedwait@{LIBC}",
+    f"take_gil@{PYTHON}",
+    f"PyEval_RestoreThread@{PYTHON}",
+    *PY_STARTED,
+)
+FROM_PARQUET = (("from_parquet", APP, 67),)
+
+
+def spinner(
+    *,
+    later_native: tuple[str, ...] | None = None,
+    moved: int = 0,
+    later_py: tuple[tuple[str, str, int], ...] | None = None,
+    waiter: tuple[str, ...] = GIL_WAIT,
+) -> World:
+    """DuckDB 1.2.1 (duckdb#16501): the GIL holder spins in WorkOnTasks; DuckDB's own threads
+    wait for the GIL in its Python filesystem's open."""
+    return World(
+        (
+            Proc(
+                L,
+                (
+                    Th(
+                        L,
+                        None,
+                        state="R",
+                        cpu_ms=1820,
+                        py=FROM_PARQUET,
+                        gil=True,
+                        native=SPIN,
+                        later_native=later_native,
+                        moved=moved,
+                        later_py=later_py,
+                    ),
+                    Th(L + 1, TIMED.format(addr=0x7F40), cpu_ms=7, vol=390, native=waiter),
+                    Th(L + 2, TIMED.format(addr=0x7F40), cpu_ms=7, vol=390, native=waiter),
+                ),
+            ),
+        )
+    )
+
+
+COMPUTE = (f"_PyEval_EvalFrameDefault@{PYTHON}", f"PyEval_EvalCode@{PYTHON}")
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        (spinner(), (ProbeKind.LIVELOCK, patterns.GIL_SPIN)),
+        # the holder left the library between looks: it runs Python, it works
+        (spinner(later_native=COMPUTE), (ProbeKind.BUSY, None)),
+        # it moved bytes: it reads, it works
+        (spinner(moved=4 << 20), (ProbeKind.BUSY, None)),
+        # its Python line moved: Python code advances
+        (spinner(later_py=(("from_parquet", APP, 68),)), (ProbeKind.BUSY, None)),
+        # the GIL's waiters are Python's own threads, not the library's: they wait their turn
+        (spinner(waiter=GIL_WAIT_PY), (ProbeKind.BUSY, None)),
+    ],
+    ids=["duckdb-fsspec", "stack-moved", "bytes-moved", "python-line-moved", "python-threads-wait"],
+)
+def test_gil_spin(world: World, expected: tuple[ProbeKind, str | None]) -> None:
+    assert named(world) == expected
+
+
+ORT = "/v/onnxruntime/capi/onnxruntime_pybind11_state.so"
+ORT_SPIN = (f"??@{ORT}", f"??@{ORT}", f"??@{ORT}", f"cfunction_vectorcall@{PYTHON}")
+NUMPY = "/v/numpy/core/_multiarray_umath.so"
+OPENBLAS = "/v/numpy.libs/libopenblas64_p-r0.so"
+
+
+def forked_spinner(native: tuple[str, ...], later: tuple[str, ...] | None, lib: str) -> World:
+    parent = Proc(
+        L,
+        (
+            Th(L, "61 0x65 0x7ffd00002000 0x0 0x0 0x0 0x0 0x7f0 0x7f1"),
+            Th(L + 1, LOCK.format(addr=0x7F50), native=(f"syscall@{LIBC}", f"??@{lib}", *STARTED)),
+        ),
+    )
+    child = Proc(
+        W1,
+        (
+            Th(
+                W1,
+                None,
+                state="R",
+                cpu_ms=1900,
+                py=(("run", "/v/onnxruntime/session.py", 220),),
+                native=native,
+                later_native=later,
+            ),
+        ),
+        parent=L,
+        forked_from=L,
+    )
+    return World((parent, child))
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        # onnxruntime#9800: the child's only thread spin-waits (WaitAll) for the inter-op pool
+        (forked_spinner(ORT_SPIN, None, ORT), (ProbeKind.LIVELOCK, patterns.FORK_AFTER_INIT)),
+        # a forked child computing in a library (a matmul whose frames move): busy, not a spin
+        (
+            forked_spinner(
+                (
+                    f"dgemm_kernel@{OPENBLAS}",
+                    f"cblas_dgemm@{OPENBLAS}",
+                    f"??@{NUMPY}",
+                    f"cfunction_vectorcall@{PYTHON}",
+                ),
+                (
+                    f"dgemm_oncopy@{OPENBLAS}",
+                    f"cblas_dgemm@{OPENBLAS}",
+                    f"??@{NUMPY}",
+                    f"cfunction_vectorcall@{PYTHON}",
+                ),
+                OPENBLAS,
+            ),
+            (ProbeKind.BUSY, None),
+        ),
+    ],
+    ids=["ort-fork", "child-compute"],
+)
+def test_fork_spin(world: World, expected: tuple[ProbeKind, str | None]) -> None:
+    assert named(world, W1) == expected
+
+
+TBB = "/v/lib/libtbb.so.2"
+TBB_SPIN = (
+    f"sched_yield@{LIBC}",
+    f"tbb::internal::market::release@{TBB}",
+    "prepare_fork@/v/numba/tbbpool.so",
+    f"__run_prefork_handlers@{LIBC}",
+    f"__fork@{LIBC}",
+    f"os_fork@{PYTHON}",
+)
+
+
+@pytest.mark.parametrize(
+    ("others", "expected"),
+    [
+        # numba#5983: fork() spins in TBB's prepare handler; the other threads are parked
+        (
+            (
+                Th(L + 1, LOCK.format(addr=0x7F60), py=(("Event.wait", THREADING, 655),)),
+                Th(L + 2, LOCK.format(addr=0x7F70)),
+            ),
+            (ProbeKind.LIVELOCK, patterns.FORK_HANDLER),
+        ),
+        # a thread that works (running): the handler may yet see what it waits for
+        ((Th(L + 1, None, state="R", cpu_ms=900),), (ProbeKind.BUSY, None)),
+    ],
+    ids=["numba-tbb-prefork", "another-thread-works"],
+)
+def test_prefork_spin(others: tuple[Th, ...], expected: tuple[ProbeKind, str | None]) -> None:
+    main = Th(L, None, state="R", cpu_ms=1700, gil=True, py=(("child", APP, 58),), native=TBB_SPIN)
+    assert named(World((Proc(L, (main, *others)),))) == expected
