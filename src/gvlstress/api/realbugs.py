@@ -60,7 +60,7 @@ def real_selftest(
 
 
 def _entry(bug: RealBug, out_dir: Path) -> Outcome:
-    python, why = interpreter(bug.packages)
+    python, why = interpreter(bug.packages, bug.python)
     if python is None:
         return Outcome(bug, skipped=why)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -68,7 +68,7 @@ def _entry(bug: RealBug, out_dir: Path) -> Outcome:
     if trigger.skipped or trigger.error:
         return trigger
     if bug.control_packages is not None:  # the fix is a release: the control runs with its pins
-        python, why = interpreter(bug.control_packages)
+        python, why = interpreter(bug.control_packages, bug.python)
         if python is None:
             return replace(trigger, control_clean=False, control_note=why)
     clean, note, seconds = _control(bug, python, out_dir)
@@ -88,7 +88,11 @@ def _trigger(bug: RealBug, python: str, out_dir: Path) -> Outcome:
     """Start the trigger, wait for its handshake, inspect the process it names, end it."""
     with (out_dir / "trigger.stderr").open("wb") as err:
         proc = subprocess.Popen(
-            [python, str(bug.script)], stdout=subprocess.PIPE, stderr=err, start_new_session=True
+            [python, str(bug.script), *bug.args],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            start_new_session=True,
+            env=_env(bug),
         )
     watchdog.watch(proc.pid)
     try:
@@ -151,10 +155,11 @@ def _control(bug: RealBug, python: str, out_dir: Path) -> tuple[bool, str, float
     started = time.monotonic()
     with (out_dir / "control.stderr").open("wb") as err:
         proc = subprocess.Popen(
-            [python, str(bug.script), "control"],
+            [python, str(bug.script), "control", *bug.args],
             stdout=subprocess.DEVNULL,
             stderr=err,
             start_new_session=True,
+            env=_env(bug),
         )
     watchdog.watch(proc.pid)
     try:
@@ -165,6 +170,11 @@ def _control(bug: RealBug, python: str, out_dir: Path) -> tuple[bool, str, float
         end_group(proc)
     took = time.monotonic() - started
     return code == 0, "finished" if code == 0 else f"exit {code}", took
+
+
+def _env(bug: RealBug) -> dict[str, str]:
+    """The user's environment with the entry's variables (a wait policy, a library's switch)."""
+    return {**os.environ, **dict(bug.env)}
 
 
 def end_group(proc: subprocess.Popen[bytes]) -> list[psutil.Process]:

@@ -7,6 +7,7 @@ a directory holding only a link to this gvlstress package, so nothing else of ou
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -95,12 +96,17 @@ def interpreter(packages: tuple[str, ...], python: str | None = None) -> tuple[s
     marker = venv / "complete"
     if marker.exists():
         return str(venv_python), ""
-    made = tools.run([base, "-m", "venv", "--clear", str(venv)], VENV_S)
-    if made.ok:
-        made = tools.run([str(venv_python), "-m", "pip", "install", "-q", *packages], VENV_S)
-    if not made.ok:
-        return None, f"cannot install {' '.join(packages)}: {made.error}"
-    marker.write_text(json.dumps({"python": base, "packages": list(packages)}) + "\n")
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    with (venv.parent / f"{key}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two runs at once: one builds, the other waits for it
+        if marker.exists():
+            return str(venv_python), ""
+        made = tools.run([base, "-m", "venv", "--clear", str(venv)], VENV_S)
+        if made.ok:
+            made = tools.run([str(venv_python), "-m", "pip", "install", "-q", *packages], VENV_S)
+        if not made.ok:
+            return None, f"cannot install {' '.join(packages)}: {made.error}"
+        marker.write_text(json.dumps({"python": base, "packages": list(packages)}) + "\n")
     return str(venv_python), ""
 
 
