@@ -37,13 +37,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 
 @contextmanager
-def shape(name: str, *args: str) -> Iterator[tuple[subprocess.Popen[bytes], list[str]]]:
+def shape(name: str, *args: str, python: str = "") -> Iterator[tuple[subprocess.Popen[bytes], list[str]]]:
     """Start a corpus program (or a real-bug catalogue trigger, which names the hung process in
-    a `look PID` line) in its own process group; yield once it printed `ready`."""
+    a `look PID` line) in its own process group, with `python` (this one by default); yield
+    once it printed `ready`."""
     program = CORPUS / f"{name}.py"
     scratch = tempfile.mkdtemp(prefix="gvlstress-shape-")  # what a killed program leaves, removed
     proc = subprocess.Popen(
-        [sys.executable, str(program if program.exists() else BUGS_DIR / f"{name}.py"), *args],
+        [python or sys.executable, str(program if program.exists() else BUGS_DIR / f"{name}.py"), *args],
         stdout=subprocess.PIPE,
         start_new_session=True,
         env={**os.environ, "TMPDIR": scratch},

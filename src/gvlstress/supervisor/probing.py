@@ -13,6 +13,8 @@ import contextlib
 import time
 from collections.abc import Callable
 
+from gvlstress.judge import patterns, vocab
+from gvlstress.judge.look import GENERIC
 from gvlstress.judge.tree import behind_child, child_waited, pipe_waited
 from gvlstress.judge.verdict import decide, judge
 from gvlstress.model import ProbeFinding, ProbeKind, ProcSample
@@ -164,7 +166,16 @@ class Prober:
         judge them together (`judge.look`). A spin whose cause is named, a pool that lost a task,
         a peer that has gone is a hang now, at the stall, not at the launch timeout."""
         for pid, f in list(findings.items()):
-            if (due is not None and pid not in due) or f.kind not in (ProbeKind.LIVELOCK, ProbeKind.WAITING):
+            if due is not None and pid not in due:
+                continue
+            if f.kind is ProbeKind.DEADLOCK:
+                cap = by_pid[pid].capture
+                named = patterns.match(f, cap)
+                main = next((t for t in cap.threads if t.tid == pid), None) if cap else None
+                pooled = main is not None and vocab.waits_for_pool_results(main)
+                if named is not None and named.pattern not in GENERIC and not pooled:
+                    continue  # a shape of its own stacks names it already
+            elif f.kind not in (ProbeKind.LIVELOCK, ProbeKind.WAITING):
                 continue
             kids = [c.pid for c in proctree.descendants(pid)][:MAX_KIDS]
             family = [pid, *kids]

@@ -1,0 +1,189 @@
+"""Hangs with no lock cycle, on real processes: named by `run` at the stall and by `inspect`,
+and their healthy look-alikes never called a hang.
+
+The hangs come from the standard library and the native fixture (so they run everywhere): a
+``multiprocessing.Pool`` task that calls ``os._exit`` (bpo-22393: the task is lost), a task
+whose exception cannot be rebuilt in the parent (bpo-35311: the result handler dies), a child
+that exits while its parent kept their pipe's other end (the peer has gone), and the fixture's
+``gil_spin`` (the GIL's holder busy-waits for jobs that call back into Python). The real bugs
+from PyPI live in the catalogue (tests/test_realbugs.py).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import cli_run, load_run
+from gvlstress.judge import patterns
+from test_real_processes import inspect, shape, the
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+TIMEOUT = 90
+
+
+def _run(report_dir: Path, *args: str, code: int = 1) -> dict[str, Any]:
+    return cli_run(
+        ["run", "--workers", "2", "--waves", "1", "--timeout", str(TIMEOUT), "--stall-floor", "1", *args],
+        code,
+        report_dir,
+        timeout=TIMEOUT + 120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "verdict", "pattern"),
+    [
+        (
+            ("--target", "shapes", "-o", "mode=lost_task", "-o", "every=2", "--iterations", "4"),
+            "deadlock",
+            patterns.LOST_TASK,
+        ),
+        (
+            ("--target", "shapes", "-o", "mode=lost_result", "-o", "every=2", "--iterations", "4"),
+            "deadlock",
+            patterns.LOST_RESULTS,
+        ),
+        (
+            ("--target", "shapes", "-o", "mode=peer_gone", "-o", "every=2", "--iterations", "4"),
+            "deadlock",
+            patterns.PEER_GONE,
+        ),
+        (("--fault", "gil_spin", "--fault-rate", "1", "--rayon", "4"), "livelock", patterns.GIL_SPIN),
+    ],
+    ids=["lost-task", "lost-result", "peer-gone", "gil-spin"],
+)
+def test_run_names_each_shape_at_the_stall(
+    report_dir: Path, args: tuple[str, ...], verdict: str, pattern: str
+) -> None:
+    """Named when the heartbeat goes quiet, long before the launch timeout; report.md explains."""
+    run = _run(report_dir, *args)
+    wave = run["waves"][0]
+    either = {verdict, "livelock"} if pattern == patterns.LOST_RESULTS else {verdict}
+    assert wave["verdict"] in either
+    assert wave["detected_by"] == "stall"
+    assert wave["detect_s"] < TIMEOUT / 3
+    hung = [w for w in wave["workers"] if w["verdict"] in either]
+    assert hung
+    assert all(w["diagnosis"]["pattern"] == pattern for w in hung)
+    (report,) = report_dir.glob("*/report.md")
+    assert pattern in report.read_text()
+
+
+@pytest.mark.parametrize("mode", ["pool", "child"])
+def test_run_never_calls_their_look_alikes_a_hang(report_dir: Path, mode: str) -> None:
+    """A Pool task that sleeps past the stall floor; a child that writes late: slow, exit 0."""
+    run = _run(
+        report_dir,
+        "--target",
+        "shapes",
+        "-o",
+        f"mode={mode}",
+        "-o",
+        "every=2",
+        "-o",
+        "block_s=2.5",
+        "--iterations",
+        "4",
+        code=0,
+    )
+    assert {w["verdict"] for w in run["waves"][0]["workers"]} <= {"ok", "slow"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "api"),
+    [
+        ("compute", "pool"),
+        ("sleep", "ppe"),
+        ("io", "pool"),
+        ("between", "pool"),
+        ("between", "ppe"),
+        ("shutdown", "ppe"),
+    ],
+)
+def test_a_pool_whose_result_will_come_is_never_a_hang(report_dir: Path, kind: str, api: str) -> None:
+    """The launcher waits as in a lost task, but a worker is inside its task (or none is owed):
+    every process idle or busy, exit 0. ``shutdown`` is the reported false alarm: leaving a
+    ProcessPoolExecutor's `with` joins its manager thread while a task sleeps."""
+    with shape("pool_alike", kind, api) as (proc, _):
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    assert code == 0, [p["diagnosis"]["summary"] for p in data["processes"]]
+    assert {p["diagnosis"]["verdict"] for p in data["processes"]} <= {"idle", "busy"}
+
+
+def _interpreters() -> list[str]:
+    """CPython 3.12 and 3.13 where pyenv (or PATH) has them: the executor's internals differ."""
+    out = []
+    root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    for v in ("3.12", "3.13"):
+        found = next((str(p) for p in sorted(root.glob(f"versions/{v}.*/bin/python{v}"))), None)
+        if found is None and (which := shutil.which(f"python{v}")) and "/shims/" not in which:
+            found = which
+        if found:
+            out.append(found)
+    return out
+
+
+@pytest.mark.parametrize(
+    "python", _interpreters() or [pytest.param("", marks=pytest.mark.skip("no 3.12/3.13"))]
+)
+def test_executor_shutdown_is_idle_on_other_pythons(report_dir: Path, python: str) -> None:
+    """3.13 joins in Thread.join (no _wait_for_tstate_lock frame): still not a deadlock."""
+    with shape("pool_alike", "shutdown", "ppe", python=python) as (proc, _):
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    assert code == 0, the(data, proc.pid)["diagnosis"]["summary"]
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("slow_peer", "which hold the other end and may still act"),
+        ("py_loop", "CPU-s burnt"),
+        ("polars_loop", "CPU-s burnt"),
+    ],
+)
+def test_a_slow_peer_and_real_compute_are_not_hangs(report_dir: Path, name: str, says: str) -> None:
+    """A client whose server answers later (its peer is alive); a Python loop that advances and
+    a rayon kernel (their stacks or lines move): idle or busy, never a named spin."""
+    with shape(name) as (proc, _):
+        code, data = inspect(proc.pid, report_dir)
+    p = the(data, proc.pid)
+    assert code == 0, p["diagnosis"]["summary"]
+    assert says in p["diagnosis"]["summary"] + " ".join(p["diagnosis"]["evidence"])
+
+
+def test_inspect_names_the_gil_spin_and_what_it_waits_for(report_dir: Path) -> None:
+    with shape("gil_spin") as (proc, _):
+        code, data = inspect(proc.pid, report_dir)
+    p = the(data, proc.pid)
+    assert code == 1
+    assert p["diagnosis"]["verdict"] == "livelock"
+    assert p["diagnosis"]["pattern"] == patterns.GIL_SPIN
+    assert any("wait for the GIL in take_gil" in line for line in p["diagnosis"]["evidence"])
+
+
+def test_inspect_without_tree_leaves_a_lost_task_to_tree(report_dir: Path) -> None:
+    """The launcher alone cannot tell a lost task from a working pool: idle, and --tree says."""
+    with shape("pool_kill") as (_, lines):
+        pid = int(next(x for x in lines if x.startswith("look ")).split()[1])
+        code, data = inspect(pid, report_dir / "alone")
+        assert code == 0
+        code, data = inspect(pid, report_dir / "tree", "--tree")
+    assert code == 1
+    assert the(data, pid)["diagnosis"]["pattern"] == patterns.LOST_TASK
+
+
+def test_a_lost_tasks_evidence_is_in_run_json(report_dir: Path) -> None:
+    """run.json of a lost task carries the evidence: the workers that wait for a task, the
+    launcher's wait, nothing in flight."""
+    _run(report_dir, "--target", "shapes", "-o", "mode=lost_task", "-o", "every=2", "--iterations", "4")
+    run = load_run(report_dir)
+    hung = next(w for w in run["waves"][0]["workers"] if w["verdict"] == "deadlock")
+    evidence = " ".join(hung["diagnosis"]["evidence"])
+    assert "wait for a task, at every look over the window" in evidence
+    assert "no byte waits in any pipe" in evidence
