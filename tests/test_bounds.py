@@ -100,9 +100,9 @@ def test_a_closed_stdout_pipe_does_not_change_the_exit_code(tmp_path: Path) -> N
     assert proc.stderr == ""
 
 
-def test_watch_nan_is_a_usage_error() -> None:
+def test_window_nan_is_a_usage_error() -> None:
     from conftest import run_cli
 
-    r = run_cli(["inspect", str(os.getpid()), "--watch", "nan"], timeout=60)
+    r = run_cli(["inspect", str(os.getpid()), "--window", "nan"], timeout=60)
     assert r.returncode == 2
-    assert "--watch: must be a finite number" in r.stderr
+    assert "--window: must be a finite number" in r.stderr

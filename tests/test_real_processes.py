@@ -412,7 +412,7 @@ def test_a_batch_blocked_in_read_forever_is_stalled_with_the_wait_named(report_d
 )
 def test_watch_tells_busy_with_syscalls_from_spinning(report_dir: Path, name: str, says: str) -> None:
     with shape(name) as (proc, _):
-        code, data = inspect(proc.pid, report_dir, "--watch", "1.5")
+        code, data = inspect(proc.pid, report_dir, "--window", "1.5")
     assert code == 0
     p = the(data, proc.pid)
     assert p["diagnosis"]["verdict"] == "busy"

@@ -34,15 +34,15 @@ def inspect(
     tree: bool = False,
     report_dir: Path = Path("reports"),
     command: tuple[str, ...] | None = None,
-    watch: float | None = None,
+    window: float | None = None,
 ) -> InspectResult:
     """Capture and explain a live process (and its descendants with `tree`); never kill it.
 
-    One look has no progress signal: /proc is sampled twice (before any ptrace tool touches the
-    process), the stacks are captured, and the verdict is idle, busy, stopped, stalled, or
-    deadlock only when a named pattern or a cycle across processes explains a closed wait set.
-    With `watch` seconds, /proc is sampled over that time instead, and each process gets its
-    activity (CPU, syscalls, wake-ups per thread): the progress signal one look lacks.
+    There is no heartbeat, so it looks over `window` seconds (`supervisor.look`): /proc and the
+    stacks several times, each process's activity (CPU, syscalls, wake-ups per thread) the
+    progress signal one snapshot lacks. The verdict is idle, busy, stopped or stalled, and
+    deadlock or livelock only when a rule shows a wait nothing can end (a closed wait set, a
+    pool that lost a task, a peer that has gone) or names what a spin waits for.
     """
     try:
         root = psutil.Process(pid)
@@ -63,7 +63,7 @@ def inspect(
     started = utc_now()
     run_dir = new_run_dir(report_dir, f"inspect-{pid}", started)
     with watchdog.guarding():
-        return _inspect(procs, tree, run_dir, started, command, watch)
+        return _inspect(procs, tree, run_dir, started, command, window or LOOK_WINDOW_S)
 
 
 def _is_zombie(proc: psutil.Process) -> bool:
@@ -79,13 +79,12 @@ def _inspect(
     run_dir: Path,
     started: dt.datetime,
     command: tuple[str, ...] | None,
-    watch: float | None,
+    window: float,
 ) -> InspectResult:
     pids = [p.pid for p in procs]
     for pid in peers_of(pids):
         with contextlib.suppress(psutil.Error):
             procs.append(psutil.Process(pid))
-    window = watch or LOOK_WINDOW_S
     looked, linked = look_and_judge([p.pid for p in procs], window, tree=tree)
     if pids[0] not in linked:
         raise UsageError(

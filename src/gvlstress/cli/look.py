@@ -15,6 +15,7 @@ from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signa
 from gvlstress.controls.realbugs import NAMES as _REAL_NAMES
 from gvlstress.controls.selftest import NAMES as _SELFTEST_NAMES
 from gvlstress.errors import ExitCode, UsageError
+from gvlstress.supervisor.look import LOOK_WINDOW_S
 from gvlstress.reporters.console import (
     print_checks,
     print_inspect,
@@ -23,35 +24,46 @@ from gvlstress.reporters.console import (
 )
 
 INSPECT_EPILOG = """\b
-Verdicts: idle (every thread waits, nothing implies a cycle), busy (burning CPU;
-one look cannot tell a livelock from work: use --watch), stopped (SIGSTOP or a
-tracer), stalled (ambiguous: a thread without a stack, or a wait another
-process may end), deadlock (a closed wait set nothing outside the process can
-end; named where a pattern fits, else "unrecognised deadlock").
-Exit codes: 0 captured (idle, busy, stopped, stalled); 1 deadlock; 2 bad pid;
-4 cannot read /proc or write the report.
+It looks over a window (2 s by default): /proc every 0.4 s, stacks at the
+start, Python stacks between, native stacks again where a thread burned CPU.
+Verdicts: idle (every wait can still end), busy (burning CPU with no named
+cause), stopped (SIGSTOP or a tracer), stalled (ambiguous: a wait another
+process may end), deadlock (a wait nothing can end: a closed wait set, a
+pool that lost a task, a peer that has gone; named where a pattern fits),
+livelock (a spin whose cause is named: the GIL's holder spinning for threads
+that need the GIL, a fork spinning for threads it did not copy).
+Exit codes: 0 captured (idle, busy, stopped, stalled); 1 deadlock or livelock;
+2 bad pid; 4 cannot read /proc or write the report.
+\b
+Examples:
+  gvlstress inspect 4242             # a hung process
+  gvlstress inspect 4242 --tree      # a launcher and its pool's workers
 """
 
 
 @cli.command(epilog=INSPECT_EPILOG)
 @click.argument("pid", type=int)
-@click.option("--tree", is_flag=True, help="Also capture every descendant process (e.g. a pool's workers).")
+@click.option("--tree", is_flag=True, help="Also look at every descendant process (a pool's workers).")
 @click.option(
     "--report-dir", default="reports", show_default=True, metavar="DIR", help="Where the report goes."
 )
 @click.option(
-    "--watch",
+    "--window",
     type=click.FloatRange(0.5, 3600),
+    default=LOOK_WINDOW_S,
+    show_default=True,
     metavar="SECONDS",
-    help="Sample /proc for this long: per-thread CPU, syscalls and wake-ups (busy-with-syscalls vs spinning).",
+    help="How long to look: longer sees slower progress (and costs that long).",
 )
-def inspect(pid: int, tree: bool, report_dir: str, watch: float | None) -> None:
+@click.option("--watch", type=click.FloatRange(0.5, 3600), metavar="SECONDS", hidden=True, help="Old name of --window.")
+def inspect(pid: int, tree: bool, report_dir: str, window: float, watch: float | None) -> None:
     """Capture and explain a live process, such as a hung training job; it is never killed."""
-    if watch is not None and not math.isfinite(watch):  # click's range lets NaN through
-        raise UsageError(f"--watch: must be a finite number of seconds, got {watch!r}")
+    window = watch if watch is not None else window
+    if not math.isfinite(window):  # click's range lets NaN through
+        raise UsageError(f"--window: must be a finite number of seconds, got {window!r}")
     console = make_console()
     result = api.inspect(
-        pid, tree=tree, report_dir=Path(report_dir), command=tuple(["gvlstress", *sys.argv[1:]]), watch=watch
+        pid, tree=tree, report_dir=Path(report_dir), command=tuple(["gvlstress", *sys.argv[1:]]), window=window
     )
     print_inspect(console, result)
     raise SystemExit(int(ExitCode.HANG if result.looks_deadlocked else ExitCode.OK))
