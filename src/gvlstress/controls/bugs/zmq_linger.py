@@ -41,7 +41,10 @@ def client(endpoint: str, linger: int) -> None:
 def main() -> None:
     if _ready.is_app():
         role, endpoint, linger = sys.argv[2:5]
-        (server if role == "server" else client)(endpoint, *([int(linger)] if role == "client" else []))
+        if role == "server":
+            server(endpoint)
+        else:
+            client(endpoint, int(linger))
         return
     with socket.socket() as s:  # a free port for the server
         s.bind(("127.0.0.1", 0))
