@@ -205,6 +205,24 @@ def executor(main: tuple[tuple[str, str, int], ...], manager: bool = True) -> Pr
     return Proc(L, tuple(threads))
 
 
+THREAD = "/usr/lib/python3.12/concurrent/futures/thread.py"
+THREAD_POOL = Proc(
+    L,
+    (
+        Th(L, LOCK.format(addr=0x55E0), py=EXEC_RESULT),
+        Th(
+            L + 1,
+            LOCK.format(addr=0x55E8),
+            py=(
+                ("Condition.wait", THREADING, 355),
+                ("Future.result", BASE, 451),
+                ("inner", APP, 7),
+                ("_WorkItem.run", THREAD, 58),
+                ("_worker", THREAD, 83),
+            ),
+        ),
+    ),
+)
 TRACKER_PROC = Proc(
     TRACKER,
     (Th(TRACKER, READ.format(fd=7), fd="pipe:[8]", py=(("main", "/x/resource_tracker.py", 227),)),),
@@ -245,6 +263,9 @@ PPE_WORKER_SLEEPS = Proc(
         (World((executor(SHUTDOWN_JOIN), PPE_WORKER_SLEEPS)), (ProbeKind.IDLE, None)),
         (World((executor(JOIN_313), PPE_WORKER_SLEEPS)), (ProbeKind.IDLE, None)),
         (World((executor(SHUTDOWN_JOIN),), tree=False), (ProbeKind.IDLE, None)),
+        # a ThreadPoolExecutor's task waits on a future of its own one-worker pool: no process
+        # pool, no manager thread to miss (the thread pool's own shape names it)
+        (World((THREAD_POOL,), tree=False), (ProbeKind.DEADLOCK, None)),
     ],
     ids=[
         "max-tasks-no-worker",
@@ -253,6 +274,7 @@ PPE_WORKER_SLEEPS = Proc(
         "shutdown-join",
         "shutdown-join-3.13",
         "shutdown-alone",
+        "thread-pool-nested",
     ],
 )
 def test_executor_accounting(world: World, expected: tuple[ProbeKind, str | None]) -> None:
@@ -613,6 +635,7 @@ def spinner(
     moved: int = 0,
     later_py: tuple[tuple[str, str, int], ...] | None = None,
     waiter: tuple[str, ...] = GIL_WAIT,
+    waiter_state: str = "S",
 ) -> World:
     """DuckDB 1.2.1 (duckdb#16501): the GIL holder spins in WorkOnTasks; DuckDB's own threads
     wait for the GIL in its Python filesystem's open."""
@@ -633,7 +656,14 @@ def spinner(
                         moved=moved,
                         later_py=later_py,
                     ),
-                    Th(L + 1, TIMED.format(addr=0x7F40), cpu_ms=7, vol=390, native=waiter),
+                    Th(
+                        L + 1,
+                        TIMED.format(addr=0x7F40) if waiter_state == "S" else None,
+                        waiter_state,
+                        7,
+                        390,
+                        native=waiter,
+                    ),
                     Th(L + 2, TIMED.format(addr=0x7F40), cpu_ms=7, vol=390, native=waiter),
                 ),
             ),
@@ -656,8 +686,17 @@ COMPUTE = (f"_PyEval_EvalFrameDefault@{PYTHON}", f"PyEval_EvalCode@{PYTHON}")
         (spinner(later_py=(("from_parquet", APP, 68),)), (ProbeKind.BUSY, None)),
         # the GIL's waiters are Python's own threads, not the library's: they wait their turn
         (spinner(waiter=GIL_WAIT_PY), (ProbeKind.BUSY, None)),
+        # on a crowded host the waiter is caught queued for a CPU between its 5 ms wake-ups
+        (spinner(waiter_state="R"), (ProbeKind.LIVELOCK, patterns.GIL_SPIN)),
     ],
-    ids=["duckdb-fsspec", "stack-moved", "bytes-moved", "python-line-moved", "python-threads-wait"],
+    ids=[
+        "duckdb-fsspec",
+        "stack-moved",
+        "bytes-moved",
+        "python-line-moved",
+        "python-threads-wait",
+        "waiter-queued",
+    ],
 )
 def test_gil_spin(world: World, expected: tuple[ProbeKind, str | None]) -> None:
     assert named(world) == expected

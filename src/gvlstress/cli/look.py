@@ -15,13 +15,13 @@ from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signa
 from gvlstress.controls.realbugs import NAMES as _REAL_NAMES
 from gvlstress.controls.selftest import NAMES as _SELFTEST_NAMES
 from gvlstress.errors import ExitCode, UsageError
-from gvlstress.supervisor.look import LOOK_WINDOW_S
 from gvlstress.reporters.console import (
     print_checks,
     print_inspect,
     print_realbugs,
     print_selftest,
 )
+from gvlstress.supervisor.look import LOOK_WINDOW_S
 
 INSPECT_EPILOG = """\b
 It looks over a window (2 s by default): /proc every 0.4 s, stacks at the
@@ -55,7 +55,9 @@ Examples:
     metavar="SECONDS",
     help="How long to look: longer sees slower progress (and costs that long).",
 )
-@click.option("--watch", type=click.FloatRange(0.5, 3600), metavar="SECONDS", hidden=True, help="Old name of --window.")
+@click.option(
+    "--watch", type=click.FloatRange(0.5, 3600), metavar="SECONDS", hidden=True, help="Old name of --window."
+)
 def inspect(pid: int, tree: bool, report_dir: str, window: float, watch: float | None) -> None:
     """Capture and explain a live process, such as a hung training job; it is never killed."""
     window = watch if watch is not None else window
@@ -63,7 +65,11 @@ def inspect(pid: int, tree: bool, report_dir: str, window: float, watch: float |
         raise UsageError(f"--window: must be a finite number of seconds, got {window!r}")
     console = make_console()
     result = api.inspect(
-        pid, tree=tree, report_dir=Path(report_dir), command=tuple(["gvlstress", *sys.argv[1:]]), window=window
+        pid,
+        tree=tree,
+        report_dir=Path(report_dir),
+        command=tuple(["gvlstress", *sys.argv[1:]]),
+        window=window,
     )
     print_inspect(console, result)
     raise SystemExit(int(ExitCode.HANG if result.looks_deadlocked else ExitCode.OK))

@@ -76,6 +76,12 @@ def _result_thread(kind: str, py: PyThread) -> bool:
     )
 
 
+def _process_pool(py: PyThread) -> bool:
+    """A thread only a ProcessPoolExecutor's launcher has: its manager thread, or its call
+    queue's feeder (a multiprocessing queue); a ThreadPoolExecutor has neither."""
+    return any(f.endswith(_FUTURES + "process.py") for f, _ in _frames(py)) or _in(py, "queues.py", "_feed")
+
+
 def _is_worker(py: PyThread | None) -> bool:
     return _in(py, "pool.py", "worker", 40) or _in(py, "process.py", "_process_worker", 40)
 
@@ -142,6 +148,8 @@ def judge_pool(
         return None
     kind = kinds.pop()
     assert kind is not None
+    if kind == "executor" and not any(_process_pool(t) for lk in look.looks for t in lk.values()):
+        return None  # a Future of a ThreadPoolExecutor (or of anything else): no process pool here
     p = next((t for t in f.threads if t.tid == (f.progress_tid or f.pid)), None)
     if p is None or not p.parked or p.wait is None or p.wait.kind is not WaitKind.LOCK:
         return None  # a timed wait, or still running: it may return by itself

@@ -114,11 +114,11 @@ def gil_spin(f: ProbeFinding, capture: Capture | None) -> Match | None:
         spin = spin_of(t, capture, f.window_s)
         if spin is None or spin.library is None:
             continue
-        waiters = [
+        waiters = [  # parked, or queued for a CPU between its 5 ms wake-ups on a crowded host
             w
             for w in f.threads
             if w.tid != t.tid
-            and w.parked
+            and (w.parked or w.cpu_s < LIVELOCK_CPU_SHARE * f.window_s)
             and (wv := views.get(w.tid)) is not None
             and vocab.is_gil_wait(wv)
             and started_in(wv, (spin.library,))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import psutil
 
 from gvlstress.judge.look import Judged, judge_look
-from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, cpu_between
+from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, RUNNABLE_SHARE, cpu_between
 from gvlstress.judge.verdict import judge
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ProcSample, ThreadDelta, ThreadSample
 from gvlstress.model.wiring import Relatives
@@ -49,14 +49,23 @@ class Looked:
 
 
 def _burning(first: ProcSample | None, now: ProcSample | None) -> bool:
-    """Some thread used at least LIVELOCK_CPU_SHARE of a CPU since `first`."""
+    """Some thread used at least LIVELOCK_CPU_SHARE of a CPU since `first`, or was runnable
+    most of the time (a spinner on a crowded host gets little CPU but always wants it)."""
     if first is None or now is None:
         return False
     before = {t.tid: t for t in first.threads}
     span = max(now.at - first.at, 1e-9)
-    return any(
-        cpu_between(before[t.tid], t)[0] >= LIVELOCK_CPU_SHARE * span for t in now.threads if t.tid in before
-    )
+    for t in now.threads:
+        b = before.get(t.tid)
+        if b is None:
+            continue
+        if cpu_between(b, t)[0] >= LIVELOCK_CPU_SHARE * span:
+            return True
+        if None not in (b.run_ns, b.queued_ns, t.run_ns, t.queued_ns):
+            runnable = ((t.run_ns or 0) + (t.queued_ns or 0) - (b.run_ns or 0) - (b.queued_ns or 0)) / 1e9
+            if runnable >= RUNNABLE_SHARE * span:
+                return True
+    return False
 
 
 def look(
