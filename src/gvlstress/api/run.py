@@ -227,9 +227,10 @@ def version_warnings(wave: WaveResult, expect: dict[str, str]) -> list[str]:
 
 def shape_error(wave: WaveResult) -> str | None:
     """A ten-line target that returned no iterable is a usage error, not a loader failure."""
+    shape = f"{TargetShapeError.__module__}.{TargetShapeError.__qualname__}"
     for w in wave.workers:
-        if w.raised == TargetShapeError.__name__ and w.detail:
-            return w.detail.strip().splitlines()[-1].split(": ", 1)[-1]
+        if w.raised == shape and w.message:
+            return w.message
     return None
 
 
