@@ -16,6 +16,7 @@ from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.activity import activity
 from gvlstress.judge.explain import explain
 from gvlstress.judge.look import judge_look
+from gvlstress.judge.tree import died
 from gvlstress.judge.verdict import INSPECT_VERDICT
 from gvlstress.model import (
     Inspected,
@@ -32,7 +33,7 @@ from gvlstress.reporters import json_report, markdown, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.supervisor.look import LOOK_WINDOW_S, look
 from gvlstress.system import watchdog
-from gvlstress.system.redact import redact_argv
+from gvlstress.system.redact import redact_argv, redact_path
 
 
 def inspect(
@@ -77,6 +78,19 @@ def _is_zombie(proc: psutil.Process) -> bool:
         return bool(proc.status() == psutil.STATUS_ZOMBIE)
     except psutil.Error:
         return False
+
+
+def _ended(proc: psutil.Process) -> str | None:
+    """How the inspected process ended since it was found (None while it runs): a zombie's wait
+    status says how; a reaped one's went to its parent."""
+    status = procfs.zombie_status(proc.pid)
+    if status is not None:
+        how = died({proc.pid: status}).removeprefix(f"{proc.pid} (").removesuffix(")")
+        return f"{'killed by ' if status & 0x7F else ''}{how}; a zombie its parent has not reaped"
+    try:
+        return None if proc.is_running() else "exited; its parent reaped it"
+    except psutil.Error:
+        return "exited"
 
 
 def _zombies(proc: psutil.Process) -> dict[int, int]:
@@ -144,6 +158,11 @@ def _inspect(
             hint="inspect it again while it runs",
         )
     captures = {p: c for p in findings if (c := looked[p].capture) is not None}
+    if (how := _ended(procs[0])) is not None:  # what was seen was its last moments, not idleness
+        raise UsageError(
+            f"process {pids[0]} ended while it was being inspected ({how}): there is nothing left to judge",
+            hint="inspect it again while it runs",
+        )
     parents: dict[int, int | None] = {}
     begun: dict[int, float] = {}
     for proc in procs:
@@ -178,7 +197,7 @@ def _inspect(
         hostenv.snapshot(),
         started.isoformat(timespec="seconds"),
         redact_argv(command if command is not None else sys.argv),
-        str(run_dir),
+        redact_path(str(run_dir)),  # --report-dir is the user's: a secret in it stays out
     )
     for p in result.processes:
         if p.capture:

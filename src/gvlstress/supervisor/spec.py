@@ -18,9 +18,9 @@ from typing import Any
 from gvlstress import worker
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor.amplifiers import squeeze_cpus
-from gvlstress.system.knobs import environ_with
 from gvlstress.system import failure
 from gvlstress.system.failure import Failure
+from gvlstress.system.knobs import environ_with
 from gvlstress.system.redact import redact_lines
 from gvlstress.targets.base import TargetPlan
 

@@ -301,7 +301,7 @@ class Wave:
             )
             s.pinned = rep.pinned if rep.pinned is not None else s.pinned
             s.switch_interval = rep.switch_interval
-        elif isinstance(exc, BrokenProcessPool):  # attributed in _settle; exit codes read now, before our SIGKILLs
+        elif isinstance(exc, BrokenProcessPool):  # attributed in _settle; exit codes read now
             if not self.end.broken and self.pool is not None:
                 self.end = replace(self.end, broken=True, crashed=self.pool.dead_workers())
         else:  # the target raised: its worker's record (or one made here), never its exception

@@ -20,6 +20,7 @@ from __future__ import annotations
 import traceback
 from typing import NamedTuple
 
+from gvlstress.errors import UsageError
 from gvlstress.system.redact import redact_block
 from gvlstress.system.text import clip, one_line, printable
 
@@ -154,3 +155,14 @@ def summary(exc: BaseException, limit: int = 300) -> str:
     f = describe(exc)
     first = f.message.strip().split("\n", 1)[0] if f.message.strip() else ""
     return clip(one_line(f"{f.type}: {first}" if first else f.type), limit)
+
+
+def user_error(what: str, exc: BaseException, hint: str | None = None) -> UsageError:
+    """An exception (or SystemExit, or KeyboardInterrupt) raised by the user's code while we ran
+    it (importing or preparing a target): one line naming it, exit 2 - never "a bug in
+    gvlstress", never a silent exit, whatever the exception does when it is shown."""
+    said = summary(exc)
+    if isinstance(exc, SystemExit):
+        code = exc.code if exc.code is None or type(exc.code) in (int, str) else type_name(type(exc.code))
+        said = f"{type_name(type(exc))} with code {one_line(clip(repr(code), 200))}"
+    return UsageError(f"{what} raised {said}", hint=hint or "run it by hand to see the traceback")
