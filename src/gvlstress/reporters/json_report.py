@@ -172,6 +172,8 @@ def _load(tp: Any, value: Any) -> Any:
         raise ValueError(f"cannot read {value!r} as {tp}")
     if origin is tuple:
         args = typing.get_args(tp)
+        if args[0] is str and isinstance(value, list) and all(type(v) is str for v in value):
+            return tuple(value)  # warnings, stderr lines: 300,000 of them are read at once
         return tuple(_load(args[0], v) for v in value)
     if origin is dict:
         return dict(value)

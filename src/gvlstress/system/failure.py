@@ -21,7 +21,7 @@ import traceback
 from typing import NamedTuple
 
 from gvlstress.errors import UsageError
-from gvlstress.system.redact import redact_block
+from gvlstress.system.redact import redact_block, redact_text
 from gvlstress.system.text import clip, one_line, printable
 
 TYPE_CHARS = 200
@@ -164,5 +164,5 @@ def user_error(what: str, exc: BaseException, hint: str | None = None) -> UsageE
     said = summary(exc)
     if isinstance(exc, SystemExit):
         code = exc.code if exc.code is None or type(exc.code) in (int, str) else type_name(type(exc.code))
-        said = f"{type_name(type(exc))} with code {one_line(clip(repr(code), 200))}"
+        said = f"{type_name(type(exc))} with code {one_line(clip(redact_text(repr(code)), 200))}"
     return UsageError(f"{what} raised {said}", hint=hint or "run it by hand to see the traceback")

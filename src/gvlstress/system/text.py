@@ -16,15 +16,11 @@ _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 """C0 controls but tab and newline (a CR rewrites a terminal line), DEL, C1 controls, lone
 surrogates (no UTF-8 encoding), and the two noncharacters XML 1.0 forbids."""
 _NAMED = {"\r": "\\r", "\x1b": "\\e"}
-
-
-def _escape(m: re.Match[str]) -> str:
-    ch = m.group(0)
-    named = _NAMED.get(ch)
-    if named is not None:
-        return named
-    code = ord(ch)
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+_TABLE = {
+    code: _NAMED.get(chr(code)) or (f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}")
+    for code in (*range(0x20), *range(0x7F, 0xA0), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF)
+    if chr(code) not in "\t\n"
+}
 
 
 def printable(text: str) -> str:
@@ -33,7 +29,7 @@ def printable(text: str) -> str:
     inert on a terminal. Text without any is returned as it is (one regex search)."""
     if _UNSAFE.search(text) is None:
         return text
-    return _UNSAFE.sub(_escape, text)
+    return text.translate(_TABLE)
 
 
 def one_line(text: str) -> str:

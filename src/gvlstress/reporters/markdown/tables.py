@@ -17,6 +17,7 @@ PROSE_CHARS = 1000
 """One free-text line (a verdict, a piece of evidence, a warning) is cut to this."""
 _TAG = re.compile(r"<(?=[A-Za-z/!?])")
 _FENCE = re.compile(r" {0,3}(`{3,})")
+_OPENS = re.compile(r" {0,3}(```|~~~)")
 
 
 def _code(text: str) -> str:
@@ -26,8 +27,10 @@ def _code(text: str) -> str:
 
 def prose(text: str, limit: int = PROSE_CHARS) -> str:
     """Free text from outside on one line: cut to `limit`, no line break, nothing that reads as
-    an HTML tag (``&lt;details>``: a stray tag would open a section nothing closes)."""
-    return _TAG.sub("&lt;", clip(one_line(text), limit))
+    an HTML tag (``&lt;details>``: a stray tag would open a section nothing closes), and no
+    code fence at its start (escaped: ``\\```)."""
+    said = _TAG.sub("&lt;", clip(one_line(text), limit))
+    return "\\" + said.lstrip(" ") if _OPENS.match(said) else said
 
 
 def html(text: str) -> str:

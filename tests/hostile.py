@@ -1,0 +1,63 @@
+"""Hypothesis strategies for text from outside at its worst (shared by the property suites):
+every Unicode category with lone surrogates and control characters, the markup that would break
+a report (backtick fences, ``</details>``, table pipes), sizes up to megabytes, and secrets
+planted where a reader must never see them. Derandomized and without a database, so a CI run
+draws the same examples every time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+SECRET = "hunter2hunter2XYZ"
+"""The value planted behind each secret's name; it must appear in no output of any run."""
+PLANTED = (f" api_key={SECRET} ", f" ghp_{SECRET}abcdef ", f" https://user:{SECRET}@example.com/x ")
+TRICKY = (
+    "\x00", "\x07", "\x1b[31m", "\r", "\t", "\n", "\x7f", "\x85", "\udcff", "\ud800", "\ufffe",
+    "```", "</details>", "<summary>", "|", "&", "\u2028", "é", "🦀",
+)  # fmt: skip
+
+FAST = settings(max_examples=60, deadline=None, derandomize=True, database=None)
+"""Pure properties (no process started): many examples, well under a second each."""
+REAL = settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+"""Properties that start real processes: a handful of examples each (the suite stays under a
+minute on 2 cores)."""
+
+pieces = st.one_of(
+    st.text(st.characters(exclude_categories=()), max_size=40),
+    st.sampled_from(TRICKY),
+)
+texts = st.lists(pieces, max_size=12).map("".join)
+"""Short text of every category, the tricky characters and markup mixed in."""
+_NOT_SURROGATES: tuple[Literal["Cs"]] = ("Cs",)
+class_names = st.text(
+    st.characters(exclude_categories=_NOT_SURROGATES, exclude_characters="\x00"), max_size=300
+)
+"""Whatever a class may be named (`type()` refuses NULs and lone surrogates, nothing else)."""
+
+
+@st.composite
+def big_texts(draw: st.DrawFn, most: int = 2_000_000) -> str:
+    """A text of any size up to `most` characters (a drawn piece repeated), with a planted
+    secret somewhere in it."""
+    piece = draw(texts) or "x"
+    size = draw(st.sampled_from([0, 1, 80, 4_000, 33_000, 70_000, 300_000, most]))
+    body = (piece * (size // len(piece) + 1))[:size]
+    at = draw(st.integers(0, len(body)))
+    return body[:at] + draw(st.sampled_from(PLANTED)) + body[at:]
+
+
+def leaked(paths: list[Path], *texts: str) -> list[str]:
+    """Where the planted secret shows: files (read as bytes, any encoding) and texts."""
+    needle = SECRET.encode()
+    out = [str(p) for p in paths if p.is_file() and needle in p.read_bytes()]
+    return out + [t[:80] for t in texts if SECRET in t]
