@@ -119,10 +119,12 @@ def stderr_tail(directory: str | None, pid: int | None) -> tuple[str, ...]:
     try:
         with open(worker.stderr_file(directory, pid), "rb") as fh:
             fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, fh.tell() - _TAIL_BYTES))
+            fh.seek(start := max(0, fh.tell() - _TAIL_BYTES))
             data = fh.read()
     except OSError:
         return ()
+    if start:  # a line cut at its start may have lost the name that says its value is a secret
+        data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
     lines = data.decode("utf-8", "replace").splitlines()[-STDERR_TAIL_LINES:]
     return redact_lines(line.rstrip()[:1000] for line in lines)
 
