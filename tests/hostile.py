@@ -6,6 +6,7 @@ draws the same examples every time."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -19,6 +20,10 @@ TRICKY = (
     "\x00", "\x07", "\x1b[31m", "\r", "\t", "\n", "\x7f", "\x85", "\udcff", "\ud800", "\ufffe",
     "```", "</details>", "<summary>", "|", "&", "\u2028", "é", "🦀",
 )  # fmt: skip
+
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+"""What no report, console line or record may hold raw (controls but tab and newline, lone
+surrogates, XML's noncharacters)."""
 
 FAST = settings(max_examples=60, deadline=None, derandomize=True, database=None)
 """Pure properties (no process started): many examples, well under a second each."""

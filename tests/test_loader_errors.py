@@ -24,11 +24,10 @@ from hypothesis import strategies as st
 from conftest import run_cli
 from gvlstress.reporters import json_report
 from gvlstress.reporters.markdown import REPORT_LIMIT
-from hostile import REAL, big_texts, class_names, leaked, texts
+from hostile import REAL, UNSAFE, big_texts, class_names, leaked, texts
 
 pytestmark = pytest.mark.slow
 
-UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 WORKER_SIDE = ("import", "open", "first batch", "later batch")
 SUPERVISOR_SIDE = ("prepare", "import in the supervisor")
 

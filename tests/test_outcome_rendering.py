@@ -34,9 +34,7 @@ from gvlstress.reporters.console import ConsoleObserver, print_summary
 from gvlstress.reporters.markdown.tables import fenced, fit, prose
 from gvlstress.system import failure
 from gvlstress.system.text import clip, printable
-from hostile import FAST, SECRET, big_texts, class_names, texts
-
-UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+from hostile import FAST, SECRET, UNSAFE, big_texts, class_names, texts
 
 
 def _raised(exc: BaseException) -> BaseException:
