@@ -86,4 +86,5 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(int(ExitCode.INTERNAL)) from None
     raise SystemExit(int(code or 0))
 
+
 __all__ = ["cli", "main"]

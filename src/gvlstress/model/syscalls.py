@@ -101,7 +101,9 @@ FD_SYSCALLS = frozenset(
     }
 )
 """Syscalls whose first argument is the file descriptor they block on."""
-POLL_SYSCALLS = frozenset({"poll", "ppoll", "select", "pselect6", "epoll_wait", "epoll_pwait", "epoll_pwait2"})
+POLL_SYSCALLS = frozenset(
+    {"poll", "ppoll", "select", "pselect6", "epoll_wait", "epoll_pwait", "epoll_pwait2"}
+)
 """Waits on a set of descriptors: which ones is read from the process's memory (poll, select)
 or from the epoll descriptor's fdinfo."""
 FILE_LOCK_SYSCALLS = frozenset({"flock", "fcntl"})
