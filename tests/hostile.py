@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 SECRET = "hunter2hunter2XYZ"
@@ -32,10 +32,13 @@ REAL = settings(
     deadline=None,
     derandomize=True,
     database=None,
+    phases=[Phase.explicit, Phase.generate],
+    report_multiple_bugs=False,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 """Properties that start real processes: a handful of examples each (the suite stays under a
-minute on 2 cores)."""
+minute on 2 cores), and no shrinking: a failure is reported as drawn, in the time of one run,
+instead of minutes of runs spent making it smaller."""
 
 pieces = st.one_of(
     st.text(st.characters(exclude_categories=()), max_size=40),
@@ -66,3 +69,19 @@ def leaked(paths: list[Path], *texts: str) -> list[str]:
     needle = SECRET.encode()
     out = [str(p) for p in paths if p.is_file() and needle in p.read_bytes()]
     return out + [t[:80] for t in texts if SECRET in t]
+
+
+def still_open(lines: list[str]) -> tuple[str | None, int]:
+    """(the code fence left open, the ``<details>`` sections left open) after `lines` of
+    Markdown, read as CommonMark does: inside a fence nothing opens or closes a section."""
+    fence: str | None = None
+    opened = 0
+    for line in lines:
+        run = re.match(r" {0,3}(`{3,})", line)
+        if fence is None and run:
+            fence = run.group(1)
+        elif fence is not None and run and set(line.strip()) == {"`"} and len(run.group(1)) >= len(fence):
+            fence = None
+        elif fence is None:
+            opened += line.startswith("<details") - line.startswith("</details>")
+    return fence, opened

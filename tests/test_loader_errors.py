@@ -10,7 +10,6 @@ planted leaks. Exit 70 stays for gvlstress's own bugs."""
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -24,7 +23,7 @@ from hypothesis import strategies as st
 from conftest import run_cli
 from gvlstress.reporters import json_report
 from gvlstress.reporters.markdown import REPORT_LIMIT
-from hostile import REAL, UNSAFE, big_texts, class_names, leaked, texts
+from hostile import REAL, UNSAFE, big_texts, class_names, leaked, still_open, texts
 
 pytestmark = pytest.mark.slow
 
@@ -143,7 +142,7 @@ def check_reports(run_dir: Path) -> None:
     report = (run_dir / "report.md").read_bytes().decode("utf-8")
     assert len(report) <= REPORT_LIMIT
     assert UNSAFE.search(report) is None
-    assert len(re.findall(r"(?m)^<details>", report)) == len(re.findall(r"(?m)^</details>", report))
+    assert still_open(report.split("\n")) == (None, 0)
     ET.fromstring((run_dir / "junit.xml").read_bytes())
     result = json_report.read(run_dir)
     again = run_dir.parent / "again"

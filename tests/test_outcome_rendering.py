@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import pickle
-import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -34,7 +33,7 @@ from gvlstress.reporters.console import ConsoleObserver, print_summary
 from gvlstress.reporters.markdown.tables import fenced, fit, prose
 from gvlstress.system import failure
 from gvlstress.system.text import clip, printable
-from hostile import FAST, SECRET, UNSAFE, big_texts, class_names, texts
+from hostile import FAST, SECRET, UNSAFE, big_texts, class_names, still_open, texts
 
 
 def _raised(exc: BaseException) -> BaseException:
@@ -147,7 +146,7 @@ def test_every_reporter_renders_every_outcome(
     assert len(report) <= markdown.REPORT_LIMIT
     for text in files.values():
         assert UNSAFE.search(text) is None
-        assert _still_open(text.split("\n")) == (None, 0)
+        assert still_open(text.split("\n")) == (None, 0)
     # junit.xml: parses, one case per wave, a bounded message each
     xml = junit.render(result, "/r/report.md")
     suite = ET.fromstring(xml)
@@ -183,21 +182,6 @@ blocks = st.one_of(
 """What report.md is made of: free text (`prose`), code blocks (`fenced`), collapsed sections."""
 
 
-def _still_open(lines: list[str]) -> tuple[str | None, int]:
-    """(the fence left open, the sections left open) after `lines`, read as CommonMark does."""
-    fence: str | None = None
-    opened = 0
-    for line in lines:
-        run = re.match(r" {0,3}(`{3,})", line)
-        if fence is None and run:
-            fence = run.group(1)
-        elif fence is not None and run and set(line.strip()) == {"`"} and len(run.group(1)) >= len(fence):
-            fence = None
-        elif fence is None:
-            opened += line.startswith("<details") - line.startswith("</details>")
-    return fence, opened
-
-
 @FAST
 @given(st.lists(blocks, min_size=1, max_size=30))
 def test_a_cut_report_keeps_its_blocks_and_sections_closed(parts: list[list[str]]) -> None:
@@ -205,7 +189,7 @@ def test_a_cut_report_keeps_its_blocks_and_sections_closed(parts: list[list[str]
     text = fit(lines, ["## Reproduce", "", "```sh", "gvlstress run", "```"], 2_000, "(cut)")
     assert len(text) <= 2_000
     kept = text[: text.index("(cut)")].split("\n")
-    assert _still_open(kept) == (None, 0)
+    assert still_open(kept) == (None, 0)
     assert text.rstrip().endswith("gvlstress run\n```")
 
 

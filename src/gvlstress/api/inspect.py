@@ -80,17 +80,18 @@ def _is_zombie(proc: psutil.Process) -> bool:
         return False
 
 
-def _ended(proc: psutil.Process) -> str | None:
-    """How the inspected process ended since it was found (None while it runs): a zombie's wait
-    status says how; a reaped one's went to its parent."""
+def _ended(proc: psutil.Process) -> tuple[str, str] | None:
+    """How the inspected process ended since it was found, None while it runs: (what it did,
+    what is left of it). A zombie's wait status says how; a reaped one's went to its parent."""
     status = procfs.zombie_status(proc.pid)
     if status is not None:
         how = died({proc.pid: status}).removeprefix(f"{proc.pid} (").removesuffix(")")
-        return f"{'killed by ' if status & 0x7F else ''}{how}; a zombie its parent has not reaped"
+        did = f"was killed by {how}" if status & 0x7F else f"exited ({how})"
+        return did, "a zombie its parent has not reaped"
     try:
-        return None if proc.is_running() else "exited; its parent reaped it"
+        return None if proc.is_running() else ("exited", "its parent reaped it")
     except psutil.Error:
-        return "exited"
+        return "exited", "gone"
 
 
 def _zombies(proc: psutil.Process) -> dict[int, int]:
@@ -152,17 +153,14 @@ def _inspect(
     window = watch or LOOK_WINDOW_S
     looked = look([p.pid for p in procs], window)
     findings = {p: x.finding for p, x in looked.items() if x.finding.kind is not ProbeKind.GONE}
-    if pids[0] not in findings:
+    ended = _ended(procs[0])  # after the look: what it saw may be its last moments, not idleness
+    if ended is not None or pids[0] not in findings:
+        did, left = ended or ("exited", "gone")
         raise UsageError(
-            f"process {pids[0]} exited while it was being inspected: there is nothing left to judge",
+            f"process {pids[0]} {did} while it was being inspected ({left}): there is nothing left to judge",
             hint="inspect it again while it runs",
         )
     captures = {p: c for p in findings if (c := looked[p].capture) is not None}
-    if (how := _ended(procs[0])) is not None:  # what was seen was its last moments, not idleness
-        raise UsageError(
-            f"process {pids[0]} ended while it was being inspected ({how}): there is nothing left to judge",
-            hint="inspect it again while it runs",
-        )
     parents: dict[int, int | None] = {}
     begun: dict[int, float] = {}
     for proc in procs:

@@ -160,9 +160,8 @@ class ConsoleObserver:
             ref = error_ref(wave, w)
             full = f"{one_line(self._run_dir)}/{ref}" if self._run_dir else ref
             where = f" (whole: {full if len(head) + len(full) + 70 < self.console.width else ref})"
-        room = max(
-            self.console.width - len(head) - len(where) - 1, 10
-        )  # a narrow terminal: the pointer stays
+        # in a narrow terminal the pointer stays and what was said gets 10 characters
+        room = max(self.console.width - len(head) - len(where) - 1, 10)
         if len(said) > room:
             said = said[: room - 1] + "…"
         return prefix.format(verdict_text(w.verdict)) + escape(said) + escape(where)
