@@ -78,7 +78,7 @@ def test_inspect_says_when_the_process_exited_during_the_look(tmp_path: Path) ->
     run_dir = tmp_path / "look"
     run_dir.mkdir()
     with pytest.raises(UsageError, match=f"process {proc.pid} exited while it was being inspected"):
-        look([seen], False, run_dir, dt.datetime.now(dt.UTC), ("gvlstress",), None)
+        look([seen], False, run_dir, dt.datetime.now(dt.UTC), ("gvlstress",), 0.5)
 
 
 def test_a_huge_native_option_is_a_usage_error_not_a_crash(tmp_path: Path) -> None:
@@ -136,5 +136,69 @@ def test_a_report_dir_that_fills_up_is_one_line_exit_4_without_partial_files(ful
     (line,) = r.stderr.strip().splitlines()
     assert line.startswith("gvlstress: error: cannot write or read")
     assert "No space left on device" in line
+    # the deadlock found before the disk filled is said too, not only on stdout
+    assert "before that, the run found deadlock in 1 of 1 wave(s)" in line, line
     leftovers = [p for p in reports.rglob(".*") if p.is_file()]
     assert leftovers == []  # atomic writes: no half-written temporary file stays behind
+
+
+def _example_run(tmp_path: Path, name: str) -> Path:
+    import shutil
+
+    from conftest import ROOT
+
+    d = tmp_path / name
+    shutil.copytree(ROOT / "reports" / "examples" / "lock-across-par-iter", d)
+    return d
+
+
+@pytest.mark.parametrize("junk", ["random bytes", "utf-16"])
+@pytest.mark.parametrize("command", ["report", "merge", "compare"])
+def test_a_run_json_that_is_not_utf8_is_one_line_exit_2(tmp_path: Path, command: str, junk: str) -> None:
+    # GIVEN a run directory whose run.json is not UTF-8, beside a good one
+    import json
+    import random
+
+    bad, good = _example_run(tmp_path, "bad"), _example_run(tmp_path, "good")
+    doc = json.loads((bad / "run.json").read_text())
+    data = random.Random(33).randbytes(4096) if junk == "random bytes" else json.dumps(doc).encode("utf-16")
+    (bad / "run.json").write_bytes(data)
+    args = {
+        "report": ["report", str(bad), "--force"],
+        "merge": ["merge", str(bad), str(good), "--output", str(tmp_path / "m")],
+        "compare": ["compare", str(bad), str(good), "--output", str(tmp_path / "c.md")],
+    }[command]
+    # WHEN it is read
+    r = run_cli(args, timeout=60)
+    # THEN one line names the file and what is wrong with it: a usage error, not a bug
+    assert r.returncode == 2, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert f"{bad}/run.json: not a gvlstress JSON file (not UTF-8" in line, line
+
+
+@pytest.mark.parametrize("command", ["report", "merge"])
+def test_a_run_with_300000_warnings_is_reported_within_the_limit(tmp_path: Path, command: str) -> None:
+    # GIVEN a run (no hung worker) whose run.json holds 300,000 warnings
+    import json
+
+    from gvlstress.reporters.markdown import REPORT_LIMIT
+
+    d = _example_run(tmp_path, "warned")
+    doc = json.loads((d / "run.json").read_text())
+    for wave in doc["waves"]:  # no hung worker: nothing to move to stacks.md
+        for w in wave["workers"]:
+            w.update(verdict="ok", diagnosis=None, capture=None)
+        wave["verdict"] = "ok"
+    doc["warnings"] = [f"warning number {i}" for i in range(300_000)]
+    (d / "run.json").write_text(json.dumps(doc))
+    args = {
+        "report": ["report", str(d), "--force"],
+        "merge": ["merge", str(d), "--output", str(tmp_path / "m")],
+    }
+    # WHEN its report is rendered
+    r = run_cli(args[command], timeout=120)
+    # THEN it is written, within the limit, saying how many warnings it does not show
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    text = ((d if command == "report" else tmp_path / "m") / "report.md").read_text()
+    assert len(text) <= REPORT_LIMIT
+    assert "> ... and 299980 more warnings (all in run.json)" in text

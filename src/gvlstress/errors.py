@@ -52,16 +52,3 @@ class StopNow(BaseException):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
-
-
-def user_error(what: str, exc: BaseException, hint: str | None = None) -> UsageError:
-    """An exception (or SystemExit, or KeyboardInterrupt) raised by the user's code while we ran
-    it (importing or preparing a target): one line naming it, exit 2 - never "a bug in
-    gvlstress", never a silent exit."""
-    text = str(exc).strip().splitlines()
-    said = f": {text[0][:300]}" if text else ""
-    if isinstance(exc, SystemExit):
-        said = f" with code {exc.code!r}"
-    return UsageError(
-        f"{what} raised {type(exc).__name__}{said}", hint=hint or "run it by hand to see the traceback"
-    )

@@ -117,13 +117,14 @@ def _timeout_of(item: pytest.Item) -> float | None:
 def hang_message(result: RunResult) -> str | None:
     """The one-paragraph failure message for a run with a hang, crash or error (else None)."""
     from gvlstress.model import plural
+    from gvlstress.system.text import clip, one_line
 
     s = result.summary
     if not (s.hung or s.crashed or s.errored):
         return None
     bad = [w for wave in result.waves for w in wave.workers if w.verdict is s.verdict]
     first = bad[0] if bad else None
-    line = first.verdict_line if first else ""
+    line = clip(one_line(first.verdict_line), 1000) if first else ""  # the whole is in report.md
     hint = f"\n  hint: {first.diagnosis.hint}" if first and first.diagnosis and first.diagnosis.hint else ""
     return (
         f"gvlstress: {s.verdict.value} in {max(s.hung, s.crashed, s.errored)} of {plural(s.waves, 'wave')} "

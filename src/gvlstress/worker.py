@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import importlib
+import operator
 import os
 import signal
 import sys
@@ -18,6 +19,7 @@ import threading
 import time
 from typing import Any, NamedTuple, Protocol
 
+from gvlstress.system.failure import Failure, describe, type_name
 from gvlstress.system.heartbeat import Board, Phase
 from gvlstress.system.knobs import knob_values
 
@@ -77,6 +79,10 @@ class WorkerReport(NamedTuple):
     """``--result-bytes`` of it, carried back through the executor's result pipe."""
     switch_interval: float | None = None
     """With ``--switch-interval``: the interval at the end (a target may have set its own)."""
+
+
+WorkerResult = WorkerReport | Failure
+"""What a worker's task returns: its report, or the record of what its target raised."""
 
 
 def _die_with_parent(parent_pid: int, sig: int = signal.SIGKILL) -> None:
@@ -248,8 +254,29 @@ def spec_json(spec: WorkerSpec) -> str:
     return json.dumps(spec._asdict())
 
 
-def main(slot: int, spec: WorkerSpec) -> WorkerReport:
-    """Run one worker's share of a wave, beating the board after every batch."""
+def _plain(value: Any, depth: int = 0) -> Any:
+    """What a target's ``describe()`` said, as plain data (str, numbers, lists, dicts): the
+    report keeps it as JSON, and none of the target's objects cross the result pipe."""
+    try:
+        if value is None or isinstance(value, bool):
+            return None if value is None else bool.__bool__(value)
+        if isinstance(value, (int, float)):  # subclasses read by the base type's own method
+            return int.__index__(value) if isinstance(value, int) else float.__float__(value)
+        if isinstance(value, str):
+            return str.__str__(value)[:4096]
+        if depth < 8 and isinstance(value, (list, tuple)):
+            return [_plain(v, depth + 1) for v in list(value)[:256]]
+        if depth < 8 and isinstance(value, dict):
+            items = list(dict.items(value))[:256]
+            return {_plain(k, 8) if isinstance(k, str) else "?": _plain(v, depth + 1) for k, v in items}
+        return operator.index(value)  # numpy's integers
+    except BaseException:
+        return f"<{type_name(type(value))}>"
+
+
+def main(slot: int, spec: WorkerSpec) -> WorkerResult:
+    """Run one worker's share of a wave, beating the board after every batch. Whatever the
+    target raises comes back as a `Failure` record, never as the exception itself."""
     board = _board
     if board is None:
         raise RuntimeError("gvlstress.worker.init was not run in this process")
@@ -288,7 +315,8 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
                 board.phase(slot, Phase.ITERATING, _pool_size(session.describe()))
             batch_max = max(batch_max, dt)
             board.beat(slot, done, dt, _os_threads())  # the board keeps the most threads seen
-        info = {"python": sys.version.split()[0], **session.describe()}  # the worker's own
+        said = _plain(session.describe())
+        info = {"python": sys.version.split()[0], **(said if isinstance(said, dict) else {"describe": said})}
         board.phase(slot, Phase.DONE, _pool_size(info))
         return WorkerReport(
             slot=slot,
@@ -305,6 +333,6 @@ def main(slot: int, spec: WorkerSpec) -> WorkerReport:
             payload=bytes(spec.result_bytes),
             switch_interval=sys.getswitchinterval() if spec.switch_interval is not None else None,
         )
-    except BaseException:
+    except BaseException as exc:  # the target's error is a result: data the supervisor can trust
         board.phase(slot, Phase.FAILED)
-        raise
+        return describe(exc)

@@ -15,6 +15,7 @@ from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.activity import activity
 from gvlstress.judge.explain import explain
+from gvlstress.judge.tree import died
 from gvlstress.judge.verdict import INSPECT_VERDICT
 from gvlstress.model import (
     Inspected,
@@ -26,7 +27,7 @@ from gvlstress.reporters import json_report, markdown, raw
 from gvlstress.reporters.files import write_atomic
 from gvlstress.supervisor.look import LOOK_WINDOW_S, look_and_judge, peers_of
 from gvlstress.system import watchdog
-from gvlstress.system.redact import redact_argv
+from gvlstress.system.redact import redact_argv, redact_path
 
 
 def inspect(
@@ -73,6 +74,20 @@ def _is_zombie(proc: psutil.Process) -> bool:
         return False
 
 
+def _ended(proc: psutil.Process) -> tuple[str, str] | None:
+    """How the inspected process ended since it was found, None while it runs: (what it did,
+    what is left of it). A zombie's wait status says how; a reaped one's went to its parent."""
+    status = procfs.zombie_status(proc.pid)
+    if status is not None:
+        how = died({proc.pid: status}).removeprefix(f"{proc.pid} (").removesuffix(")")
+        did = f"was killed by {how}" if status & 0x7F else f"exited ({how})"
+        return did, "a zombie its parent has not reaped"
+    try:
+        return None if proc.is_running() else ("exited", "its parent reaped it")
+    except psutil.Error:
+        return "exited", "gone"
+
+
 def _inspect(
     procs: list[psutil.Process],
     tree: bool,
@@ -86,9 +101,11 @@ def _inspect(
         with contextlib.suppress(psutil.Error):
             procs.append(psutil.Process(pid))
     looked, linked = look_and_judge([p.pid for p in procs], window, tree=tree)
-    if pids[0] not in linked:
+    ended = _ended(procs[0])  # after the look: what it saw may be its last moments, not idleness
+    if ended is not None or pids[0] not in linked:
+        did, left = ended or ("exited", "gone")
         raise UsageError(
-            f"process {pids[0]} exited while it was being inspected: there is nothing left to judge",
+            f"process {pids[0]} {did} while it was being inspected ({left}): there is nothing left to judge",
             hint="inspect it again while it runs",
         )
     captures = {p: c for p in linked if (c := looked[p].capture) is not None}
@@ -113,7 +130,7 @@ def _inspect(
         hostenv.snapshot(),
         started.isoformat(timespec="seconds"),
         redact_argv(command if command is not None else sys.argv),
-        str(run_dir),
+        redact_path(str(run_dir)),  # --report-dir is the user's: a secret in it stays out
     )
     for p in result.processes:
         if p.capture:

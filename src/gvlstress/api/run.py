@@ -25,7 +25,7 @@ from pathlib import Path
 
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now, write_reports
 from gvlstress.campaign import explore
-from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow, UsageError, user_error
+from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow, UsageError
 from gvlstress.judge.audit import audit
 from gvlstress.model import HostFacts, RunResult, Shard, TargetFacts, WaveResult
 from gvlstress.model.live import WorkerStatus
@@ -37,8 +37,10 @@ from gvlstress.supervisor.delays import DelayLayer
 from gvlstress.supervisor.warmup import warm_parent, warm_up
 from gvlstress.system import watchdog
 from gvlstress.system.cache import cache_root
+from gvlstress.system.failure import user_error
 from gvlstress.system.heartbeat import Board
 from gvlstress.system.redact import redact_argv, redact_path, redact_text, redact_tree
+from gvlstress.system.text import clip, one_line
 from gvlstress.targets.base import Target, TargetPlan
 from gvlstress.targets.callable import TargetShapeError
 from gvlstress.targets.registry import BUILTINS, get_target
@@ -53,6 +55,9 @@ MIN_WAVE_S = 5.0
 
 class NullObserver:
     """Observer that ignores every event (API use without a display)."""
+
+    def run_started(self, run_dir: str) -> None:
+        pass
 
     def wave_started(self, index: int, scenario: Scenario) -> None:
         pass
@@ -227,10 +232,22 @@ def version_warnings(wave: WaveResult, expect: dict[str, str]) -> list[str]:
 
 def shape_error(wave: WaveResult) -> str | None:
     """A ten-line target that returned no iterable is a usage error, not a loader failure."""
+    shape = f"{TargetShapeError.__module__}.{TargetShapeError.__qualname__}"
     for w in wave.workers:
-        if w.raised == TargetShapeError.__name__ and w.detail:
-            return w.detail.strip().splitlines()[-1].split(": ", 1)[-1]
+        if w.raised == shape and w.message:
+            return w.message
     return None
+
+
+def found_so_far(waves: list[WaveResult]) -> str | None:
+    """What finished waves found, in a phrase (None when every one passed)."""
+    bad = [(wave, w) for wave in waves for w in wave.workers if w.verdict.is_hang or w.verdict.is_failure]
+    if not bad:
+        return None
+    wave, w = bad[0]
+    n = sum(1 for x in waves if x.verdict.is_hang or x.verdict.is_failure)
+    line = clip(one_line(w.verdict_line), 200)
+    return f"{w.verdict.value} in {n} of {len(waves)} wave(s) (wave {wave.index + 1}, slot {w.slot}: {line})"
 
 
 class _Waves:
@@ -308,9 +325,20 @@ class _Waves:
         return replace(r, audit=audit(r)) if final else r
 
     def run(self) -> RunResult:
+        """Every wave, then the reports. A disk that fills (or goes away) on the way loses the
+        files, not what the waves found: that goes with the error (a note the CLI prints)."""
+        try:
+            return self._run()
+        except OSError as exc:
+            if found := found_so_far(self.waves):
+                exc.add_note(f"before that, the run found {found}")
+            raise
+
+    def _run(self) -> RunResult:
         sc, shard = self.scenario, self.drive.shard
         indices = range(shard.index, sc.waves, shard.count) if shard else range(sc.waves)
         json_report.write(self.result(), self.run_dir, complete=False)  # a harness that dies leaves this
+        self.observer.run_started(self.shown_dir)
         began = time.monotonic()
         batch_seen = 0.0
         for done, index in enumerate(indices):

@@ -4,6 +4,7 @@ picks exit codes. A thin layer over `gvlstress.api`.
 
 from __future__ import annotations
 
+import os
 import signal
 
 import click
@@ -12,21 +13,28 @@ from gvlstress.cli import campaign, look, run  # noqa: F401 (each adds its comma
 from gvlstress.cli.group import cli
 from gvlstress.cli.terminal import interrupted_code, make_console
 from gvlstress.errors import ExitCode, GvlstressError, StopNow
-from gvlstress.system.redact import redact_text
+from gvlstress.system import failure
+from gvlstress.system.redact import redact_path, redact_text
+from gvlstress.system.text import one_line
 
 
-def _save_traceback() -> str:
-    """The current exception's traceback in a file of its own (the run directory may not exist)."""
+def _save_traceback(exc: BaseException) -> str:
+    """The exception's traceback in a file of its own (the run directory may not exist), made by
+    the record that never raises: a bug's exception may be as hostile as a loader's."""
     import tempfile
-    import traceback
 
     try:
         fd, path = tempfile.mkstemp(prefix="gvlstress-internal-error-", suffix=".txt")
         with open(fd, "w", encoding="utf-8") as fh:
-            fh.write(redact_text(traceback.format_exc()))
+            fh.write(failure.describe(exc).traceback + "\n")
         return path
     except OSError:
         return "(could not be written)"
+
+
+def _said(text: str) -> str:
+    """A message on one printable line, redacted (it may quote what the user gave or raised)."""
+    return one_line(redact_text(text))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -35,8 +43,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         code = cli.main(args=argv, prog_name="gvlstress", standalone_mode=False)
     except GvlstressError as exc:
-        hint = f" (hint: {redact_text(exc.hint)})" if exc.hint else ""
-        err.print(f"gvlstress: error: {redact_text(exc.message)}{hint}", markup=False)
+        hint = f" (hint: {_said(exc.hint)})" if exc.hint else ""
+        err.print(f"gvlstress: error: {_said(exc.message)}{hint}", markup=False)
         raise SystemExit(int(exc.exit_code)) from None
     except click.exceptions.NoArgsIsHelpError as exc:
         err.print(exc.format_message(), markup=False)
@@ -46,7 +54,7 @@ def main(argv: list[str] | None = None) -> None:
         cmd = (
             f"gvlstress {ctx.info_name}" if ctx is not None and ctx.info_name != "gvlstress" else "gvlstress"
         )
-        err.print(f"gvlstress: error: {redact_text(exc.format_message())} (hint: {cmd} --help)", markup=False)
+        err.print(f"gvlstress: error: {_said(exc.format_message())} (hint: {cmd} --help)", markup=False)
         raise SystemExit(int(ExitCode.USAGE)) from None
     except click.exceptions.Abort:
         raise SystemExit(int(ExitCode.INTERRUPTED)) from None
@@ -58,17 +66,20 @@ def main(argv: list[str] | None = None) -> None:
         )
         raise SystemExit(int(interrupted_code(now.signum))) from None
     except OSError as exc:  # a full or read-only filesystem, a vanished directory: the host's problem
-        where = f" ({exc.filename})" if exc.filename else ""
+        where = (
+            f" ({redact_path(os.fsdecode(exc.filename))})" if isinstance(exc.filename, (str, bytes)) else ""
+        )
+        found = "".join(f"; {note}" for note in getattr(exc, "__notes__", ()) if isinstance(note, str))
         err.print(
-            f"gvlstress: error: cannot write or read{where}: {exc.strerror or exc} "
+            f"gvlstress: error: cannot write or read{_said(where)}: {_said(exc.strerror or str(exc))}{_said(found)} "
             "(hint: free space or pass --report-dir with a writable directory)",
             markup=False,
         )
         raise SystemExit(int(ExitCode.ENVIRONMENT)) from None
     except Exception as exc:  # a bug: say so in one line, keep the traceback for the report
-        path = _save_traceback()
+        path = _save_traceback(exc)
         err.print(
-            f"gvlstress: internal error: {type(exc).__name__}: {redact_text(str(exc)[:300])} "
+            f"gvlstress: internal error: {_said(failure.summary(exc))} "
             f"(a bug in gvlstress; traceback in {path}; please report it)",
             markup=False,
         )

@@ -22,8 +22,10 @@ EXIT_CODES = """\b
 Exit codes:
   0    nothing found (every wave ok or slow)
   1    a hang was found (deadlock, livelock or stalled worker)
-  2    usage error (bad option, bad scenario file, unknown target or fault)
-  3    a worker crashed or raised
+  2    usage error (bad option, bad scenario file, unknown target or fault); your
+       target raising while gvlstress imports or prepares it
+  3    a worker crashed or raised: whatever your loader raises in a worker (any
+       exception, however it prints), with report.md and run.json written
   4    environment problem (native loader not built, report dir not writable or full, no /proc)
   70   internal error: a bug in gvlstress (one line; the traceback is saved to a file)
   130  interrupted by Ctrl-C (143: SIGTERM); run.json is still written

@@ -101,6 +101,8 @@ class WorkerOutcome:
     """The last lines the worker wrote to stderr (redacted): an LLVM error, a Rust panic."""
     raised: str | None = None
     """The type of the exception an ``error`` worker raised (its traceback is `detail`)."""
+    message: str | None = None
+    """That exception's message alone (bounded: see `gvlstress.system.failure`)."""
 
     @property
     def verdict_line(self) -> str:

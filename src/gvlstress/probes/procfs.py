@@ -136,9 +136,9 @@ def parse_wchan(text: str) -> str | None:
 
 
 def _read(path: Path) -> str | None:
-    try:
-        return path.read_text()
-    except (OSError, UnicodeDecodeError):
+    try:  # a thread name is any bytes: one that is not UTF-8 is shown escaped, never dropped
+        return path.read_text(errors="backslashreplace")
+    except OSError:
         return None
 
 

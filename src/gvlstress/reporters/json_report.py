@@ -24,7 +24,7 @@ from gvlstress.errors import UsageError
 from gvlstress.judge.audit import audit
 from gvlstress.model import Capture, InspectResult, RunResult, WaveResult, WorkerOutcome
 from gvlstress.reporters.files import append_line, write_atomic
-from gvlstress.system.safeio import read_text_capped
+from gvlstress.system.safeio import read_bytes_capped, read_text_capped
 
 SCHEMA = "gvlstress.run/3"
 """/2: captures moved out to workers/*/capture.json; waves appended to waves.jsonl; `complete`.
@@ -87,6 +87,11 @@ def capture_dir(wave: WaveResult, w: WorkerOutcome) -> str:
 
 def capture_ref(wave: WaveResult, w: WorkerOutcome) -> str:
     return f"{capture_dir(wave, w)}/capture.json"
+
+
+def error_ref(wave: WaveResult, w: WorkerOutcome) -> str:
+    """Where an ``error`` worker's traceback is kept whole (as the worker recorded it)."""
+    return f"{capture_dir(wave, w)}/error.txt"
 
 
 def write_capture(capture: Capture, path: Path) -> None:
@@ -167,6 +172,8 @@ def _load(tp: Any, value: Any) -> Any:
         raise ValueError(f"cannot read {value!r} as {tp}")
     if origin is tuple:
         args = typing.get_args(tp)
+        if args[0] is str and isinstance(value, list) and all(type(v) is str for v in value):
+            return tuple(value)  # warnings, stderr lines: 300,000 of them are read at once
         return tuple(_load(args[0], v) for v in value)
     if origin is dict:
         return dict(value)
@@ -196,6 +203,11 @@ def _read_json(path: Path) -> Any:
         text = read_text_capped(path, MAX_JSON_BYTES)
     except OSError as exc:
         raise UsageError(f"{path}: cannot read ({exc.strerror})", hint="pass a run directory") from None
+    except UnicodeDecodeError as exc:  # random bytes, UTF-16: gvlstress writes UTF-8 (ASCII) only
+        raise UsageError(
+            f"{path}: not a gvlstress JSON file (not UTF-8: byte {exc.start})",
+            hint="pass a run directory gvlstress wrote, as it wrote it",
+        ) from None
     try:
         return json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, ValueError) as exc:
@@ -209,14 +221,14 @@ def _waves_from_log(run_dir: Path) -> list[Any]:
         return []
     out = []
     try:
-        text = read_text_capped(path, MAX_JSON_BYTES)
+        data = read_bytes_capped(path, MAX_JSON_BYTES)
     except OSError:
         return []
-    for line in text.splitlines():
+    for line in data.splitlines():
         try:
-            out.append(json.loads(line))
-        except (json.JSONDecodeError, RecursionError, ValueError):
-            break  # a line cut by the harness's death ends the log
+            out.append(json.loads(line.decode("utf-8")))
+        except (json.JSONDecodeError, RecursionError, ValueError):  # UnicodeDecodeError too
+            break  # a line cut by the harness's death (or not ours) ends the log
     return out
 
 

@@ -1,15 +1,21 @@
-"""junit.xml: one test case per wave, so CI shows a hung launch as a failed test."""
+"""junit.xml: one test case per wave, so CI shows a hung launch as a failed test. Valid XML
+whatever the outcomes hold (a loader's message with NULs or escapes), and small: one line per
+wave, the rest in report.md."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
 from gvlstress.model import RunResult, Verdict, WaveResult
+from gvlstress.system.text import clip, one_line, printable
+
+MESSAGE_CHARS = 1000
+"""A failure's message attribute (CI shows it on one line) is cut to this; report.md has more."""
 
 
 def _message(wave: WaveResult) -> str:
     bad = [w for w in wave.workers if w.verdict is wave.verdict]
-    text = bad[0].verdict_line if bad else ""
+    text = clip(one_line(bad[0].verdict_line), MESSAGE_CHARS) if bad else ""
     return f"wave {wave.index + 1}: {wave.verdict.value} ({len(bad)} of {len(wave.workers)} workers): {text}"
 
 
@@ -37,4 +43,8 @@ def render(result: RunResult, report_path: str) -> str:
         elif wave.interrupted:
             ET.SubElement(case, "skipped", message="run interrupted")
     ET.indent(suite)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
+    # ElementTree escapes markup but writes control characters as they are, which no XML parser
+    # accepts: every one is escaped visibly (names and paths came from outside too)
+    return printable(
+        '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
+    )

@@ -15,6 +15,9 @@ __all__ = ["Observer", "StopFlag"]
 class Observer(Protocol):
     """Receives live events; the console reporter implements it. Must not block."""
 
+    def run_started(self, run_dir: str) -> None:
+        """Where the run's files go (redacted), before its first wave."""
+
     def wave_started(self, index: int, scenario: Scenario) -> None: ...
 
     def progress(self, index: int, rows: tuple[WorkerStatus, ...]) -> None: ...

@@ -71,7 +71,7 @@ class Pool:
         semaphores) must outlive the workers' start, which reads them by name."""
         self._started = False
 
-    def start(self, specs: list[worker.WorkerSpec]) -> dict[Future[worker.WorkerReport], int]:
+    def start(self, specs: list[worker.WorkerSpec]) -> dict[Future[worker.WorkerResult], int]:
         """Start the workers, one task each; the futures by slot."""
         sc = self.scenario
         ctx = mp.get_context(sc.start_method)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,14 +18,14 @@ from typing import Any
 from gvlstress import worker
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor.amplifiers import squeeze_cpus
+from gvlstress.system import failure
+from gvlstress.system.failure import Failure
 from gvlstress.system.knobs import environ_with
-from gvlstress.system.redact import redact_block, redact_lines
+from gvlstress.system.redact import redact_lines
 from gvlstress.targets.base import TargetPlan
 
 STDERR_TAIL_LINES = 50
 _TAIL_BYTES = 64 * 1024
-TRACEBACK_CHARS = 64 * 1024
-"""The end of a worker's traceback that is kept (a 30 KB exception message is kept whole)."""
 
 
 def wave_seed(seed: int, index: int) -> int:
@@ -120,19 +119,22 @@ def stderr_tail(directory: str | None, pid: int | None) -> tuple[str, ...]:
     try:
         with open(worker.stderr_file(directory, pid), "rb") as fh:
             fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, fh.tell() - _TAIL_BYTES))
+            fh.seek(start := max(0, fh.tell() - _TAIL_BYTES))
             data = fh.read()
     except OSError:
         return ()
+    if start:  # a line cut at its start may have lost the name that says its value is a secret
+        data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
     lines = data.decode("utf-8", "replace").splitlines()[-STDERR_TAIL_LINES:]
     return redact_lines(line.rstrip()[:1000] for line in lines)
 
 
-def error_detail(exc: BaseException) -> str:
-    """A worker's exception as the report keeps it: its own traceback (concurrent.futures keeps
-    it as the cause), the end of it, redacted."""
-    text = "".join(traceback.format_exception(exc))
-    cause = exc.__cause__
-    if cause is not None:
-        text = str(cause) + "\n" + f"{type(exc).__name__}: {exc}"
-    return redact_block(text.strip()[-TRACEBACK_CHARS:])
+def worker_failure(result: object, exc: BaseException | None) -> Failure:
+    """What a worker's target raised, as the one record the supervisor accepts: the worker's
+    own (checked again), else one made here from what the executor raised instead (a result
+    that could not be sent back), else one saying what came back in its place."""
+    if (record := failure.accept(result)) is not None:
+        return record
+    if exc is None:
+        exc = TypeError(f"the worker returned a {failure.type_name(type(result))}, not a report")
+    return failure.describe(exc)

@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from gvlstress import worker
-from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow, user_error
+from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow
 from gvlstress.judge import patterns
 from gvlstress.probes import tools
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import worker_spec
 from gvlstress.system.cache import cache_root
+from gvlstress.system.failure import user_error
 from gvlstress.system.redact import redact_text
 from gvlstress.targets.base import TargetPlan
 

@@ -32,7 +32,7 @@ from gvlstress.supervisor.pool import Pool
 from gvlstress.supervisor.probing import Prober
 from gvlstress.supervisor.provoke import Killer, WedgeWatch, killers
 from gvlstress.supervisor.slots import Slot
-from gvlstress.supervisor.spec import error_detail, stderr_tail, wave_seed, worker_spec
+from gvlstress.supervisor.spec import stderr_tail, wave_seed, worker_failure, worker_spec
 from gvlstress.system import proctree, watchdog
 from gvlstress.system.cgroups import WaveGroup
 from gvlstress.system.heartbeat import Board, Phase
@@ -115,7 +115,7 @@ class Wave:
         self.board.reset()
         self.observer.wave_started(self.index, sc)
         started = time.monotonic()
-        futures: dict[Future[worker.WorkerReport], int] = {}
+        futures: dict[Future[worker.WorkerResult], int] = {}
         detected_by: str | None = None
         detect_s: float | None = None
         born = proctree.boot_ticks()
@@ -206,7 +206,7 @@ class Wave:
         self.observer.wave_finished(result)
         return result
 
-    def _watch(self, futures: dict[Future[worker.WorkerReport], int], started: float) -> EndReason:
+    def _watch(self, futures: dict[Future[worker.WorkerResult], int], started: float) -> EndReason:
         """Poll until every worker is done, a hang is confirmed, the deadline passes or a stop."""
         deadline = started + self.scenario.timeout
         pending = set(futures)
@@ -273,12 +273,12 @@ class Wave:
         if self.killer is not None and "kill_worker" not in self.amplified:
             self.amplified["kill_worker"] = self.killer.stop()
 
-    def _harvest(self, slot: int, fut: Future[worker.WorkerReport]) -> None:
+    def _harvest(self, slot: int, fut: Future[worker.WorkerResult]) -> None:
         s = self.slots[slot]
         s.state = self.board.read(slot)
         exc = fut.exception(timeout=0)
-        if exc is None:
-            rep = fut.result(timeout=0)
+        rep = fut.result(timeout=0) if exc is None else None
+        if isinstance(rep, worker.WorkerReport):
             sc = self.scenario
             verdict, detail = outcome.finished(s.stalls, rep.batch_s_max, sc.stall, sc.stall_floor)
             rayon = rep.target_info.get("rayon_threads")
@@ -299,16 +299,15 @@ class Wave:
                 stalls=s.stalls,
                 detail=detail,
             )
-            if rep.pinned is not None:
-                s.pinned = rep.pinned
+            s.pinned = rep.pinned if rep.pinned is not None else s.pinned
             s.switch_interval = rep.switch_interval
-        elif isinstance(exc, BrokenProcessPool):
-            # Attributed in _settle. Exit codes are read now, before our own SIGKILLs.
+        elif isinstance(exc, BrokenProcessPool):  # attributed in _settle; exit codes read now
             if not self.end.broken and self.pool is not None:
                 self.end = replace(self.end, broken=True, crashed=self.pool.dead_workers())
-        else:
-            ending = outcome.Ending(Verdict.ERROR, error_detail(exc))
-            s.outcome = replace(self._outcome_of(s, ending), raised=type(exc).__name__)
+        else:  # the target raised: its worker's record (or one made here), never its exception
+            f = worker_failure(rep, exc)
+            ending = outcome.Ending(Verdict.ERROR, f.traceback)
+            s.outcome = replace(self._outcome_of(s, ending), raised=f.type, message=f.message)
 
     def _read_board(self, now: float) -> None:
         for s in self.slots:
@@ -401,7 +400,7 @@ class Wave:
             keep = watchdog.helpers() | kept | {p.pid for p in (burners.procs if burners else [])}
             self.leftovers |= set(proctree.sweep_owned(own[0], born, keep))
 
-    def _settle(self, futures: dict[Future[worker.WorkerReport], int]) -> None:
+    def _settle(self, futures: dict[Future[worker.WorkerResult], int]) -> None:
         """Give every slot without an outcome one, now that the wave is over and reaped."""
         for fut, slot in futures.items():
             # A worker may have finished between the last poll and the teardown.

@@ -13,7 +13,8 @@ import sys
 from importlib.metadata import entry_points
 from typing import Any
 
-from gvlstress.errors import GvlstressError, StopNow, UsageError, user_error
+from gvlstress.errors import GvlstressError, StopNow, UsageError
+from gvlstress.system.failure import user_error
 from gvlstress.targets.base import Target
 from gvlstress.targets.callable import CallableTarget
 from gvlstress.targets.gvl_support import GenvarloaderTarget

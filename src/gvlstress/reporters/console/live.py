@@ -13,10 +13,13 @@ from gvlstress.model import (
     ProbeFinding,
     Verdict,
     WaveResult,
+    WorkerOutcome,
     plural,
 )
 from gvlstress.model.live import WorkerStatus
+from gvlstress.reporters.json_report import error_ref
 from gvlstress.scenario import Scenario
+from gvlstress.system.text import clip, one_line
 
 _STYLE = {
     Verdict.OK: "green",
@@ -48,6 +51,10 @@ class ConsoleObserver:
         self._waves = 0
         self._last_plain = 0.0
         self._ticks = 0
+        self._run_dir: str | None = None
+
+    def run_started(self, run_dir: str) -> None:
+        self._run_dir = run_dir
 
     def _table(self, index: int, rows: tuple[WorkerStatus, ...]) -> Table:
         table = Table(title=f"wave {index + 1}/{self._waves}", expand=False)
@@ -97,13 +104,13 @@ class ConsoleObserver:
         self._said[(index, slot)] = said
         self.console.print(
             f"  wave {index + 1} slot {slot} (pid {finding.pid}) went quiet: "
-            f"/proc says {finding.kind.value}: {finding.reason}",
+            f"/proc says {finding.kind.value}: {one_line(finding.reason)}",
             highlight=False,
             markup=False,
         )
 
     def warn(self, message: str) -> None:
-        self.console.print(f"[yellow]warning[/]: {escape(message)}", highlight=False)
+        self.console.print(f"[yellow]warning[/]: {escape(clip(one_line(message), 1000))}", highlight=False)
 
     def capturing(self, index: int, pids: tuple[int, ...]) -> None:
         if pids:
@@ -136,13 +143,28 @@ class ConsoleObserver:
         )
         for w in wave.workers:
             if w.verdict not in (Verdict.OK, Verdict.CANCELLED):
-                self.console.print(
-                    f"  slot {w.slot} pid {w.pid}: {verdict_text(w.verdict)} after {w.iterations} "
-                    f"batches; {escape(w.verdict_line)}",
-                    highlight=False,
-                )
+                self.console.print(self._worker_line(wave, w), highlight=False)
         for gap in wave.amplifiers.get("not_applied", ()):
-            self.console.print(f"  [yellow]amplifier not applied[/]: {escape(gap)}", highlight=False)
+            self.console.print(
+                f"  [yellow]amplifier not applied[/]: {escape(one_line(gap))}", highlight=False
+            )
+
+    def _worker_line(self, wave: WaveResult, w: WorkerOutcome) -> str:
+        """One line per worker whatever it said, cut to the terminal; where the whole of it is
+        when that is a file of its own (an error's traceback)."""
+        prefix = f"  slot {w.slot} pid {w.pid}: {{}} after {w.iterations} batches; "
+        head = prefix.format(w.verdict.value)
+        said = one_line(w.verdict_line)
+        where = ""
+        if w.verdict is Verdict.ERROR and w.detail:  # the run directory's path when it leaves room
+            ref = error_ref(wave, w)
+            full = f"{one_line(self._run_dir)}/{ref}" if self._run_dir else ref
+            where = f" (whole: {full if len(head) + len(full) + 70 < self.console.width else ref})"
+        # in a narrow terminal the pointer stays and what was said gets 10 characters
+        room = max(self.console.width - len(head) - len(where) - 1, 10)
+        if len(said) > room:
+            said = said[: room - 1] + "…"
+        return prefix.format(verdict_text(w.verdict)) + escape(said) + escape(where)
 
 
 class SweepBar:

@@ -32,6 +32,7 @@ from gvlstress.reporters.cells import (
     sequential_lines,
 )
 from gvlstress.reporters.console.live import verdict_text
+from gvlstress.system.text import clip, one_line
 
 
 def print_sweep(console: Console, r: SweepResult) -> None:
@@ -131,8 +132,12 @@ def print_hosts(console: Console, result: RunResult) -> None:
             f"(p = {h.p_value:.3g} against the others){flag}",
             highlight=False,
         )
-    for w in result.warnings:
-        console.print(f"[yellow]warning[/]: {escape(w)}", highlight=False)
+    for w in result.warnings[:20]:
+        console.print(f"[yellow]warning[/]: {escape(_line(w))}", highlight=False)
+    if len(result.warnings) > 20:
+        console.print(
+            f"... and {plural(len(result.warnings) - 20, 'more warning')} in run.json", highlight=False
+        )
 
 
 def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
@@ -142,18 +147,25 @@ def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
         f"{s.crashed} crashed, {s.errored} errored" + (" (interrupted)" if s.interrupted else "")
     )
     console.print(
-        f"report: {run_dir}/report.md  (run.json, junit.xml beside it)", highlight=False, markup=False
+        f"report: {one_line(run_dir)}/report.md  (run.json, junit.xml beside it)",
+        highlight=False,
+        markup=False,
     )
 
 
 def print_inspect(console: Console, result: InspectResult) -> None:
+    """One line per finding (what a process's names and tools said is shown escaped, cut)."""
     for p in result.processes:
-        console.print(f"[bold]pid {p.pid}[/]: {escape(p.diagnosis.summary)}")
+        console.print(f"[bold]pid {p.pid}[/]: {escape(_line(p.diagnosis.summary))}")
         for e in p.diagnosis.evidence:
-            console.print(f"  - {e}", highlight=False, markup=False)
+            console.print(f"  - {_line(e)}", highlight=False, markup=False)
         for m in p.diagnosis.missing:
-            console.print(f"  - [yellow]missing view[/]: {escape(m)}", highlight=False)
-    console.print(f"report: {result.run_dir}/report.md", highlight=False, markup=False)
+            console.print(f"  - [yellow]missing view[/]: {escape(_line(m))}", highlight=False)
+    console.print(f"report: {one_line(result.run_dir)}/report.md", highlight=False, markup=False)
+
+
+def _line(text: str) -> str:
+    return clip(one_line(text), 1000)
 
 
 def print_checks(console: Console, checks: tuple[Check, ...]) -> None:

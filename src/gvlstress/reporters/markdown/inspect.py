@@ -7,7 +7,8 @@ import shlex
 from gvlstress.model import InspectResult
 from gvlstress.reporters.markdown.run import _diagnosis_block, _environment_rows
 from gvlstress.reporters.markdown.stacks import stacks_section
-from gvlstress.reporters.markdown.tables import _table
+from gvlstress.reporters.markdown.tables import _code, _table, fenced
+from gvlstress.system.text import clip, one_line, printable
 
 
 def render_inspect(result: InspectResult) -> str:
@@ -25,7 +26,7 @@ def render_inspect(result: InspectResult) -> str:
     )
     out += ["", "## Environment", "", *_environment_rows(result.environment, {}, None), ""]
     for p in result.processes:
-        out += [f"## pid {p.pid}: {p.diagnosis.verdict.value}", "", f"`{p.cmdline[:300]}`", ""]
+        out += [f"## pid {p.pid}: {p.diagnosis.verdict.value}", "", _code(clip(p.cmdline, 300)), ""]
         out += _diagnosis_block(p.diagnosis)
         if p.activity and p.activity.threads:
             rows = [
@@ -61,5 +62,5 @@ def render_inspect(result: InspectResult) -> str:
             ]
         if p.capture:
             out += stacks_section(p.capture, f"pid {p.pid}")
-    out += ["## Command", "", "```sh", shlex.join(result.command), "```", ""]
-    return "\n".join(out) + "\n"
+    out += ["## Command", "", *fenced(one_line(clip(shlex.join(result.command), 4000)), "sh"), ""]
+    return printable("\n".join(out) + "\n")

@@ -13,12 +13,17 @@ from collections import Counter
 from gvlstress.campaign import stats
 from gvlstress.model import Diagnosis, HostFacts, RunResult, Verdict, WaveResult, WorkerOutcome, plural
 from gvlstress.reporters.cells import amplifier_cell, arm_cells, ratio_cell
+from gvlstress.reporters.json_report import error_ref
 from gvlstress.reporters.markdown.stacks import stacks_section
-from gvlstress.reporters.markdown.tables import _code, _range, _table, _value
+from gvlstress.reporters.markdown.tables import _code, _range, _table, _value, ending, fenced, fit, prose
+from gvlstress.system.text import clip, one_line, printable
 
 REPORT_LIMIT = 60_000
 """report.md stays under this many characters (GitHub takes 65,536 in an issue body); what does
 not fit moves to stacks.md beside it, and run.json plus the raw dumps keep everything."""
+MAX_WORKERS = 24
+"""Workers diagnosed one by one in report.md (and inputs whose command it shows); run.json has all."""
+MAX_WARNINGS = 20
 
 
 def _hung(result: RunResult) -> list[tuple[WaveResult, WorkerOutcome]]:
@@ -263,15 +268,24 @@ def _diagnosis(result: RunResult) -> list[str]:
         for w in wave.workers
         if w.verdict not in (Verdict.OK, Verdict.CANCELLED, Verdict.SLOW) or w.diagnosis
     ]
-    for wave, w in notable:
+    for wave, w in notable[:MAX_WORKERS]:
         out.append(f"### Wave {wave.index + 1}, slot {w.slot}, pid {w.pid}: {w.verdict.value}")
         out.append("")
         d = w.diagnosis
+        detail = (w.detail or "").strip()
         if d is None:
-            detail = (w.detail or "").strip()
-            out += ["```text", detail[-4000:] or "(no detail)", "```", ""]
+            out += [*fenced(ending(detail) or "(no detail)"), ""]
         else:
             out += _diagnosis_block(d)
+        if d is not None and w.verdict is Verdict.ERROR and detail:
+            out += [
+                f"<details><summary>traceback (its end; the whole in {error_ref(wave, w)})</summary>",
+                "",
+                *fenced(ending(detail)),
+                "",
+                "</details>",
+                "",
+            ]
         if wave.kept_alive is not None and wave.kept_alive == w.pid:
             out += [
                 f"Kept alive after the wave for a debugger (`hunt --keep-alive`): "
@@ -283,13 +297,16 @@ def _diagnosis(result: RunResult) -> list[str]:
                 f"<details><summary>stderr of the worker (last {len(w.stderr_tail)} lines, redacted)"
                 "</summary>",
                 "",
-                "```text",
-                *w.stderr_tail,
-                "```",
+                *fenced("\n".join(w.stderr_tail)),
                 "",
                 "</details>",
                 "",
             ]
+    if len(notable) > MAX_WORKERS:
+        out += [
+            f"... and {plural(len(notable) - MAX_WORKERS, 'more worker')} (every one is in run.json).",
+            "",
+        ]
     return out or ["Nothing to diagnose: no worker hung, crashed or raised.", ""]
 
 
@@ -320,29 +337,36 @@ def render(result: RunResult) -> str:
 
 
 def render_files(result: RunResult) -> dict[str, str]:
-    """report.md, plus stacks.md when the stacks would push report.md past REPORT_LIMIT.
-    (Nothing is redacted here: every string was redacted at the door it came in by.)"""
+    """report.md, plus stacks.md when the stacks would push report.md past REPORT_LIMIT; when
+    even that does not fit, report.md keeps its start and the command, cut between whole lines.
+    (Nothing is redacted here: every string was redacted at the door it came in by; control
+    characters are escaped over the whole text.)"""
     head, stacks, tail = _report_parts(result)
-    text = "\n".join([*head, *stacks, *tail]) + "\n"
+    text = printable("\n".join([*head, *stacks, *tail]) + "\n")
     if len(text) <= REPORT_LIMIT:
         return {"report.md": text}
-    stacks_md = "\n".join(["# Stacks of hung workers", "", *stacks[2:]]) + "\n"
+    files: dict[str, str] = {}
     hung = [(wave, w) for wave, w in _hung(result) if w.capture]
-    where_ = (
-        f"The stacks of all {plural(len(hung), 'hung worker')} are in [stacks.md](stacks.md) "
-        f"({len(stacks_md) // 1024} KB; too long to paste here)"
-    )
-    wave, w = hung[0]
-    assert w.capture is not None
-    first = stacks_section(w.capture, f"wave {wave.index + 1}, slot {w.slot}, pid {w.pid}", limit=16)
-    for inline in ([f"{where_}. The first one, shortened:", "", *first], [f"{where_}.", ""]):
-        text = "\n".join([*head, "## Stacks of hung workers", "", *inline, *tail]) + "\n"
-        if len(text) <= REPORT_LIMIT:
-            break
+    if hung:
+        files["stacks.md"] = printable("\n".join(["# Stacks of hung workers", "", *stacks[2:]]) + "\n")
+        where_ = (
+            f"The stacks of all {plural(len(hung), 'hung worker')} are in [stacks.md](stacks.md) "
+            f"({len(files['stacks.md']) // 1024} KB; too long to paste here)"
+        )
+        wave, w = hung[0]
+        assert w.capture is not None
+        first = stacks_section(w.capture, f"wave {wave.index + 1}, slot {w.slot}, pid {w.pid}", limit=16)
+        for inline in ([f"{where_}. The first one, shortened:", "", *first], [f"{where_}.", ""]):
+            head_ = [*head, "## Stacks of hung workers", "", *inline]
+            text = printable("\n".join([*head_, *tail]) + "\n")
+            if len(text) <= REPORT_LIMIT:
+                break
+        head = head_
     if len(text) > REPORT_LIMIT:  # even the diagnosis is too long: keep its start, say so
-        cut = REPORT_LIMIT - 2000
-        text = text[:cut] + "\n\n(report cut at 58 KB; everything is in run.json and stacks.md)\n"
-    return {"report.md": text, "stacks.md": stacks_md}
+        kept = "run.json and stacks.md" if hung else "run.json"
+        note = f"(report cut to fit {REPORT_LIMIT // 1000} KB; everything is in {kept})"
+        text = fit([printable(line) for line in head], [printable(line) for line in tail], REPORT_LIMIT, note)
+    return {"report.md": text, **files}
 
 
 def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
@@ -351,7 +375,12 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
     n = sum(1 for w in result.waves if w.verdict is s.verdict)
     title = f"gvlstress: {s.verdict.value} in {n} of {plural(s.waves, 'wave')} ({name})"
     out = [f"# {title}", "", summary_paragraph(result), ""]
-    out += [f"> **Warning:** {w}" for w in result.warnings] + ([""] if result.warnings else [])
+    out += [f"> **Warning:** {prose(w)}" for w in result.warnings[:MAX_WARNINGS]]
+    if len(result.warnings) > MAX_WARNINGS:
+        out.append(
+            f"> ... and {plural(len(result.warnings) - MAX_WARNINGS, 'more warning')} (all in run.json)"
+        )
+    out += [""] if result.warnings else []
     out += ["## Environment", "", *_environment(result), ""]
     out += ["## Configuration", "", *_configuration(result), ""]
     if result.hosts:
@@ -375,10 +404,10 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
             stacks += stacks_section(
                 w.capture, f"wave {wave.index + 1}, slot {w.slot}, pid {w.pid} ({w.verdict.value})"
             )
-    tail = ["## Reproduce", "", "```sh", shlex.join(result.command), "```", ""]
+    tail = ["## Reproduce", "", *fenced(one_line(clip(shlex.join(result.command), 4000)), "sh"), ""]
     if result.hosts:
-        tail += ["Each input was run as:", "", "```sh"]
-        tail += [shlex.join(h.command) for h in result.hosts] + ["```", ""]
+        commands = [one_line(clip(shlex.join(h.command), 4000)) for h in result.hosts[:MAX_WORKERS]]
+        tail += ["Each input was run as:", "", *fenced("\n".join(commands), "sh"), ""]
     replay = [wave for wave in result.waves if wave.verdict.is_hang and wave.origin is None]
     if replay:
         total = result.scenario.waves
@@ -400,11 +429,11 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
 
 
 def _diagnosis_block(d: Diagnosis) -> list[str]:
-    out = [d.summary + ".", ""]
+    out = [prose(d.summary) + ".", ""]
     if d.pattern:
-        out += [f"Pattern: **{d.pattern}**." + (f" Hint: {d.hint}" if d.hint else ""), ""]
-    out += [f"- {e}" for e in d.evidence]
-    out += [f"- missing view: {m}" for m in d.missing]
+        out += [f"Pattern: **{prose(d.pattern)}**." + (f" Hint: {prose(d.hint)}" if d.hint else ""), ""]
+    out += [f"- {prose(e)}" for e in d.evidence]
+    out += [f"- missing view: {prose(m)}" for m in d.missing]
     out.append("")
     if d.groups:
         rows = [

@@ -5,6 +5,8 @@ from __future__ import annotations
 from gvlstress.judge.explain import stack_groups
 from gvlstress.judge.vocab import fold_frames, short_name, where
 from gvlstress.model import Capture, Frame
+from gvlstress.reporters.markdown.tables import fenced, html, prose
+from gvlstress.system.text import one_line
 
 MAX_FRAMES = 40
 
@@ -26,7 +28,7 @@ def _frames_text(frames: tuple[Frame, ...], limit: int = MAX_FRAMES) -> str:
     lines = []
     for i, f in enumerate(folded[:limit]):
         loc = f" ({_short_path(f.file)}:{f.line})" if f.file and f.line else ""
-        line = f"#{i:<3}{short_name(f.name)}{loc}"
+        line = one_line(f"#{i:<3}{short_name(f.name)}{loc}")
         lines.append(line if len(line) <= MAX_LINE else line[: MAX_LINE - 3] + "...")
     if len(folded) > limit:
         lines.append(f"... {len(folded) - limit} more frames")
@@ -39,7 +41,7 @@ def stacks_section(cap: Capture, title: str, limit: int = MAX_FRAMES) -> list[st
     """One collapsed block per worker; inside, one per distinct stack with a thread count."""
     groups = stack_groups(cap)
     out = [
-        f"<details><summary>{title}: {len(cap.threads)} threads, {len(groups)} distinct stacks</summary>",
+        f"<details><summary>{html(title)}: {len(cap.threads)} threads, {len(groups)} distinct stacks</summary>",
         "",
     ]
     for g in groups:
@@ -49,24 +51,23 @@ def stacks_section(cap: Capture, title: str, limit: int = MAX_FRAMES) -> list[st
         tids = ", ".join(str(t) for t in g.tids[:20]) + (" ..." if len(g.tids) > 20 else "")
         note = " (recursion depth varies; the shallowest shown)" if g.depth_varies else ""
         idle = f" (idle: {g.idle})" if g.idle else ""
+        said = html(f"{g.who} ({first.state}{futex}") + gil + html(f"): {where(first)}{idle}")
         out += [
-            f"<details><summary>{g.who} ({first.state}{futex}{gil}): {where(first)}{idle}</summary>",
+            f"<details><summary>{said}</summary>",
             "",
             f"tids: {tids}{note}",
             "",
         ]
         if first.native:
-            out += ["native:", "", "```text", _frames_text(first.native, limit), "```", ""]
+            out += ["native:", "", *fenced(_frames_text(first.native, limit)), ""]
         elif not (first.python and first.python.frames):
             out += ["(no stack: see the missing views above)", ""]
         py = first.python
         if py and py.frames:
             out += [
-                f"py-spy (thread {py.name}, {'active' if py.active else 'idle'}):",
+                f"py-spy (thread {prose(str(py.name), 200)}, {'active' if py.active else 'idle'}):",
                 "",
-                "```text",
-                _frames_text(py.frames, limit),
-                "```",
+                *fenced(_frames_text(py.frames, limit)),
                 "",
             ]
         out += ["</details>", ""]

@@ -1,0 +1,393 @@
+"""The catalogue of real bugs used as positive controls: documented hangs in Python and PyPI packages, each with the
+documented fix or workaround as its control (`gvlstress selftest --real`).
+
+Each entry's trigger (a standalone program in ``controls/bugs``) puts a real process into the
+hang and prints ``look PID`` and ``ready``; the harness inspects that process as a user would
+and expects the entry's verdict (``deadlock``, or ``livelock`` for a spin; exit 1 either way)
+and its pattern. ``PROGRAM control`` runs the fixed variant, which must finish with exit 0.
+Entries with packages (or a CPython of their own) run in an interpreter that has exactly the
+pinned versions: this one if it does, else a venv built once in the cache.
+
+Shapes, for the docs: ``cycle`` (threads or processes wait on each other), ``spin`` (a thread
+burns CPU in a loop for something that cannot come), ``lost task`` (a process pool waits for a
+result no worker holds), ``peer`` (a wait on a pipe, socket or thread that will never act).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from gvlstress.judge import names, patterns
+
+BUGS_DIR = Path(__file__).parent / "bugs"
+NO_RUNTIME = 4
+"""A trigger's exit code when this host lacks what it needs (a skip, never a failure)."""
+
+
+@dataclass(frozen=True)
+class RealBug:
+    name: str
+    title: str
+    source: str
+    """The public report or documentation of the hang."""
+    program: str
+    pattern: str
+    packages: tuple[str, ...] = ()
+    """Pinned requirements (``name==version``) beyond the standard library."""
+    tree: bool = False
+    """Inspect the process with its descendants (the hang spans processes)."""
+    control_packages: tuple[str, ...] | None = None
+    """The control's pins when the fix is a release (None: the trigger's, the fix is in the code)."""
+    verdict: str = "deadlock"
+    """The verdict `inspect` must give (``livelock`` for a named spin)."""
+    python: str | None = None
+    """The CPython minor version (``"3.8"``) the pins need; None: the one running gvlstress."""
+    env: tuple[tuple[str, str], ...] = ()
+    """Environment variables the trigger and the control run with."""
+    shape: str = "cycle"
+    """What the hang is made of: ``cycle``, ``spin``, ``lost task``, ``peer`` (see SHAPES)."""
+    args: tuple[str, ...] = ()
+    """The program's arguments (a variant), for the trigger and, after ``control``, the control."""
+
+    @property
+    def script(self) -> Path:
+        return BUGS_DIR / f"{self.program}.py"
+
+
+SHAPES = ("cycle", "spin", "lost task", "peer")
+_DUCKDB_PANDAS_DEPS = (
+    "pandas==1.5.3",
+    "numpy==1.23.5",
+    "python-dateutil==3.0.0",
+    "pytz==2026.6",
+    "six==1.17.0",
+    "tzdata==2026.6",
+)
+
+
+CATALOGUE: tuple[RealBug, ...] = (
+    RealBug(
+        "mp-join-before-get",
+        "multiprocessing: join() a child before get() of the large item it queued",
+        "https://docs.python.org/3/library/multiprocessing.html#multiprocessing-programming",
+        "mp_join_before_get",
+        patterns.JOIN_BEFORE_DRAIN,
+        tree=True,
+    ),
+    RealBug(
+        "threadpool-nested-future",
+        "concurrent.futures: a task waits for a future of its own one-worker pool",
+        "https://docs.python.org/3/library/concurrent.futures.html#threadpoolexecutor",
+        "threadpool_nested",
+        patterns.THREAD_POOL_EXHAUSTION,
+    ),
+    RealBug(
+        "import-spawns-and-joins",
+        "threading: a module's import starts a thread that imports it, and joins it",
+        "https://docs.python.org/3/library/threading.html#importing-in-threaded-code",
+        "import_thread_join",
+        patterns.IMPORT_LOCK,
+    ),
+    RealBug(
+        "executor-killed-mid-send",
+        "ProcessPoolExecutor: a worker SIGKILLed while sending a large result wedges it",
+        "https://github.com/mcvickerlab/GenVarLoader/issues/263 (mechanism: "
+        "https://github.com/python/cpython/issues/87971)",
+        "executor_wedge",
+        patterns.EXECUTOR_WEDGED,
+        tree=True,
+    ),
+    RealBug(
+        "polars-fork",
+        "polars: fork after its thread pools started, then a query in the child",
+        "https://docs.pola.rs/user-guide/misc/multiprocessing/",
+        "polars_fork",
+        patterns.FORK_AFTER_INIT,
+        packages=("polars==1.44.2",),
+    ),
+    RealBug(
+        "libgomp-fork",
+        "GNU OpenMP: a parallel region in a child forked after a team ran",
+        "https://gcc.gnu.org/bugzilla/show_bug.cgi?id=60035",
+        "gomp_fork",
+        patterns.FORK_AFTER_INIT,
+    ),
+    RealBug(
+        "sklearn-fork",
+        "scikit-learn: KMeans in a child forked after KMeans ran (its wheel bundles libgomp)",
+        "https://scikit-learn.org/stable/faq.html#why-do-i-sometime-get-a-crash-freeze-with-n-jobs-1-under-osx-or-linux",
+        "sklearn_fork",
+        patterns.FORK_AFTER_INIT,
+        packages=(
+            "scikit-learn==1.5.2",
+            "numpy==2.4.6",
+            "scipy==1.17.1",
+            "joblib==1.6.0",
+            "threadpoolctl==3.8.0",
+        ),
+    ),
+    RealBug(
+        "polars-to-pandas-threads",
+        "polars 1.40.1 (PyO3): DataFrame.to_pandas from ten threads; a GIL <-> RwLock inversion",
+        "https://github.com/pola-rs/polars/issues/27396 (fixed by https://github.com/pola-rs/polars/pull/27451)",
+        "polars_to_pandas",
+        patterns.GIL_LOCK_INVERSION,
+        packages=("polars==1.40.1", "pandas==3.1.1", "pyarrow==26.0.1", "numpy==2.4.6"),
+        control_packages=("polars==1.41.1", "pandas==3.1.1", "pyarrow==26.0.1", "numpy==2.4.6"),
+    ),
+    RealBug(
+        "pyarrow-exit-threadpool",
+        "pyarrow 26.0.1: leave a fragment's batch loop early; Arrow's thread-pool destructor hangs at exit",
+        "https://github.com/apache/arrow/issues/45214 (workaround: use_threads=False)",
+        "pyarrow_exit",
+        patterns.EXIT_DESTRUCTOR,
+        packages=("pyarrow==26.0.1",),
+    ),
+    RealBug(
+        "gil-native-lock",
+        "the GIL's holder blocks on a native lock whose holder waits for the GIL (PyO3's OnceLock/Mutex FAQ)",
+        "https://pyo3.rs/v0.24.2/faq",
+        "gil_native_lock",
+        patterns.GIL_LOCK_INVERSION,
+    ),
+    RealBug(
+        "fork-with-held-lock",
+        "fork() while another thread holds a lock; the child acquires it",
+        "https://github.com/python/cpython/issues/50970",
+        "fork_held_lock",
+        patterns.FORK_HELD_LOCK,
+    ),
+    RealBug(
+        "atfork-handler-lock",
+        "a native fork handler (pthread_atfork) takes, in the child, a lock another thread held",
+        "https://pubs.opengroup.org/onlinepubs/9699919799/functions/pthread_atfork.html",
+        "atfork_lock",
+        patterns.FORK_HELD_LOCK,
+    ),
+    RealBug(
+        "preexec-fn-lock",
+        "subprocess: a preexec_fn takes a lock another thread holds",
+        "https://docs.python.org/3/library/subprocess.html#popen-constructor",
+        "preexec_lock",
+        patterns.FORK_HELD_LOCK,
+    ),
+    RealBug(
+        "exit-joins-non-daemon",
+        "interpreter exit joins a non-daemon thread that never ends",
+        "https://docs.python.org/3/library/threading.html#thread-objects",
+        "exit_nondaemon",
+        patterns.EXIT_HANG,
+    ),
+    RealBug(
+        "queue-join-no-task-done",
+        "queue.Queue.join() with a consumer that never calls task_done()",
+        "https://docs.python.org/3/library/queue.html#queue.Queue.join",
+        "queue_join",
+        patterns.QUEUE_JOIN,
+    ),
+    # -- spins: a thread burns CPU waiting for something that cannot come (verdict livelock)
+    RealBug(
+        "duckdb-fsspec-gil-spin",
+        "duckdb 1.2.1: from_parquet over a Python fsspec filesystem spins with the GIL held; its "
+        "scheduler threads wait for the GIL to open the files",
+        "https://github.com/duckdb/duckdb/issues/16501 (fixed in 1.2.2 by https://github.com/duckdb/duckdb/pull/16522)",
+        "duckdb_fsspec",
+        names.GIL_SPIN,
+        packages=("duckdb==1.2.1", "fsspec==2025.2.0"),
+        control_packages=("duckdb==1.2.2", "fsspec==2025.2.0"),
+        verdict="livelock",
+        shape="spin",
+    ),
+    RealBug(
+        "duckdb-pandas-gil-spin",
+        "duckdb 0.6.1: write_csv of a pandas relation with an object column drives the pipeline "
+        "with the GIL held; the scan task waits for the GIL",
+        "https://github.com/duckdb/duckdb/pull/6179 (fixed in 0.7.0 by https://github.com/duckdb/duckdb/pull/6186)",
+        "duckdb_pandas_gil",
+        names.GIL_SPIN,
+        packages=("duckdb==0.6.1", *_DUCKDB_PANDAS_DEPS),
+        control_packages=("duckdb==0.7.0", *_DUCKDB_PANDAS_DEPS),
+        verdict="livelock",
+        python="3.10",
+        shape="spin",
+    ),
+    RealBug(
+        "onnxruntime-fork",
+        "onnxruntime 1.20.1: a forked child runs a parallel-executor session made in the parent; "
+        "it spins waiting for inter-op pool threads fork() did not copy",
+        "https://github.com/microsoft/onnxruntime/issues/9800 (workaround: create sessions after fork, "
+        "https://github.com/microsoft/onnxruntime/pull/31961)",
+        "ort_fork",
+        names.FORK_AFTER_INIT,
+        packages=(
+            "onnxruntime==1.20.1",
+            "onnx==1.17.0",
+            "numpy==1.26.4",
+            "coloredlogs==15.0.1",
+            "flatbuffers==25.12.19",
+            "humanfriendly==10.0",
+            "mpmath==1.3.0",
+            "packaging==26.4",
+            "protobuf==7.36.2",
+            "sympy==1.14.0",
+        ),
+        verdict="livelock",
+        shape="spin",
+    ),
+    RealBug(
+        "numba-tbb-fork-handler",
+        "numba 0.51.2 + TBB 2020: fork() while another thread ran a parallel function; numba's "
+        "prepare handler spins in sched_yield for that thread's TBB scheduler",
+        "https://github.com/numba/numba/issues/5983 (control: numba 0.54.1 with oneTBB 2021.4)",
+        "numba_tbb_fork",
+        names.FORK_HANDLER,
+        packages=("numba==0.51.2", "llvmlite==0.34.0", "tbb==2020.0.133", "numpy==1.19.5"),
+        control_packages=("numba==0.54.1", "llvmlite==0.37.0", "tbb==2021.4.0", "numpy==1.19.5"),
+        verdict="livelock",
+        python="3.8",
+        shape="spin",
+    ),
+    RealBug(
+        "faiss-fork-active-wait",
+        "faiss-cpu 1.13.2 (libgomp) with OMP_WAIT_POLICY=ACTIVE: a search in a forked child spins "
+        "at the OpenMP barrier for threads fork() did not copy",
+        "https://github.com/facebookresearch/faiss/issues/5206 (workaround: OMP_NUM_THREADS=1; "
+        "https://gcc.gnu.org/onlinedocs/libgomp/GOMP_005fSPINCOUNT.html)",
+        "faiss_fork_active",
+        names.FORK_AFTER_INIT,
+        packages=("faiss-cpu==1.13.2", "numpy==2.2.6", "packaging==26.4"),
+        verdict="livelock",
+        python="3.12",
+        env=(("OMP_WAIT_POLICY", "ACTIVE"),),
+        shape="spin",
+    ),
+    RealBug(
+        "pool-result-unpickle-spin",
+        "multiprocessing.Pool: the result handler dies on an exception it cannot unpickle; the "
+        "worker handler spins on the results left in the pipe",
+        "https://github.com/python/cpython/issues/79492 (bpo-35311; same: https://github.com/python/cpython/issues/103061)",
+        "result_unpickle",
+        names.LOST_RESULTS,
+        tree=True,
+        verdict="livelock",
+        shape="spin",
+        args=("spin",),
+    ),
+    # -- lost tasks: a process pool waits for a result no worker holds
+    RealBug(
+        "pool-worker-killed",
+        "multiprocessing.Pool: a worker SIGKILLed mid-task (the OOM killer) is replaced, its task is lost",
+        "https://github.com/python/cpython/issues/66587 (bpo-22393)",
+        "pool_kill",
+        names.LOST_TASK,
+        tree=True,
+        shape="lost task",
+    ),
+    RealBug(
+        "pool-worker-exits",
+        "multiprocessing.Pool: a task whose C library calls exit() ends its worker; the task is lost",
+        "https://github.com/python/cpython/issues/82265 (bpo-38084, a duplicate of bpo-22393)",
+        "pool_exit",
+        names.LOST_TASK,
+        tree=True,
+        shape="lost task",
+    ),
+    RealBug(
+        "executor-max-tasks-per-child",
+        "ProcessPoolExecutor(max_tasks_per_child=2) stops replacing retired workers; queued tasks never run",
+        "https://github.com/python/cpython/issues/115634 (fixed by https://github.com/python/cpython/pull/140900)",
+        "ppe_maxtasks",
+        names.LOST_TASK,
+        tree=True,
+        shape="lost task",
+    ),
+    RealBug(
+        "pathos-worker-killed",
+        "pathos 0.3.5 (multiprocess): a ProcessPool worker SIGKILLed mid-task; the task is lost",
+        "https://github.com/uqfoundation/pathos/issues/230 (control: billiard's WorkerLostError)",
+        "pathos_kill",
+        names.LOST_TASK,
+        packages=(
+            "pathos==0.3.5",
+            "multiprocess==0.70.19",
+            "dill==0.4.1",
+            "pox==0.3.7",
+            "ppft==1.7.8",
+        ),
+        tree=True,
+        control_packages=("billiard==4.3.2",),
+        shape="lost task",
+    ),
+    RealBug(
+        "pool-result-unpickle",
+        "multiprocessing.Pool: apply_async().get() of a task whose exception cannot be unpickled; "
+        "the result handler died",
+        "https://github.com/python/cpython/issues/79492 (bpo-35311)",
+        "result_unpickle",
+        names.LOST_RESULTS,
+        tree=True,
+        shape="lost task",
+        args=("idle",),
+    ),
+    RealBug(
+        "executor-shutdown-nowait",
+        "ProcessPoolExecutor(max_tasks_per_child=1).shutdown(wait=False): the manager thread dies "
+        "replacing a worker; the queued tasks never run",
+        "https://github.com/python/cpython/issues/119592 (and https://github.com/python/cpython/issues/132969)",
+        "ppe_nowait",
+        names.LOST_RESULTS,
+        tree=True,
+        shape="lost task",
+    ),
+    # -- peers: a wait on a pipe, socket or thread that will never act
+    RealBug(
+        "mp-pipe-recv-dead-worker",
+        "multiprocessing.Pipe: recv() from a worker that died while the parent kept its end",
+        "https://docs.python.org/3/library/multiprocessing.html#multiprocessing.connection.Connection.recv "
+        "(e.g. https://github.com/Bogdanp/dramatiq/pull/707)",
+        "mp_pipe_recv",
+        names.PEER_GONE,
+        shape="peer",
+    ),
+    RealBug(
+        "mp-spawn-child-crash",
+        "multiprocessing spawn: start() blocks writing the process object to a child that died",
+        "https://github.com/python/cpython/issues/118981 (fixed by https://github.com/python/cpython/pull/118982)",
+        "mp_spawn_crash",
+        names.PEER_GONE,
+        shape="peer",
+    ),
+    RealBug(
+        "zmq-term-linger",
+        "pyzmq 26.2.0: Context.term() with the default LINGER flushes to a peer that has exited",
+        "https://github.com/zeromq/pyzmq/issues/102 (workaround: LINGER=0; https://github.com/zeromq/libzmq/issues/1247)",
+        "zmq_linger",
+        names.PEER_GONE,
+        packages=("pyzmq==26.2.0",),
+        shape="peer",
+    ),
+    RealBug(
+        "grpc-prefork-handler",
+        "grpcio 1.52.0 (yanked): fork() after an RPC never returns; the prepare handler waits for a "
+        "pool thread parked in its poller",
+        "https://github.com/grpc/grpc/issues/31885 (1.52.0 yanked: https://github.com/grpc/grpc/issues/32306)",
+        "grpc_prefork",
+        names.FORK_HANDLER,
+        packages=("grpcio==1.52.0",),
+        control_packages=("grpcio==1.53.0",),
+        shape="peer",
+    ),
+    RealBug(
+        "grpc-child-rpc-no-fork-support",
+        "grpcio 1.85.3, GRPC_ENABLE_FORK_SUPPORT=0: an RPC in a forked child waits for gRPC threads "
+        "that stayed in the parent",
+        "https://github.com/grpc/grpc/blob/master/doc/fork_support.md (https://github.com/grpc/grpc/issues/13464)",
+        "grpc_child_rpc",
+        names.FORK_AFTER_INIT,
+        packages=("grpcio==1.85.3", "typing_extensions==4.16.0"),
+        env=(("GRPC_ENABLE_FORK_SUPPORT", "0"),),
+        shape="peer",
+    ),
+)
+NAMES = tuple(b.name for b in CATALOGUE)
