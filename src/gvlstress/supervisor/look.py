@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
@@ -69,20 +69,11 @@ def _burning(first: ProcSample | None, now: ProcSample | None) -> bool:
 
 
 def look(
-    pids: list[int],
-    window: float = LOOK_WINDOW_S,
-    *,
-    progress: bool = False,
-    progress_tids: dict[int, int] | None = None,
-    stacks: Callable[[int], bool] = lambda pid: True,
-    progress_pids: Collection[int] = (),
+    pids: list[int], window: float = LOOK_WINDOW_S, *, progress: Collection[int] = ()
 ) -> dict[int, Looked]:
     """Look at every pid over `window` seconds (in parallel); processes that exit are GONE.
-
-    `stacks(pid)` says whether a process's stacks are taken at all (``run`` takes them only
-    where /proc cannot decide). `progress_tids` names each process's thread that must make
-    progress (default: its main thread); `progress_pids` have a progress signal even when
-    `progress` is False (``run``'s worker among its children)."""
+    Each is judged from its main thread; the pids in `progress` have a progress signal (``run``'s
+    quiet worker, beside its children, which have none)."""
     if not pids:
         return {}
     t0 = time.monotonic()
@@ -90,7 +81,7 @@ def look(
     for pid in pids:
         start = procfs.sample(pid)
         series[pid] = [start] if start is not None else []
-    live = [p for p in pids if series[p] and stacks(p)]
+    live = [p for p in pids if series[p]]
     with ThreadPoolExecutor(max_workers=max(1, len(live)), thread_name_prefix="gvlstress-look") as pool:
         first = dict(zip(live, pool.map(capture.take, live), strict=True))
         cost = max((time.monotonic() - t0), 0.05)
@@ -119,8 +110,7 @@ def look(
         if last is not None and s:
             s.append(last)
         a, b = (s[0], s[-1]) if len(s) > 1 else (s[0] if s else None, None)
-        tid = (progress_tids or {}).get(pid, pid)
-        f = judge(a, b, progress_tid=tid, progress=progress or pid in progress_pids)
+        f = judge(a, b, progress_tid=pid, progress=pid in progress)
         if len(s) > 2:
             f = replace(f, samples=tuple(s))
         cap = None
@@ -195,14 +185,13 @@ def look_and_judge(
     *,
     tree: bool = False,
     progress: Collection[int] = (),
-    stacks: Callable[[int], bool] = lambda pid: True,
 ) -> tuple[dict[int, Looked], Judged]:
     """Look at `pids` over the window and judge them together: each alone with its stacks, then
     the rules across processes (the pipes and sockets they wait on, their pools, their forks).
     `progress` are the pids with a progress signal (``run``'s workers); processes that exited
     meanwhile are left out of the verdicts."""
     before = {p: zombies_of(p) for p in pids}
-    looked = look(pids, window, progress=False, progress_pids=progress, stacks=stacks)
+    looked = look(pids, window, progress=progress)
     findings = {p: x.finding for p, x in looked.items() if x.finding.kind is not ProbeKind.GONE}
     captures = {p: c for p in findings if (c := looked[p].capture) is not None}
     relatives = relatives_of(list(findings), before, tree)
