@@ -62,7 +62,7 @@ def patterns() -> str:
     """The named shapes, by family: what identifies each in the facts, and what to do about it."""
     out = []
     for family, members in names.FAMILIES:
-        out.append(f"### {family}\n")
+        out.append(f"## {family}\n")
         out.append(
             table(
                 ("pattern", "what identifies it", "hint"),
@@ -112,7 +112,7 @@ def catalogue() -> str:
     out = []
     for shape in SHAPES:
         bugs = [b for b in CATALOGUE if b.shape == shape]
-        out.append(f"### {shape.capitalize()}: {SHAPE_WORDS[shape]} ({len(bugs)})\n")
+        out.append(f"## {shape.capitalize()}: {SHAPE_WORDS[shape]} ({len(bugs)})\n")
         rows = (
             (
                 f"`{b.name}`",
@@ -236,7 +236,7 @@ def run_json() -> str:
             ("`summary`", "[Summary](#summary)", "the counts a reader looks at first"),
         ),
     )
-    out = [f"### run.json (top level)\n\nThese keys first, then those of [RunResult](#runresult).\n\n{top}"]
+    out = [f"## run.json (top level)\n\nThese keys first, then those of [RunResult](#runresult).\n\n{top}"]
     seen += [RunResult, Summary]
     done = 0
     while done < len(seen):
@@ -247,7 +247,7 @@ def run_json() -> str:
             if tp.__doc__ and not tp.__doc__.startswith(tp.__name__ + "(")
             else ""
         )
-        out.append(f"### {tp.__name__}\n\n{doc}\n\n{_fields_table(tp, seen)}")
+        out.append(f"## {tp.__name__}\n\n{doc}\n\n{_fields_table(tp, seen)}")
     return "\n".join(out)
 
 
