@@ -40,7 +40,7 @@ def reference() -> str:
 GENERATED: dict[str, Callable[[], str]] = {**docs.GENERATED, "cli": reference}
 
 MARKER = re.compile(r"^::: gvlstress ([\w-]+)[ \t]*$", re.M)
-"""A line asking for a generated section (the docs hook and the tests find them the same way)."""
+"""A line asking for a generated section (the docs extension and the tests find them the same way)."""
 
 
 def expand(markdown: str, page: str = "a page") -> str:

@@ -3,7 +3,7 @@ the verdicts (`model.verdicts`), the patterns with their signs and hints (`judge
 real-bug catalogue (`controls.catalogue`) and the fixture's controls (`controls.selftest`), the
 exit codes (`errors.ExitCode`), run.json's schema (the model's dataclasses) and the scenario files.
 
-The docs build calls these through its hook (``docs/hooks/generated.py``: a line ``::: gvlstress
+The docs build calls these through its extension (``docs/_ext/gvlstress_docs.py``: a line ``::: gvlstress
 NAME`` in a page becomes ``GENERATED[NAME]()``), and the tests call them too, so the code and
 the documentation cannot disagree. Each returns Markdown.
 """
