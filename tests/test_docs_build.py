@@ -83,7 +83,7 @@ def assert_shown(shown: list[str], printed: str, what: str) -> None:
 def blocks() -> dict[str, Block]:
     found = {b.output: b for p in pages() for b in split(p.read_text())[0] if b.output}
     assert {"run", "report", "inspect", "inspect-native"} <= set(found)
-    return found  # type: ignore[return-value]
+    return found
 
 
 def conversation(block: Block) -> list[tuple[str, list[str]]]:
