@@ -206,6 +206,21 @@ def test_every_command_shown_in_the_readme_the_pages_and_the_help_parses() -> No
     assert bad == []
 
 
+def test_every_benchmark_command_shown_names_options_its_script_has() -> None:
+    shown = [
+        (p.name, m.group(1), m.group(2))
+        for p in pages()
+        for b in split(p.read_text())[0]
+        for line in b.lines
+        if (m := re.search(r"python bench/(\w+)\.py([^#]*)", line))
+    ]
+    assert len(shown) >= 10
+    for page, script, args in shown:
+        source = (ROOT / "bench" / f"{script}.py").read_text()
+        for flag in re.findall(r"(?<!\S)(--[\w-]+)", args):
+            assert f'"{flag}"' in source, f"{page}: bench/{script}.py has no option {flag}"
+
+
 def _hand_written(path: Any) -> str:
     """A page's own text: its generated sections not expanded, its checked real output left out."""
     blocks, prose = split(path.read_text())
