@@ -1,4 +1,4 @@
-"""A real rayon-backed loader: polars group-bys as batches (the README's bring-your-own example).
+"""A real rayon-backed loader: polars group-bys as batches (the bring-your-own example of docs/own-loader.md).
 
     gvlstress run --target examples.polars_loader:batches --workers 3 --rayon 4
     gvlstress run --target examples.polars_loader:batches --start-method fork --warm-parent

@@ -1,4 +1,4 @@
-"""The README's GitHub Actions matrix runs as written: each shard's command, then the merge,
+"""The campaigns page's GitHub Actions matrix (docs/campaigns.md) runs as written: each shard's command, then the merge,
 laid out as upload-/download-artifact would lay them out."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
 def workflow() -> str:
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "campaigns.md").read_text()
     blocks = re.findall(r"```yaml\n(# \.github/workflows/stress\.yml.*?)```", text, re.S)
     assert len(blocks) == 1
     return str(blocks[0])
@@ -33,7 +33,7 @@ def command(block: str, prefix: str, shard: int | None = None) -> list[str]:
     return shlex.split(line.split("  #")[0])
 
 
-def test_the_readme_matrix_shards_and_merge_run_as_written(tmp_path: Path) -> None:
+def test_the_documented_matrix_shards_and_merge_run_as_written(tmp_path: Path) -> None:
     block = workflow()
     shards = [int(x) for x in re.search(r"shard: \[([\d, ]+)\]", block).group(1).split(",")]  # type: ignore[union-attr]
     run = command(block, "gvlstress run", 0)

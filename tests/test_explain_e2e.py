@@ -295,7 +295,7 @@ def test_doctor_passes_here_and_fails_without_pyspy() -> None:
 
 
 def test_committed_example_matches_the_current_report_format() -> None:
-    """reports/examples/ must be regenerated when the format changes (README says how)."""
+    """reports/examples/ must be regenerated when the format changes (docs/reading-a-report.md says how)."""
     from gvlstress.reporters import json_report, markdown
 
     example = ROOT / "reports" / "examples" / "lock-across-par-iter"

@@ -80,10 +80,10 @@ def test_scenarios_command_lists_one_line_each() -> None:
 
 
 def test_help_documents_exit_codes_and_examples() -> None:
-    out = CliRunner().invoke(cli, ["run", "--help"]).output
+    out = " ".join(CliRunner().invoke(cli, ["run", "--help"]).output.split())
     assert "gvlstress run --workers 5 --rayon 16" in out
-    for code in ("0 ", "1 ", "2 ", "3 ", "4 ", "130"):
-        assert f"  {code}" in out
+    for code in ("0 nothing found", "1 a hang", "2 usage error", "3 a worker", "4 environment", "130"):
+        assert code in out
 
 
 @pytest.mark.slow

@@ -9,7 +9,8 @@ from enum import IntEnum
 
 
 class ExitCode(IntEnum):
-    """Documented process exit codes (README, ``gvlstress --help``)."""
+    """The process exit codes, each with its one-line meaning (`meaning`, `label`): the one source
+    of ``gvlstress --help``'s list, each command's, and the documentation's table."""
 
     OK = 0
     HANG = 1
@@ -20,6 +21,52 @@ class ExitCode(IntEnum):
     """A bug in gvlstress (EX_SOFTWARE): one line, the traceback in a file; never 1 ("hang found")."""
     INTERRUPTED = 130
     TERMINATED = 143
+
+    @property
+    def meaning(self) -> str:
+        """One line: what this code says (a command's help may say it more precisely)."""
+        return _MEANINGS[self][1]
+
+    @property
+    def label(self) -> str:
+        """A few words, for a command's one-line list of its codes."""
+        return _MEANINGS[self][0]
+
+
+_MEANINGS: dict[ExitCode, tuple[str, str]] = {
+    ExitCode.OK: (
+        "nothing found",
+        "nothing found: every wave ok or slow (inspect: idle, busy, stopped or stalled)",
+    ),
+    ExitCode.HANG: (
+        "a hang",
+        "a hang: a deadlock, livelock or stalled worker (inspect: deadlock or livelock)",
+    ),
+    ExitCode.USAGE: (
+        "usage error",
+        "usage error: bad option, scenario, target, fault or pid; your target failing at import",
+    ),
+    ExitCode.WORKER_FAILED: (
+        "a worker crashed or raised",
+        "a worker crashed or raised (whatever your loader raises); report.md and run.json written",
+    ),
+    ExitCode.ENVIRONMENT: (
+        "environment problem",
+        "environment problem: native loader not built, report dir unwritable or full, no /proc",
+    ),
+    ExitCode.INTERNAL: (
+        "a bug in gvlstress",
+        "a bug in gvlstress: one line, the traceback saved to a file it names",
+    ),
+    ExitCode.INTERRUPTED: (
+        "interrupted",
+        "interrupted by Ctrl-C; run.json is still written (a second one stops at once)",
+    ),
+    ExitCode.TERMINATED: (
+        "terminated",
+        "stopped by SIGTERM; run.json is still written (a second one stops at once)",
+    ),
+}
 
 
 class GvlstressError(Exception):

@@ -11,7 +11,14 @@ import click
 from gvlstress import api
 from gvlstress.campaign import sweep as sweep_mod
 from gvlstress.cli.group import cli
-from gvlstress.cli.options import PROBABILITY, _options_but, exit_code_for, scenario_from_options
+from gvlstress.cli.help import TakesRunOptions, usage
+from gvlstress.cli.options import (
+    PROBABILITY,
+    _options_but,
+    exit_code_for,
+    scenario_from_options,
+    shared_options,
+)
 from gvlstress.cli.run import run
 from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
 from gvlstress.errors import ExitCode, UsageError
@@ -28,9 +35,12 @@ from gvlstress.targets.registry import get_target
 
 
 @cli.command(
-    epilog="\b\nExamples:\n  gvlstress compare reports/A reports/B\n"
-    "  gvlstress compare --sequential --ratio 4 reports/gvl-0.36 reports/gvl-0.43\n"
-    "Exit codes: 0 compared; 2 fewer than two runs or a bad run directory."
+    epilog=usage(
+        "compare",
+        "gvlstress compare reports/A reports/B",
+        "gvlstress compare --sequential --ratio 4 reports/gvl-0.36 reports/gvl-0.43",
+        exits=((ExitCode.OK, "compared"), (ExitCode.USAGE, "fewer than two runs or a bad run directory")),
+    )
 )
 @click.argument("run_dirs", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), help="Markdown file to write.")
@@ -81,9 +91,16 @@ def compare(
 
 
 @cli.command(
-    epilog="\b\nExample (after a Slurm array or a CI matrix wrote one run directory per shard):\n"
-    "  gvlstress merge shards/*/ --output merged\n"
-    "Exit codes: 1 the merged run has a hang; 0 none; 2 bad or mismatched inputs; 4 cannot write."
+    epilog=usage(
+        "merge",
+        "gvlstress merge shards/*/ --output merged    # one run directory per shard",
+        exits=(
+            (ExitCode.HANG, "the merged run has a hang"),
+            (ExitCode.OK, "none"),
+            (ExitCode.USAGE, "bad or mismatched inputs"),
+            (ExitCode.ENVIRONMENT, "cannot write"),
+        ),
+    )
 )
 @click.argument("run_dirs", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
 @click.option(
@@ -103,15 +120,22 @@ def merge(run_dirs: tuple[Path, ...], output: Path, mixed: bool) -> None:
     raise SystemExit(int(exit_code_for(result)))
 
 
-SWEEP_EPILOG = """\b
-Examples:
-  gvlstress sweep --workers 1,2,5 --rayon 2,4,8,16 --fault lock_order -o window_us=0 --iterations 300
-  gvlstress sweep --workers 1 --rayon 2,4 --amplifiers none,chaos,burners --fault lock_order -o window_us=0
-Exit codes: 1 some cell hung; 0 none; 2 bad options; 4 cannot write; 130/143 interrupted.
-"""
-
-
-@cli.command(epilog=SWEEP_EPILOG)
+@cli.command(
+    cls=TakesRunOptions,
+    shared=shared_options() - {"workers", "rayon"},
+    epilog=usage(
+        "sweep",
+        "gvlstress sweep --workers 1,2,5 --rayon 2,4,8,16 --fault lock_order -o window_us=0",
+        "gvlstress sweep --workers 1 --rayon 2,4 --amplifiers none,chaos --fault lock_order",
+        exits=(
+            (ExitCode.HANG, "some cell hung"),
+            (ExitCode.OK, "none"),
+            (ExitCode.USAGE, "bad options"),
+            (ExitCode.ENVIRONMENT, "cannot write"),
+            (ExitCode.INTERRUPTED, "interrupted (143: SIGTERM)"),
+        ),
+    ),
+)
 @_options_but(("--workers", "--rayon"))
 @click.option(
     "--workers",
@@ -153,10 +177,16 @@ def sweep(workers_list: str, rayon_list: str, amplifiers: str, **opts: Any) -> N
 
 @cli.command(
     context_settings={"ignore_unknown_options": True},
-    epilog="\b\nExample (run options after --):\n"
-    "  gvlstress slurm --shards 50 --parallel 10 --dir campaign --sbatch=--partition=cpu --submit \\\n"
-    "      -- --target genvarloader --workers 5 --rayon 16 --waves 1000\n"
-    "Exit codes: 0 written (and submitted); 2 bad options; 4 cannot write or submit.",
+    epilog=usage(
+        "slurm",
+        "gvlstress slurm --shards 50 --dir campaign --submit -- --target genvarloader --waves 1000",
+        exits=(
+            (ExitCode.OK, "written (and submitted)"),
+            (ExitCode.USAGE, "bad options"),
+            (ExitCode.ENVIRONMENT, "cannot write or submit"),
+        ),
+        notes="The options after -- are run's, checked here (a typo fails now, not on fifty nodes).",
+    ),
 )
 @click.option("--shards", type=int, required=True, help="Array tasks; --waves is the total across them.")
 @click.option(
@@ -198,8 +228,12 @@ def slurm(
 
 
 @cli.command(
-    epilog="\b\nExamples:\n  gvlstress plan --rate 0.001\n  gvlstress plan --rate 0.01 --from reports/RUN --hosts 20\n"
-    "Exit codes: 0 planned; 2 bad numbers or run directory."
+    epilog=usage(
+        "plan",
+        "gvlstress plan --rate 0.001",
+        "gvlstress plan --rate 0.01 --from reports/RUN --hosts 20",
+        exits=((ExitCode.OK, "planned"), (ExitCode.USAGE, "bad numbers or run directory")),
+    )
 )
 @click.option("--rate", type=float, required=True, help="The hang rate per wave to bound (0.01 = 1%).")
 @click.option("--confidence", type=float, default=0.95, show_default=True, help="Confidence of the claim.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +12,12 @@ import click
 
 from gvlstress import api
 from gvlstress.cli.group import cli
+from gvlstress.cli.help import WIDTH, usage
 from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
 from gvlstress.controls.realbugs import NAMES as _REAL_NAMES
 from gvlstress.controls.selftest import NAMES as _SELFTEST_NAMES
 from gvlstress.errors import ExitCode, UsageError
+from gvlstress.model import IN_INSPECT
 from gvlstress.reporters.console import (
     print_checks,
     print_inspect,
@@ -23,25 +26,32 @@ from gvlstress.reporters.console import (
 )
 from gvlstress.supervisor.look import LOOK_WINDOW_S
 
-INSPECT_EPILOG = """\b
-It looks over a window (2 s by default): /proc every 0.4 s, stacks at the
-start, Python stacks between, native stacks again where a thread burned CPU.
-Verdicts: idle (every wait can still end), busy (burning CPU with no named
-cause), stopped (SIGSTOP or a tracer), stalled (ambiguous: a wait another
-process may end), deadlock (a wait nothing can end: a closed wait set, a
-pool that lost a task, a peer that has gone; named where a pattern fits),
-livelock (a spin whose cause is named: the GIL's holder spinning for threads
-that need the GIL, a fork spinning for threads it did not copy).
-Exit codes: 0 captured (idle, busy, stopped, stalled); 1 deadlock or livelock;
-2 bad pid; 4 cannot read /proc or write the report.
-\b
-Examples:
-  gvlstress inspect 4242             # a hung process
-  gvlstress inspect 4242 --tree      # a launcher and its pool's workers
-"""
+
+def _verdict_lines() -> str:
+    """What inspect's verdicts mean, from the model's own words (one source with the docs)."""
+    lines = []
+    for verdict, meaning in IN_INSPECT.items():
+        lines += textwrap.wrap(f"{verdict.value}: {meaning}", WIDTH - 4, subsequent_indent="    ")
+    return (
+        "It looks over a window: /proc every 0.4 s, stacks at its start and where CPU burned.\n"
+        + "\n".join(lines)
+    )
 
 
-@cli.command(epilog=INSPECT_EPILOG)
+@cli.command(
+    epilog=usage(
+        "inspect",
+        "gvlstress inspect 4242                # a hung process",
+        "gvlstress inspect 4242 --tree         # a launcher and its pool's workers",
+        exits=(
+            (ExitCode.OK, "captured (idle, busy, stopped, stalled)"),
+            (ExitCode.HANG, "deadlock or livelock"),
+            (ExitCode.USAGE, "bad pid (also a kernel thread, a zombie, or a process gone during the look)"),
+            (ExitCode.ENVIRONMENT, "cannot read /proc or write the report"),
+        ),
+        notes=_verdict_lines(),
+    )
+)
 @click.argument("pid", type=int)
 @click.option("--tree", is_flag=True, help="Also look at every descendant process (a pool's workers).")
 @click.option(
@@ -75,7 +85,16 @@ def inspect(pid: int, tree: bool, report_dir: str, window: float, watch: float |
     raise SystemExit(int(ExitCode.HANG if result.looks_deadlocked else ExitCode.OK))
 
 
-@cli.command(epilog="\b\nExit codes: 0 a run would get full diagnostics; 4 something is missing.")
+@cli.command(
+    epilog=usage(
+        "doctor",
+        "gvlstress doctor",
+        exits=(
+            (ExitCode.OK, "a run would get full diagnostics"),
+            (ExitCode.ENVIRONMENT, "something is missing"),
+        ),
+    )
+)
 def doctor() -> None:
     """Check this host: py-spy and native-stack attach, ptrace policy, CPU budget, thread knobs."""
     from gvlstress.controls.doctor import healthy, run_checks
@@ -86,31 +105,42 @@ def doctor() -> None:
     raise SystemExit(int(ExitCode.OK if healthy(checks) else ExitCode.ENVIRONMENT))
 
 
-SELFTEST_EPILOG = """\b
---real runs the catalogue of real bugs instead: documented hangs in Python and
-PyPI packages, each inspected while it hangs (it must be caught and named) and
-each with its documented fix as a control (it must finish). Entries: {real}.
-Exit codes: 0 every class caught and named and the negative controls clean;
-1 a class was missed or misnamed (or a negative control raised a false alarm);
-2 bad option; 130/143 interrupted.
-""".format(real=", ".join(_REAL_NAMES))
-
-
-@cli.command(epilog=SELFTEST_EPILOG)
+@cli.command(
+    epilog=usage(
+        "selftest",
+        "gvlstress selftest --repeat 3",
+        "gvlstress selftest --real --only mp-join-before-get",
+        exits=(
+            (ExitCode.OK, "every class caught and named, the negative controls (--real: the fixes) clean"),
+            (ExitCode.HANG, "a class missed or misnamed, or a false alarm"),
+            (ExitCode.USAGE, "bad option"),
+            (ExitCode.INTERRUPTED, "interrupted (143: SIGTERM)"),
+        ),
+        notes="--real runs the catalogue of real bugs instead: documented hangs in Python and PyPI\n"
+        "packages, each inspected while it hangs and each with its documented fix as a control.",
+    )
+)
 @click.option(
     "--only",
     "only",
     multiple=True,
     type=click.Choice(_SELFTEST_NAMES + _REAL_NAMES),
-    help="Run only this class, or with --real this entry (repeatable).",
+    metavar="NAME",
+    help="Run only this class, or with --real this entry (repeatable; a wrong name lists them).",
 )
 @click.option("--real", is_flag=True, help="Run the catalogue of real bugs (and their controls) instead.")
 @click.option(
     "--repeat", type=click.IntRange(1, 1000), default=1, show_default=True, help="Runs per class (fidelity)."
 )
-@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True)
-@click.option("--rayon", type=click.IntRange(1, 256), default=8, show_default=True)
-@click.option("--report-dir", default="reports", show_default=True, metavar="DIR")
+@click.option(
+    "--workers", type=click.IntRange(1, 64), default=2, show_default=True, help="Workers per control."
+)
+@click.option(
+    "--rayon", type=click.IntRange(1, 256), default=8, show_default=True, help="Threads per worker."
+)
+@click.option(
+    "--report-dir", default="reports", show_default=True, metavar="DIR", help="Where run directories go."
+)
 def selftest(
     only: tuple[str, ...], real: bool, repeat: int, workers: int, rayon: int, report_dir: str
 ) -> None:

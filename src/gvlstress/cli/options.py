@@ -18,30 +18,6 @@ from gvlstress.scenario import KILL_WORKER, START_METHODS, Scenario, resolve
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-EXIT_CODES = """\b
-Exit codes:
-  0    nothing found (every wave ok or slow)
-  1    a hang was found (deadlock, livelock or stalled worker)
-  2    usage error (bad option, bad scenario file, unknown target or fault); your
-       target raising while gvlstress imports or prepares it
-  3    a worker crashed or raised: whatever your loader raises in a worker (any
-       exception, however it prints), with report.md and run.json written
-  4    environment problem (native loader not built, report dir not writable or full, no /proc)
-  70   internal error: a bug in gvlstress (one line; the traceback is saved to a file)
-  130  interrupted by Ctrl-C (143: SIGTERM); run.json is still written
-"""
-
-
-RUN_EXAMPLES = """\b
-Examples:
-  gvlstress run --workers 5 --rayon 16
-  gvlstress run --workers 5 --inherit-rayon 16 --waves 20
-  gvlstress run --fault lock_across_par_iter --fault-rate 0.02 --waves 10
-  gvlstress run --scenario healthy --timeout 30
-  gvlstress run --fault slow -o slow_ms=2500 --stall-floor 1
-"""
-
-
 D = Scenario()
 
 
@@ -67,42 +43,45 @@ def _opt(*decls: str, **kwargs: Any) -> tuple[tuple[str, ...], Callable[[F], F]]
 
 
 def _option_list() -> list[tuple[tuple[str, ...], Callable[[F], F]]]:
-    """Every shared option, in --help order."""
-    opts = [
+    """Every shared option, in --help order. One line of help each, so `run --help` fits one
+    screen; what each does at length is in the documentation's task pages."""
+    return [
         _opt(
             "--scenario",
             "scenario_ref",
             metavar="NAME|PATH",
-            help="TOML scenario (scenarios/); options given here override it.",
+            help="A TOML scenario; options here override it.",
         ),
-        _opt("--target", help=f"What workers iterate [default: {D.target}]."),
-        _opt("--workers", type=int, help=f"Worker processes per wave [default: {D.workers}]."),
+        _opt(
+            "--target",
+            metavar="NAME",
+            help=f"What workers iterate; MODULE:CALLABLE is yours [default: {D.target}].",
+        ),
+        _opt("--workers", type=int, metavar="N", help=f"Worker processes per wave [default: {D.workers}]."),
         _opt(
             "--rayon",
             type=int,
-            help="Threads per worker (RAYON_NUM_THREADS set in the worker before the target is imported) [default: leave as is].",
+            metavar="N",
+            help="Threads per worker: RAYON_NUM_THREADS, set before the import.",
         ),
         _opt(
             "--thread-env",
             "thread_env",
             multiple=True,
             metavar="NAME",
-            help="Another variable --rayon sets in each worker (repeatable), e.g. POLARS_MAX_THREADS.",
+            help="One more variable --rayon sets, e.g. POLARS_MAX_THREADS.",
+        ),
+        _opt("--inherit-rayon", type=int, metavar="N", help="Workers are born with RAYON_NUM_THREADS=N."),
+        _opt(
+            "--waves", type=int, metavar="N", help=f"Launches, each of fresh processes [default: {D.waves}]."
         ),
         _opt(
-            "--inherit-rayon",
+            "--iterations",
             type=int,
             metavar="N",
-            help="Workers are born with RAYON_NUM_THREADS=N in their environment, as from a base image.",
+            help=f"Batches per worker per wave [default: {D.iterations}].",
         ),
-        _opt("--waves", type=int, help=f"Launches; each starts fresh worker processes [default: {D.waves}]."),
-        _opt("--iterations", type=int, help=f"Batches per worker per wave [default: {D.iterations}]."),
-        _opt(
-            "--duration",
-            type=float,
-            metavar="SECONDS",
-            help="Iterate for this long per wave instead of --iterations.",
-        ),
+        _opt("--duration", type=float, metavar="SECONDS", help="Iterate this long per wave instead."),
         _opt(
             "--timeout",
             type=float,
@@ -113,122 +92,82 @@ def _option_list() -> list[tuple[tuple[str, ...], Callable[[F], F]]]:
             "--stall",
             type=float,
             metavar="SECONDS",
-            help=f"Heartbeat silence before a worker is probed [default: adaptive, {STALL_HELP}].",
+            help="Heartbeat silence before a probe [default: adaptive].",
         ),
         _opt(
             "--stall-floor",
             type=float,
             metavar="SECONDS",
-            help=f"Lowest adaptive stall threshold [default: {D.stall_floor:g}].",
+            help=f"The adaptive stall's floor (10x the slowest batch) [default: {D.stall_floor:g}].",
         ),
         _opt(
             "--startup-grace",
             type=float,
             metavar="SECONDS",
-            help=f"Allowance for spawn + import + open [default: {D.startup_grace:g}].",
+            help=f"Allowance for spawn, import and open [default: {D.startup_grace:g}].",
         ),
         _opt(
             "--start-method",
             type=click.Choice(START_METHODS),
-            help=f"Worker start method [default: {D.start_method}].",
+            metavar="METHOD",
+            help=f"{', '.join(START_METHODS)} [default: {D.start_method}].",
         ),
-        _opt("--fault", help="Fault mode of the native loader (none, lock_across_par_iter, slow, ...)."),
+        _opt("--fault", metavar="MODE", help="The native loader's fault mode, e.g. lock_across_par_iter."),
         _opt(
             "--fault-rate",
             type=float,
-            help=f"Probability per batch that the fault fires [default: {D.fault_rate:g}].",
+            metavar="P",
+            help=f"Probability per batch of the fault [default: {D.fault_rate:g}].",
         ),
-        _opt("--seed", type=int, help=f"Seed for data and fault draws [default: {D.seed}]."),
+        _opt("--seed", type=int, metavar="N", help=f"Seed for data and fault draws [default: {D.seed}]."),
         _opt("--report-dir", metavar="DIR", help=f"Where run directories go [default: {D.report_dir}]."),
-        _opt(
-            "--python",
-            metavar="PATH",
-            help="Interpreter for the workers, e.g. a venv with another version of your loader "
-            "(spawn only; the target is imported from its environment; run.json records it).",
-        ),
+        _opt("--python", metavar="PATH", help="The workers' interpreter, e.g. another venv (spawn only)."),
         _opt(
             "--warm-parent",
             is_flag=True,
             default=None,
-            help="Run one batch (or the target's warm()) in the supervisor before the waves, so forked "
-            "workers inherit started pools (the fork-after-init class; needs --start-method fork).",
+            help="Warm the target in the supervisor, then fork (fork only).",
         ),
-        _opt(
-            "--preload",
-            is_flag=True,
-            default=None,
-            help="With --start-method forkserver: import the target once in the fork server, so waves "
-            "skip interpreter start and imports (refused if that import starts a thread).",
-        ),
+        _opt("--preload", is_flag=True, default=None, help="Import the target once in the fork server."),
         _opt(
             "--squeeze",
             type=int,
             metavar="CPUS",
-            help="Amplifier: once a worker's pool exists, pin all its threads to this many CPUs.",
+            help="Amplifier: all of a worker's threads on this many CPUs.",
         ),
         _opt(
             "--cpu-quota",
             type=float,
             metavar="CORES",
-            help="Amplifier: run the workers in a child cgroup with this CPU quota (root or a delegated cgroup).",
+            help="Amplifier: the workers in a cgroup with this quota.",
         ),
         _opt(
-            "--chaos",
-            type=int,
-            metavar="SEED",
-            help="Amplifier: stop worker threads at random, one thread at a time (ptrace), in the "
-            "manner of rr's chaos mode (seeded).",
+            "--chaos", type=int, metavar="SEED", help="Amplifier: stop threads at random, as rr's chaos mode."
         ),
         _opt(
-            "--delays",
-            type=int,
-            metavar="SEED",
-            help="Amplifier: preload a layer into each worker that delays a seeded 0.3% of its futex "
-            "waits and wakes, sched_yield and pthread_mutex_lock calls by up to 400 us.",
+            "--delays", type=int, metavar="SEED", help="Amplifier: delay a seeded few futex waits and wakes."
         ),
         _opt(
             "--switch-interval",
             type=float,
             metavar="SECONDS",
-            help="Amplifier: each worker's sys.setswitchinterval (CPython's default is 0.005): forced "
-            "GIL hand-offs that often, inside every window a thread holds a lock across one.",
+            help="Amplifier: each worker's sys.setswitchinterval.",
         ),
-        _opt(
-            "--gang",
-            type=int,
-            metavar="MS",
-            help="Amplifier: one iterating worker at a time owns the machine, the others stopped, "
-            "rotating every ~MS ms (e.g. 30).",
-        ),
-        _opt(
-            "--burners",
-            type=int,
-            metavar="N",
-            help="Amplifier: N CPU-burning neighbour processes during each wave.",
-        ),
-        _opt(
-            "--result-bytes",
-            metavar="SIZE",
-            help="Each worker's task returns this many bytes (e.g. 64M), as a training task returns "
-            "weights: the executor's result path carries what a user's does.",
-        ),
-        _opt(
-            "--memory-limit",
-            metavar="SIZE",
-            help="Run the wave's workers in a memory cgroup of this size (e.g. 2G): the kernel's OOM "
-            "killer picks a victim under pressure, and the report says so (root or a delegated cgroup).",
-        ),
+        _opt("--gang", type=int, metavar="MS", help="Amplifier: one worker at a time runs, turns of ~MS ms."),
+        _opt("--burners", type=int, metavar="N", help="Amplifier: N CPU-burning neighbour processes."),
+        _opt("--result-bytes", metavar="SIZE", help="Each worker's task returns this many bytes (e.g. 64M)."),
+        _opt("--memory-limit", metavar="SIZE", help="The wave's workers in a memory cgroup this size."),
         _opt(
             "--kill-worker",
             type=click.Choice(KILL_WORKER),
-            help="SIGKILL one worker per wave: at a random (seeded) batch, or while it is sending its result.",
+            metavar="|".join(KILL_WORKER),
+            help="SIGKILL a worker per wave: at a random batch, or mid-send.",
         ),
         _opt(
             "--warm-up/--no-warm-up",
             "warm_up",
             default=None,
-            help="Open the target once in one process before the first wave, when the target asks "
-            "for it (fills on-disk JIT caches such as numba's before workers race on them) [default: on].",
+            help="Open the target once first, if it asks [default: on].",
         ),
         _opt(
             "-o",
@@ -236,13 +175,19 @@ def _option_list() -> list[tuple[tuple[str, ...], Callable[[F], F]]]:
             "target_options",
             multiple=True,
             metavar="KEY=VALUE",
-            help="Target option, e.g. -o slow_ms=2500 (repeatable).",
+            help="A target option, e.g. -o slow_ms=2500 (repeatable).",
         ),
     ]
-    return opts
 
 
-STALL_HELP = "10x the slowest batch seen, at least --stall-floor"
+def shared_options() -> frozenset[str]:
+    """The parameter names of the shared options (what `TakesRunOptions` lists by name)."""
+
+    def probe() -> None:
+        """Carries the options, to read their names."""
+
+    decorated: Any = _options(probe)
+    return frozenset(p.name for p in decorated.__click_params__)
 
 
 def _parse_value(text: str) -> Any:

@@ -13,19 +13,19 @@ from gvlstress import api
 from gvlstress.api.hunt import DEFAULT as HUNT_DEFAULT
 from gvlstress.campaign import shards as campaign
 from gvlstress.cli.group import cli
+from gvlstress.cli.help import TakesRunOptions, usage
 from gvlstress.cli.options import (
-    EXIT_CODES,
     MAX_WAVES,
     PROBABILITY,
-    RUN_EXAMPLES,
     _duration,
     _options,
     _sprt,
     exit_code_for,
     scenario_from_options,
+    shared_options,
 )
 from gvlstress.cli.terminal import make_console, stop_on_signals
-from gvlstress.errors import UsageError
+from gvlstress.errors import ExitCode, UsageError
 from gvlstress.reporters.console import (
     ConsoleObserver,
     print_hunt,
@@ -33,14 +33,29 @@ from gvlstress.reporters.console import (
 )
 from gvlstress.scenario import describe, list_scenarios
 
+RUN_EXITS = (
+    ExitCode.OK,
+    ExitCode.HANG,
+    ExitCode.USAGE,
+    ExitCode.WORKER_FAILED,
+    ExitCode.ENVIRONMENT,
+    (ExitCode.INTERRUPTED, "Ctrl-C (143: SIGTERM)"),
+)
 
-@cli.command(epilog=RUN_EXAMPLES + "\n" + EXIT_CODES)
+
+@cli.command(
+    epilog=usage(
+        "run",
+        "gvlstress run --workers 5 --rayon 16",
+        "gvlstress run --fault lock_across_par_iter --fault-rate 0.02 --waves 10",
+        exits=RUN_EXITS,
+    )
+)
 @_options
 @click.option(
     "--shard",
     metavar="I/N|auto",
-    help="Run only the campaign's global waves I, I+N, ... of --waves (auto: from a Slurm array or "
-    "JOB_COMPLETION_INDEX with GVLSTRESS_SHARD_COUNT); merge the shards with `gvlstress merge`.",
+    help="Only the waves I, I+N, ... of --waves (auto: a Slurm array's task); then merge.",
 )
 def run(shard: str | None, **opts: Any) -> None:
     """Launch waves of spawned workers that iterate a loader; catch, explain and survive hangs."""
@@ -56,23 +71,24 @@ def run(shard: str | None, **opts: Any) -> None:
     raise SystemExit(int(exit_code_for(result)))
 
 
-HUNT_EPILOG = """\b
-Examples:
-  gvlstress hunt --fault lock_order -o window_us=0 --workers 1 --rayon 4 --budget 10m
-  gvlstress hunt --target mymodule:batches --rayon 16 --squeeze 1 --until 3 --budget 1h
-  gvlstress hunt --fault lock_order -o window_us=0 --workers 1 --rayon 2 --explore --budget 20m
-Exit codes: 1 a hang was found; 0 none within the budget; 2, 3, 4, 130 as for run.
-"""
-
-
-@cli.command(epilog=HUNT_EPILOG)
+@cli.command(
+    cls=TakesRunOptions,
+    shared=shared_options(),
+    epilog=usage(
+        "hunt",
+        "gvlstress hunt --fault lock_order -o window_us=0 --workers 1 --rayon 4 --budget 10m",
+        "gvlstress hunt --target mymodule:batches --rayon 16 --squeeze 1 --explore --budget 1h",
+        exits=((ExitCode.HANG, "a hang was found"), (ExitCode.OK, "none within the budget"), *RUN_EXITS[2:]),
+    ),
+)
 @_options
 @click.option(
     "--until",
     "until_hangs",
     type=click.IntRange(1, 10_000),
     default=None,
-    help="Stop after this many hung waves [default: 1; with --explore, only the budget stops it].",
+    metavar="N",
+    help="Stop after this many hung waves [default: 1; --explore: the budget].",
 )
 @click.option("--budget", metavar="TIME", help="Stop starting waves after this long (90, 90s, 30m, 2h).")
 @click.option(
@@ -80,24 +96,24 @@ Exit codes: 1 a hang was found; 0 none within the budget; 2, 3, 4, 130 as for ru
     type=click.IntRange(1, 1_000_000),
     default=MAX_WAVES,
     show_default=True,
+    metavar="N",
     help="Stop after this many waves.",
 )
 @click.option(
     "--keep-alive",
     metavar="TIME",
-    help="Leave the first hung worker running for a debugger this long (e.g. 10m); Ctrl-C ends it.",
+    help="Keep the first hung worker this long, for a debugger (e.g. 10m).",
 )
 @click.option(
     "--explore",
     "explore_settings",
     is_flag=True,
-    help="Spread waves over settings (threads, workers, amplifiers), favouring the one with the most "
-    "hangs per CPU-minute (Thompson sampling); rank them.",
+    help="Spread waves over settings, favouring the most hangs per CPU-minute.",
 )
 @click.option(
     "--sequential",
     metavar="P0,P1",
-    help="Stop as soon as Wald's SPRT decides the hang rate per wave is <= P0 or >= P1 (e.g. 0.001,0.02).",
+    help="Stop once Wald's SPRT decides: hang rate <= P0 or >= P1.",
 )
 @click.option(
     "--alpha", type=PROBABILITY, default=0.05, show_default=True, help="SPRT: P(decide >= P1 | rate is P0)."
@@ -143,7 +159,16 @@ def hunt(
     raise SystemExit(int(exit_code_for(result.run)))
 
 
-@cli.command()
+@cli.command(
+    epilog=usage(
+        "report",
+        "gvlstress report reports/20261122T101500Z-healthy --force",
+        exits=(
+            (ExitCode.OK, "written"),
+            (ExitCode.USAGE, "not a run directory, or the report exists without --force"),
+        ),
+    )
+)
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--force", is_flag=True, help="Overwrite an existing report.md / junit.xml.")
 def report(run_dir: Path, force: bool) -> None:
@@ -154,7 +179,7 @@ def report(run_dir: Path, force: bool) -> None:
         console.print(f"{name}: {path}", markup=False)
 
 
-@cli.command()
+@cli.command(epilog=usage("scenarios", "gvlstress scenarios", exits=((ExitCode.OK, "listed"),)))
 def scenarios() -> None:
     """List scenario files (./scenarios and the built-in ones), one line each."""
     console = make_console()

@@ -108,6 +108,82 @@ HINTS = {
 }
 
 
+SIGNS = {
+    POOL_EXHAUSTION: "every pool thread is inside a job blocked in a channel or park, none idle in "
+    "rayon_core::sleep, and a caller waits in LockLatch::wait_and_reset",
+    LOCK_ACROSS: "pool threads wait on one mutex (Mutex::lock_contended); a thread not waiting for it waits in "
+    "the rayon latch for those very jobs",
+    LOCK_ORDER: "threads wait on two or more different mutexes",
+    GIL_HELD: "the GIL's owner (py-spy owns_gil) waits in the rayon latch while pool threads wait in take_gil / "
+    "PyGILState_Ensure",
+    FORK_AFTER_INIT: "a fork that never exec'd waits for a pool none of whose threads exists in it (no rayon "
+    "pool thread, no OpenMP worker, no tokio runtime thread among all its threads), or spins or re-arms a "
+    "timed wait inside a library whose threads exist only in the parent; needs a complete native view",
+    EXECUTOR_WEDGED: "a worker dead and unreaped while its future stays pending for 1 s, the pool never "
+    "reported broken; the manager thread in Connection._recv (read() inside a frame); the other workers "
+    "parked in _sendback_result on the result queue's lock",
+    LIVELOCK: "no progress, CPU burning (judged at the timeout); the busiest frames shown",
+    CRASH: "the worker died: exit code or signal, and the cause found in its stderr tail",
+    NONDETERMINISTIC_ERROR: "some workers raised, siblings running the same code did not",
+    ERROR: "every worker of a wave raised the same way",
+    GIL_LOCK_INVERSION: "the GIL's owner waits on a native lock (not a rayon latch) while other threads wait "
+    "in take_gil",
+    FORK_HELD_LOCK: "a fork that never exec'd, one thread, waiting to acquire a lock; or a thread still "
+    "inside fork() (at-fork handlers on its stack) waiting on a lock",
+    IMPORT_LOCK: "a thread in importlib's _ModuleLock.acquire while the thread running that module's "
+    "top-level code waits",
+    THREAD_POOL_EXHAUSTION: "every ThreadPoolExecutor worker is inside a task waiting on a future of its own "
+    "pool, queued behind it",
+    EXIT_HANG: "the main thread in threading._shutdown, joining a thread that never ends",
+    EXIT_DESTRUCTOR: "the main thread in Py_FinalizeEx (no Python frame left) waits in a join or a lock: a "
+    "Rust Drop, a C++ destructor, a tp_dealloc",
+    QUEUE_JOIN: "a thread in Queue.join(), the consumers in Queue.get()",
+    PY_LOCK_ORDER: "Python threads wait to acquire different threading locks, each held by another of them "
+    "(each thread's line in the evidence)",
+    JOIN_BLOCKED: "Thread.join on a thread that is itself blocked",
+    LOST_WAKEUP: "a Condition or Event wait with no thread left that could notify it",
+    JOIN_BEFORE_DRAIN: "with --tree: a parent in wait4() for a child whose queue feeder is blocked writing a "
+    "pipe only the parent reads",
+    PIPE_CYCLE: "with --tree: processes in read() on pipes, each written only by the next one in a ring",
+    PEER_GONE: "the waited pipe or socket, followed to its other end, is held by no process, or only by the "
+    "waiter itself; or, in a library's teardown, every thread waits on the process's own descriptors",
+    LOST_TASK: "the launcher waits for a Pool / ProcessPoolExecutor result, every worker waits for a task, "
+    "no byte is in flight and the task handler has nothing left to hand out",
+    GIL_SPIN: "the GIL's holder burns CPU in a library's loop whose frame never changes, while threads that "
+    "library started wait for the GIL",
+    LOST_RESULTS: "the launcher waits for a pool result and the thread that delivers results "
+    "(_handle_results, the executor's manager thread) no longer exists",
+    FORK_HANDLER: "__run_prefork_handlers on a forking thread's stack, spinning or in a re-armed timed "
+    "wait, every other thread waiting on a lock, a timer or its own descriptors",
+    UNRECOGNISED: "a closed wait set that no shape explains: the futex groups and stacks are in the report",
+}
+"""What identifies each pattern in the facts (the documentation's catalogue; `HINTS` says what to do)."""
+
+FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Native pools (rayon)", (POOL_EXHAUSTION, LOCK_ACROSS, LOCK_ORDER, GIL_HELD, GIL_LOCK_INVERSION)),
+    ("Fork", (FORK_AFTER_INIT, FORK_HELD_LOCK, FORK_HANDLER)),
+    (
+        "Python threads and interpreter exit",
+        (
+            PY_LOCK_ORDER,
+            JOIN_BLOCKED,
+            LOST_WAKEUP,
+            IMPORT_LOCK,
+            THREAD_POOL_EXHAUSTION,
+            QUEUE_JOIN,
+            EXIT_HANG,
+        ),
+    ),
+    (
+        "Processes and pools",
+        (EXECUTOR_WEDGED, JOIN_BEFORE_DRAIN, PIPE_CYCLE, LOST_TASK, LOST_RESULTS, PEER_GONE),
+    ),
+    ("Spins and exits", (GIL_SPIN, LIVELOCK, EXIT_DESTRUCTOR)),
+    ("Failures and the rest", (CRASH, NONDETERMINISTIC_ERROR, ERROR, UNRECOGNISED)),
+)
+"""Every pattern once, in the families the documentation lists them by."""
+
+
 @dataclass(frozen=True)
 class Match:
     pattern: str

@@ -31,9 +31,11 @@ from gvlstress.model.run import (
     WorkerOutcome,
 )
 from gvlstress.model.stacks import Capture, Frame, NativeThread, PyThread, StackSample, ThreadView, ToolRun
-from gvlstress.model.verdicts import Verdict, plural, worst
+from gvlstress.model.verdicts import IN_INSPECT, IN_RUN, Verdict, plural, worst
 
 __all__ = [
+    "IN_INSPECT",
+    "IN_RUN",
     "Activity",
     "ArmStats",
     "AuditItem",

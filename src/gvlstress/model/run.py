@@ -73,14 +73,21 @@ class WorkerOutcome:
     """One worker of one wave: what it did and how it ended."""
 
     slot: int
+    """The worker's place in its wave, 0 to workers - 1."""
     pid: int | None
+    """Its process id (None if it never started)."""
     verdict: Verdict
+    """How it ended (the documentation's Verdicts page)."""
     iterations: int
+    """Batches it completed."""
     threads_max: int
+    """The most OS threads seen in it."""
     cpu_s: float | None
+    """CPU seconds it used (None when unknown)."""
     rayon_threads: int | None
     """Pool size the worker's target reported (None if it never got that far)."""
     batch_s_max: float | None
+    """Its slowest batch, in seconds."""
     iter_s: float | None = None
     """Seconds the worker spent iterating (first batch to last): the denominator of throughput."""
     env_inherited: dict[str, str] = field(default_factory=dict)
@@ -88,15 +95,21 @@ class WorkerOutcome:
     env_effective: dict[str, str] = field(default_factory=dict)
     """Thread knobs after gvlstress applied --rayon, i.e. what the target saw (redacted)."""
     target_info: dict[str, Any] = field(default_factory=dict)
+    """What the target reported about itself in this worker (its `describe()`)."""
     probe: ProbeFinding | None = None
+    """The /proc finding when it was probed: per-thread state, waits, CPU, futex groups."""
     capture: Capture | None = None
+    """Its three views merged by thread id, when it was captured (hung)."""
     diagnosis: Diagnosis | None = None
+    """The verdict explained: pattern, hint, evidence."""
     stalls: int = 0
     """How often its heartbeat went quiet past the stall threshold."""
     detail: str | None = None
     """Traceback of an error, exit status of a crash, why it was cancelled."""
     exit_code: int | None = None
+    """The exit code of a worker that died."""
     signal: int | None = None
+    """The signal that killed a worker that died."""
     stderr_tail: tuple[str, ...] = ()
     """The last lines the worker wrote to stderr (redacted): an LLVM error, a Rust panic."""
     raised: str | None = None
@@ -128,14 +141,19 @@ class WaveResult:
     """One launch of N workers."""
 
     index: int
+    """The wave's index, from 0 (a campaign's global index for a shard)."""
     verdict: Verdict
+    """Its worst worker's verdict."""
     wall_s: float
+    """Seconds from its start to its end."""
     workers: tuple[WorkerOutcome, ...]
+    """One entry per worker."""
     detected_by: str | None = None
     """'stall' (a heartbeat went quiet and /proc confirmed) or 'timeout' (the launch deadline)."""
     detect_s: float | None = None
     """Seconds from wave start to the hang verdict."""
     interrupted: bool = False
+    """Whether Ctrl-C or SIGTERM stopped it."""
     env: dict[str, str] = field(default_factory=dict)
     """What the harness set in every worker of this wave before the target was imported."""
     amplifiers: dict[str, Any] = field(default_factory=dict)
@@ -222,12 +240,20 @@ class ArmStats:
 
 @dataclass(frozen=True)
 class Summary:
+    """The counts a reader looks at first (run.json's `summary`)."""
+
     waves: int
+    """Waves run."""
     hung: int
+    """Waves with a deadlock, livelock or stalled worker."""
     crashed: int
+    """Waves whose worst worker crashed."""
     errored: int
+    """Waves whose worst worker raised."""
     verdict: Verdict
+    """The run's verdict: its worst wave's."""
     interrupted: bool
+    """Whether Ctrl-C or SIGTERM stopped it."""
 
 
 @dataclass(frozen=True)
@@ -235,13 +261,21 @@ class RunResult:
     """Everything one ``gvlstress run`` learnt; the source of every report."""
 
     scenario: Scenario
+    """Every resolved setting of the run."""
     environment: HostFacts
+    """The host it ran on."""
     target: TargetFacts
+    """What it ran."""
     waves: tuple[WaveResult, ...]
+    """Every wave, in order."""
     started_at: str
+    """When the run started (ISO 8601, UTC)."""
     finished_at: str
+    """When it ended (ISO 8601, UTC)."""
     command: tuple[str, ...]
+    """The command line that ran it (redacted)."""
     run_dir: str
+    """The run directory."""
     interrupted_by: int | None = None
     """Signal number that stopped the run, if one did."""
     warnings: tuple[str, ...] = ()

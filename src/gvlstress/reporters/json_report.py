@@ -36,7 +36,10 @@ MAX_JSON_BYTES = 256 * 1024 * 1024
 """Larger run.json or capture files are refused, not read (a huge file cannot stall a reader)."""
 
 
-_HEX_FIELDS = ("addr", "futex_addr")
+HEX_FIELDS = ("addr", "futex_addr")
+"""Fields written as hex strings (futex addresses, as every tool and reader shows them)."""
+EXTRA_PROPERTIES = ("n_parked", "n_futex")
+"""Derived properties written beside a type's fields, for readers."""
 
 
 _FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
@@ -48,10 +51,10 @@ def _fields(tp: type) -> tuple[tuple[str, bool], ...]:
     got = _FIELDS.get(tp)
     if got is None:
         got = tuple(
-            (f.name, f.name in _HEX_FIELDS) for f in dataclasses.fields(tp) if not f.metadata.get("file_only")
+            (f.name, f.name in HEX_FIELDS) for f in dataclasses.fields(tp) if not f.metadata.get("file_only")
         )
         _FIELDS[tp] = got
-        _EXTRAS[tp] = tuple(x for x in ("n_parked", "n_futex") if hasattr(tp, x))
+        _EXTRAS[tp] = tuple(x for x in EXTRA_PROPERTIES if hasattr(tp, x))
     return got
 
 
