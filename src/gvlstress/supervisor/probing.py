@@ -53,6 +53,15 @@ MAX_KIDS = 16
 """Descendants of a worker looked at with it (a pool's workers, a loader child)."""
 
 
+def spin_like(f: ProbeFinding) -> bool:
+    """Every thread that burned CPU over the probe window moved no byte and touched no new page:
+    a spin's signature (compute in a loader allocates and faults pages: polars' rayon threads
+    thousands a second, numpy's kernels hundreds). Only such a worker is looked at again while
+    it burns, since each look stops it a few times."""
+    hot = [t for t in f.threads if not t.parked and t.cpu_s > 0.05 * f.window_s]
+    return bool(hot) and all(not t.faults and not t.moved for t in hot)
+
+
 def _hung(f: ProbeFinding, s: Slot) -> bool:
     """A deadlock, or a spin whose cause a rule named (a named livelock ends the wave at the
     stall; an unnamed one waits for the launch timeout, as real work might end)."""
@@ -175,6 +184,8 @@ class Prober:
                 pooled = main is not None and vocab.waits_for_pool_results(main)
                 if named is not None and named.pattern not in GENERIC and not pooled:
                     continue  # a shape of its own stacks names it already
+            elif f.kind is ProbeKind.LIVELOCK and not spin_like(f):
+                continue  # real work touches memory or moves bytes: no stacks taken from it now
             elif f.kind not in (ProbeKind.LIVELOCK, ProbeKind.WAITING):
                 continue
             kids = [c.pid for c in proctree.descendants(pid)][:MAX_KIDS]
