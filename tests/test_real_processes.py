@@ -228,7 +228,7 @@ def test_a_ring_of_pipe_reads_is_a_deadlock_across_processes(report_dir: Path) -
     for kid in kids:
         d = the(data, kid)["diagnosis"]
         assert d["verdict"] == "deadlock", d["summary"]
-        assert d["pattern"] == "cycle of pipe reads across processes"
+        assert d["pattern"] == "cycle of pipe waits across processes"
         assert sum("written only by process" in e for e in d["evidence"]) == 3
     assert the(data, proc.pid)["diagnosis"]["verdict"] == "idle"  # the parent waits for a child
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
+from gvlstress.judge import patterns
 from gvlstress.judge.forks import judge_forks
 from gvlstress.judge.names import JOIN_BLOCKED, LOST_WAKEUP, UNRECOGNISED, Match
 from gvlstress.judge.peers import judge_peer
-from gvlstress.judge.pools import judge_pool
+from gvlstress.judge.pools import behind_workers, judge_pool
 from gvlstress.judge.spins import judge_spins
 from gvlstress.judge.tree import blocked_behind_wedge, died, link_pipes, link_tree, wedged_launcher
 from gvlstress.judge.verdict import decide
@@ -58,9 +59,18 @@ def judge_look(
         if pool is not None:  # what the pool accounts for says more than a generic Python shape
             linked[pid] = pool
             continue
-        if named is not None or f.kind is ProbeKind.DEADLOCK:
-            continue
         origin = captures.get(cap.forked_from) if cap is not None and cap.forked_from else None
+        if f.kind is ProbeKind.DEADLOCK:
+            # a closed wait set its own stacks name only generically (a forked child's one
+            # thread on a library's condvar): the library's threads left in the parent say more
+            own = patterns.match(f, cap) if named is None else named
+            if own is None or own.pattern in GENERIC:
+                forked = judge_forks(f, cap, origin, wiring)
+                if forked is not None:
+                    linked[pid] = forked
+            continue
+        if named is not None:
+            continue
         found = (
             judge_spins(f, cap, origin, wiring)
             or judge_forks(f, cap, origin, wiring)
@@ -68,6 +78,11 @@ def judge_look(
         )
         if found is not None:
             linked[pid] = found
+    for pid, (f, named) in list(linked.items()):  # a launcher behind its pool's hung workers
+        if named is None and f.kind not in (ProbeKind.DEADLOCK, ProbeKind.LIVELOCK):
+            behind = behind_workers(f, captures.get(pid), relatives, captures, linked)
+            if behind is not None:
+                linked[pid] = behind
     return linked
 
 

@@ -21,7 +21,7 @@ JOIN_BLOCKED = "join on a blocked thread"
 LOST_WAKEUP = "lost wakeup (a wait nobody can notify)"
 JOIN_BEFORE_DRAIN = "join before draining a pipe"
 EXECUTOR_WEDGED = "executor wedged by a worker killed while sending its result"
-PIPE_CYCLE = "cycle of pipe reads across processes"
+PIPE_CYCLE = "cycle of pipe waits across processes"
 IMPORT_LOCK = "import lock held across a wait"
 GIL_LOCK_INVERSION = "GIL <-> native lock inversion"
 FORK_HELD_LOCK = "fork while another thread held a lock"
@@ -77,8 +77,9 @@ HINTS = {
     THREAD_POOL_EXHAUSTION: "a task of a pool waits for another task of the same pool, and every worker is "
     "such a waiting task, so the awaited tasks never start: run the inner work inline, give it its own "
     "executor, or size the pool above the nesting depth",
-    PIPE_CYCLE: "each process reads a pipe only the next one writes, and that one is reading too: break the "
-    "cycle (one side writes before it reads, or reads with a timeout / from a selector on both pipes)",
+    PIPE_CYCLE: "each process waits on a pipe only the next one can serve (a read nobody writes, a write into a "
+    "full pipe nobody reads), and that one waits too: read every pipe you are written to concurrently "
+    "(subprocess's communicate(), a selector over both), or give the waits a timeout",
     POOL_EXHAUSTION: "run blocking stages (channel consumers, I/O) on their own ThreadPool::install or threads, "
     "never as jobs of the pool whose jobs wait for them",
     LOCK_ACROSS: "don't hold a lock across par_iter/join: copy what the jobs need out of the guard first",
@@ -144,7 +145,8 @@ SIGNS = {
     LOST_WAKEUP: "a Condition or Event wait with no thread left that could notify it",
     JOIN_BEFORE_DRAIN: "with --tree: a parent in wait4() for a child whose queue feeder is blocked writing a "
     "pipe only the parent reads",
-    PIPE_CYCLE: "with --tree: processes in read() on pipes, each written only by the next one in a ring",
+    PIPE_CYCLE: "with --tree: processes in read() (or in write() into a full pipe), each served only by the "
+    "next one in a ring",
     PEER_GONE: "the waited pipe or socket, followed to its other end, is held by no process, or only by the "
     "waiter itself; or, in a library's teardown, every thread waits on the process's own descriptors",
     LOST_TASK: "the launcher waits for a Pool / ProcessPoolExecutor result, every worker waits for a task, "

@@ -223,3 +223,44 @@ def judge_pool(
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
         LOST_TASK, HINTS[LOST_TASK], tuple(lines_)
     )
+
+
+def behind_workers(
+    f: ProbeFinding,
+    capture: Capture | None,
+    relatives: Relatives,
+    captures: Mapping[int, Capture],
+    judged: Mapping[int, tuple[ProbeFinding, Match | None]],
+) -> tuple[ProbeFinding, Match | None] | None:
+    """A launcher waiting for its pool's results while the workers that hold its tasks are hung
+    themselves (deadlocked or spinning: a library forked into them after its pool started), and
+    the rest wait for tasks: the launcher's hang is theirs, told from its side."""
+    if not relatives.tree:
+        return None
+    look = _Look.of(capture)
+    mains = list(look.main(f.progress_tid or f.pid))
+    if not mains or any(waits_for_result(m) is None for m in mains):
+        return None
+    hung: list[int] = []
+    for c, parent in relatives.parents.items():
+        if parent != f.pid or c not in judged:
+            continue
+        cm = list(_Look.of(captures.get(c)).main(c))
+        if not any(_is_worker(m) for m in cm):
+            continue
+        kid, _ = judged[c]
+        if kid.kind in (ProbeKind.DEADLOCK, ProbeKind.LIVELOCK):
+            hung.append(c)
+        elif not all(waits_for_task(m) for m in cm):
+            return None  # a worker still at work: its result may come
+    if not hung:
+        return None
+    first, named = judged[hung[0]]
+    line = (
+        f"the main thread waits for its pool's results; worker(s) {', '.join(map(str, hung))} hold its "
+        f"tasks and are {first.kind.value}ed themselves: {first.reason}"
+    )
+    reason = f"blocked behind its pool's worker(s) {', '.join(map(str, hung))}: {first.reason}"
+    evidence = (line, *(named.evidence if named else ()))
+    match = Match(named.pattern, named.hint, evidence) if named else None
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line)), match

@@ -230,15 +230,30 @@ def behind_child(
 def pipe_graph(
     findings: Mapping[int, ProbeFinding], pipes: Mapping[int, Mapping[str, str]]
 ) -> dict[int, tuple[str, tuple[int, ...]]]:
-    """Who each process waits for through a pipe: pid -> (the pipe its progress thread is blocked
-    reading, every other process in the tree holding that pipe's write end)."""
+    """Who each process waits for through a pipe: pid -> (how its progress thread waits, every
+    other process in the tree that could end that wait: the pipe's writers for a read, its
+    readers for a write into a full pipe)."""
     out = {}
     for pid, f in findings.items():
         pipe = pipe_waited(f)
         if pipe is not None:
             writers = tuple(sorted(q for q, held in pipes.items() if q != pid and "w" in held.get(pipe, "")))
-            out[pid] = (pipe, writers)
+            out[pid] = (f"read() on {pipe}, written only by", writers)
+            continue
+        full = pipe_written(f)
+        if full is not None:
+            readers = tuple(sorted(q for q, held in pipes.items() if q != pid and "r" in held.get(full, "")))
+            out[pid] = (f"write() on {full} (full), read only by", readers)
     return out
+
+
+def pipe_written(f: ProbeFinding) -> str | None:
+    """The pipe the progress thread is blocked writing ('pipe:[inode]'): it is full."""
+    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    if p is None or p.wait is None or p.wait.kind is not WaitKind.IO or p.wait.syscall not in _WRITES:
+        return None
+    target = p.wait.fd_target or ""
+    return target if target.startswith("pipe:") else None
 
 
 def link_pipes(
@@ -264,29 +279,26 @@ def link_pipes(
             cycle.append(pid)
         if pid != start or len(cycle) < 2 or start != min(cycle):
             continue
-        steps = [
-            f"process {a} waits in read() on {graph[a][0]}, written only by process {graph[a][1][0]}"
-            for a in cycle
-        ]
+        steps = [f"process {a} waits in {graph[a][0]} process {graph[a][1][0]}" for a in cycle]
         evidence = (
             *steps,
             f"each of the {len(cycle)} processes waits for the next: none can write, none returns",
         )
         named = patterns.Match(patterns.PIPE_CYCLE, patterns.HINTS[patterns.PIPE_CYCLE], evidence)
-        reason = "cycle of pipe reads across processes " + " -> ".join(map(str, [*cycle, start]))
+        reason = "cycle of pipe waits across processes " + " -> ".join(map(str, [*cycle, start]))
         for q in cycle:
             out[q] = (replace(findings[q], kind=ProbeKind.DEADLOCK, reason=reason), named)
-    for pid, (pipe, writers) in graph.items():
+    for pid, (how, others) in graph.items():
         if (
             pid in out
-            or not writers
-            or not all(q in findings and findings[q].kind is ProbeKind.STOPPED for q in writers)
+            or not others
+            or not all(q in findings and findings[q].kind is ProbeKind.STOPPED for q in others)
         ):
             continue
         f = findings[pid]
         line = (
-            f"its read() on {pipe} waits for process(es) {', '.join(map(str, writers))}, the only writer(s), "
-            "stopped (SIGSTOP or a tracer): `kill -CONT` resumes them"
+            f"its {how} process(es) {', '.join(map(str, others))}, stopped (SIGSTOP or a tracer): "
+            "`kill -CONT` resumes them"
         )
         out[pid] = (
             replace(f, kind=ProbeKind.STALLED, reason=f"{f.reason}; {line}", chain=(*f.chain, line)),
