@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from gvlstress.judge import patterns
 from gvlstress.judge.look import Judged, judge_look
 from gvlstress.judge.verdict import judge
 from gvlstress.model import (
     Capture,
     Frame,
     NativeThread,
+    ProbeKind,
     ProcSample,
     PyThread,
     StackSample,
@@ -85,6 +87,10 @@ class Proc:
     """Dead, unreaped children: pid -> wait status."""
     progress: bool = False
     """A run worker (the heartbeat went quiet) rather than a process inspect looks at."""
+    sigcgt: int = 1 << 1
+    """The signals it catches (SIGINT, as every Python program)."""
+    pipes: Mapping[str, str] = field(default_factory=dict)
+    """The pipes it holds: 'pipe:[N]' -> 'r', 'w' or 'rw' (``--tree``)."""
 
 
 def frames(names: tuple[str, ...]) -> tuple[Frame, ...]:
@@ -127,7 +133,7 @@ def _sample(p: Proc, second: bool) -> ProcSample:
                 queued_ns=0,
             )
         )
-    return ProcSample(p.pid, WINDOW if second else 0.0, tuple(threads), 1 << 1)
+    return ProcSample(p.pid, WINDOW if second else 0.0, tuple(threads), p.sigcgt)
 
 
 def _python(p: Proc, later: bool) -> tuple[PyThread, ...]:
@@ -186,11 +192,20 @@ class World:
             parents={p.pid: p.parent for p in self.procs},
             started={p.pid: p.started for p in self.procs},
             zombies={p.pid: p.zombies for p in self.procs},
+            pipes={p.pid: p.pipes for p in self.procs if p.pipes},
             tree=self.tree,
         )
         wiring = Wiring({p.pid: p.files for p in self.procs}, self.sockets, self.holders)
         progress = [p.pid for p in self.procs if p.progress]
         return judge_look(findings, captures, relatives, wiring, progress=progress)
+
+    def named(self, pid: int) -> tuple[ProbeKind, str | None]:
+        """The verdict of `pid` and its pattern as the report names it (a closed wait set that
+        no rule across processes named is named from its own stacks, as `explain` does)."""
+        f, m = self.judged()[pid]
+        if m is None and f.kind is ProbeKind.DEADLOCK:
+            m = patterns.match(f, capture(next(p for p in self.procs if p.pid == pid)))
+        return f.kind, m.pattern if m else None
 
 
 def held(target: str, *by: tuple[int, int, str]) -> dict[str, tuple[Holder, ...]]:

@@ -796,3 +796,86 @@ TBB_SPIN = (
 def test_prefork_spin(others: tuple[Th, ...], expected: tuple[ProbeKind, str | None]) -> None:
     main = Th(L, None, state="R", cpu_ms=1700, gil=True, py=(("child", APP, 58),), native=TBB_SPIN)
     assert named(World((Proc(L, (main, *others)),))) == expected
+
+
+# Rules the held-out hangs taught (a set of real hangs measured before these rules existed).
+def test_a_write_into_a_full_pipe_closes_a_cycle_across_processes() -> None:
+    """subprocess docs: the parent reads the child's stdout while the child fills stderr."""
+    parent = Proc(L, (Th(L, READ.format(fd=3), fd="pipe:[31]"),), pipes={"pipe:[31]": "r", "pipe:[32]": "r"})
+    child = Proc(
+        W1,
+        (Th(W1, WRITE.format(fd=2), fd="pipe:[32]"),),
+        parent=L,
+        pipes={"pipe:[31]": "w", "pipe:[32]": "w"},
+    )
+    world = World((parent, child))
+    assert world.named(L) == (ProbeKind.DEADLOCK, patterns.PIPE_CYCLE)
+    assert world.named(W1) == (ProbeKind.DEADLOCK, patterns.PIPE_CYCLE)
+
+
+def test_a_read_of_a_pipe_a_live_child_may_write_is_no_cycle() -> None:
+    parent = Proc(L, (Th(L, READ.format(fd=3), fd="pipe:[31]"),), pipes={"pipe:[31]": "r"})
+    child = Proc(W1, (Th(W1, SLEEP),), parent=L, pipes={"pipe:[31]": "w"})
+    assert World((parent, child)).named(L) == (ProbeKind.IDLE, None)
+
+
+SIGNAL_IN_QUEUE = (
+    f"PyThread_acquire_lock_timed@{PYTHON}",
+    f"lock_PyThread_acquire_lock@{PYTHON}",
+    f"_PyEval_EvalFrameDefault@{PYTHON}",
+    f"_PyErr_CheckSignalsTstate@{PYTHON}",
+    f"_Py_HandlePending@{PYTHON}",
+    f"_PyEval_EvalFrameDefault@{PYTHON}",
+)
+HANDLER_PY = (
+    ("Condition.__enter__", "/usr/lib/python3.12/threading.py", 300),
+    ("Queue.put", "/usr/lib/python3.12/queue.py", 133),
+    ("on_alarm", APP, 21),
+    ("Condition.__exit__", "/usr/lib/python3.12/threading.py", 302),
+    ("Queue.get", "/usr/lib/python3.12/queue.py", 165),
+)
+SIGALRM = 1 << 13
+
+
+@pytest.mark.parametrize(
+    ("native", "expected"),
+    [
+        # bpo-14976: a SIGALRM handler puts into the queue whose lock the interrupted get() holds
+        (SIGNAL_IN_QUEUE, (ProbeKind.DEADLOCK, patterns.SIGNAL_HANDLER_LOCK)),
+        # the same wait outside a handler, in a process that catches SIGALRM: a handler may end it
+        (SIGNAL_IN_QUEUE[:3], (ProbeKind.IDLE, None)),
+    ],
+    ids=["handler-takes-held-lock", "lock-wait-outside-handler"],
+)
+def test_a_signal_handler_blocked_on_the_lock_it_interrupted(
+    native: tuple[str, ...], expected: tuple[ProbeKind, str | None]
+) -> None:
+    main = Th(L, LOCK.format(addr=0x5640), py=HANDLER_PY, native=native)
+    assert World((Proc(L, (main,), sigcgt=SIGALRM | 2),), tree=False).named(L) == expected
+
+
+TOK = "/v/tokenizers/tokenizers.abi3.so"
+IN_TOK = (f"syscall@{LIBC}", f"??@{TOK}", f"??@{TOK}", f"cfunction_call@{PYTHON}")
+TOK_TASK = (
+    ("encode", "/v/tokenizers/impl.py", 40),
+    ("task", APP, 12),
+    ("mapstar", POOL, 48),
+    ("worker", POOL, 125),
+)
+
+
+def test_a_launcher_behind_its_hung_workers_is_their_hang() -> None:
+    """tokenizers#187: a fork pool's workers wait, in tokenizers, for its rayon threads that stayed
+    in the parent; the launcher waits for their results: its hang is theirs, named after them."""
+    parent_threads = (Th(L + 5, LOCK.format(addr=0x7F80), native=(f"syscall@{LIBC}", f"??@{TOK}", *STARTED)),)
+    launcher_ = Proc(L, (*launcher().threads, *parent_threads))
+    kid = Proc(W1, (Th(W1, LOCK.format(addr=0x7F90), py=TOK_TASK, native=IN_TOK),), parent=L, forked_from=L)
+    world = World((launcher_, kid, worker(W2)))
+    assert world.named(W1) == (ProbeKind.DEADLOCK, patterns.FORK_AFTER_INIT)
+    assert world.named(L) == (ProbeKind.DEADLOCK, patterns.FORK_AFTER_INIT)
+    assert f"blocked behind its pool's worker(s) {W1}" in world.judged()[L][0].reason
+
+
+def test_a_launcher_whose_worker_is_at_work_is_not_behind_it() -> None:
+    kid = Proc(W1, (Th(W1, SLEEP, py=IN_TASK),), parent=L)
+    assert World((launcher(), kid, worker(W2))).named(L) == (ProbeKind.IDLE, None)

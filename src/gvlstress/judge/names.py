@@ -32,10 +32,15 @@ THREAD_POOL_EXHAUSTION = "thread pool exhaustion (tasks wait on tasks queued beh
 PEER_GONE = "waits for a peer that has gone"
 LOST_TASK = "a process pool lost a task"
 GIL_SPIN = "the GIL's holder spins waiting for threads that need the GIL"
+SIGNAL_HANDLER_LOCK = "a signal handler waits for a lock the code it interrupted holds"
 LOST_RESULTS = "a process pool's result handler has died"
 FORK_HANDLER = "fork() waits in an at-fork handler for threads that will not come"
 
 HINTS = {
+    SIGNAL_HANDLER_LOCK: "Python runs a signal handler on the main thread between two bytecodes of whatever "
+    "it interrupted: a handler that takes a lock (a queue's put, logging, print to a locked stream) waits "
+    "for the interrupted frame, which cannot resume; set a flag or use signal.set_wakeup_fd / "
+    "loop.add_signal_handler in the handler, and do the work outside it (queue.SimpleQueue is reentrant)",
     GIL_SPIN: "a native library waits (spinning) for its worker threads while it holds the GIL, and the "
     "workers call back into Python (a registered filesystem, a UDF, a Python object column): the library must "
     "release the GIL before it waits (pybind11: gil_scoped_release; PyO3: py.detach); until it does, keep "
@@ -157,6 +162,8 @@ SIGNS = {
     "(_handle_results, the executor's manager thread) no longer exists",
     FORK_HANDLER: "__run_prefork_handlers on a forking thread's stack, spinning or in a re-armed timed "
     "wait, every other thread waiting on a lock, a timer or its own descriptors",
+    SIGNAL_HANDLER_LOCK: "a thread acquiring a lock with CPython's signal dispatch (_PyErr_CheckSignalsTstate) "
+    "below the acquire on its stack, and no other thread that could release it",
     UNRECOGNISED: "a closed wait set that no shape explains: the futex groups and stacks are in the report",
 }
 """What identifies each pattern in the facts (the documentation's catalogue; `HINTS` says what to do)."""
@@ -173,6 +180,7 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
             IMPORT_LOCK,
             THREAD_POOL_EXHAUSTION,
             QUEUE_JOIN,
+            SIGNAL_HANDLER_LOCK,
             EXIT_HANG,
         ),
     ),

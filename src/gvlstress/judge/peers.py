@@ -24,8 +24,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from gvlstress.judge import vocab
-from gvlstress.judge.names import HINTS, PEER_GONE, Match
+from gvlstress.judge import patterns, vocab
+from gvlstress.judge.names import HINTS, PEER_GONE, UNRECOGNISED, Match
 from gvlstress.judge.pools import waits_for_task
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import Endpoint, Holder, Relatives, Wiring
@@ -284,6 +284,22 @@ def judge_peer(
         lines.append(f"the wait is inside the library's teardown ({down})")
     elif found and all(e.target.startswith("anon_inode:") for e in found) and not dead:
         return None  # an event loop waiting on its own wakeup: judged by the threads, not here
+    views = {t.tid: t for t in capture.threads} if capture else {}
+    python_waits = [
+        t for t in rest if t.wait and t.wait.kind is WaitKind.LOCK and t.tid in views and views[t.tid].python
+    ]
+    if python_waits and not dead:
+        # nothing has gone: its own Python threads wait on each other (an executor's shutdown
+        # joining a worker blocked in Queue.get): the Python shape names it, the wait on its own
+        # descriptors is how the main thread meets it
+        shape = patterns.match(replace(f, kind=ProbeKind.DEADLOCK), capture)
+        if shape is not None and shape.pattern != UNRECOGNISED:
+            reason = (
+                f"{who} waits on descriptors only this process holds, for threads that wait on each other"
+            )
+            return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
+                shape.pattern, shape.hint, (*lines, *shape.evidence)
+            )
     reason = f"{who} waits for a peer that has gone: " + "; ".join(e.words for e in found)
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
         PEER_GONE, HINTS[PEER_GONE], tuple(lines)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
-from gvlstress.judge import vocab
+from gvlstress.judge import patterns, vocab
 from gvlstress.judge.names import HINTS, LOST_RESULTS, LOST_TASK, Match
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, PyThread, ThreadView, WaitKind
@@ -256,6 +256,7 @@ def behind_workers(
     if not hung:
         return None
     first, named = judged[hung[0]]
+    named = named or patterns.match(first, captures.get(hung[0]))  # its own stacks' shape
     line = (
         f"the main thread waits for its pool's results; worker(s) {', '.join(map(str, hung))} hold its "
         f"tasks and are {first.kind.value}ed themselves: {first.reason}"

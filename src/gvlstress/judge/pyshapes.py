@@ -14,6 +14,7 @@ from gvlstress.judge.names import (
     LOST_WAKEUP,
     PY_LOCK_ORDER,
     QUEUE_JOIN,
+    SIGNAL_HANDLER_LOCK,
     THREAD_POOL_EXHAUSTION,
     Match,
 )
@@ -29,9 +30,28 @@ def _line(t: ThreadView) -> str:
     return vocab.python_line(t) or vocab.where(t)
 
 
+SIGNAL_DISPATCH = ("_PyErr_CheckSignalsTstate", "_PyErr_CheckSignals", "PyErr_CheckSignals", "handle_signals")
+"""CPython calling a Python signal handler between two bytecodes of the frame it interrupted."""
+
+
 def python_shapes(threads: list[ThreadView], pid: int, forked_from: int | None = None) -> Match | None:
     """Python-level shapes, from py-spy's frames (Python lines plus its native frames)."""
     py = [t for t in threads if t.python is not None]
+    in_handler = next((t for t in py if vocab.is_lock_acquire(t) and vocab.has(t, SIGNAL_DISPATCH)), None)
+    if in_handler is not None:
+        frames = vocab.python_frames(in_handler)
+        return Match(
+            SIGNAL_HANDLER_LOCK,
+            HINTS[SIGNAL_HANDLER_LOCK],
+            (
+                f"thread {in_handler.tid} ({vocab.role(in_handler, pid)}) runs a signal handler "
+                f"({vocab.first(in_handler, SIGNAL_DISPATCH)} on its stack) and waits to acquire a lock at "
+                f"{_line(vocab.outer_python(in_handler))}",
+                "the handler interrupted this same thread's frames, which hold the lock and cannot go on until "
+                "the handler returns"
+                + (f" (below it: {', '.join(f.name for f in frames[3:6])})" if len(frames) > 3 else ""),
+            ),
+        )
     imported = _import_lock(py, pid)
     if imported is not None:
         return imported
