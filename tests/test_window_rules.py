@@ -284,6 +284,7 @@ def test_executor_accounting(world: World, expected: tuple[ProbeKind, str | None
 # Peers: a unix socket whose other end only the waiting process holds (the worker died), a pipe
 # read by nobody else, a peer that is stopped, alive, deadlocked, or a listening socket.
 RECV = (("Connection._recv", CONN, 395), ("_ConnectionBase.recv", CONN, 250), ("main", APP, 20))
+BARE_READ = (("main", APP, 24),)
 SOCK_A, SOCK_B = 501, 502
 
 
@@ -299,9 +300,10 @@ def waiter(
     syscall: str = READ.format(fd=3),
     fd: str = f"socket:[{SOCK_A}]",
     extra: tuple[Th, ...] = (),
+    py: tuple[tuple[str, str, int], ...] = (),
     **kw: object,
 ) -> Proc:
-    return Proc(L, (Th(L, syscall, fd=fd, py=RECV), *extra), **kw)  # type: ignore[arg-type]
+    return Proc(L, (Th(L, syscall, fd=fd, py=py or RECV), *extra), **kw)  # type: ignore[arg-type]
 
 
 SELF_HELD = {**held(f"socket:[{SOCK_A}]", (L, 3, "rw")), **held(f"socket:[{SOCK_B}]", (L, 4, "rw"))}
@@ -324,7 +326,25 @@ GONE = (ProbeKind.DEADLOCK, patterns.PEER_GONE)
     [
         # multiprocessing docs: the worker died, the parent kept the worker's end: no EOF ever
         (World((waiter(zombies={W1: 256}),), unix(SOCK_A, SOCK_B), SELF_HELD), GONE),
+        # reaped, but the wait is in multiprocessing's Connection: made for another process
         (World((waiter(),), unix(SOCK_A, SOCK_B), SELF_HELD), GONE),
+        # the same wait in a bare os.read() with no dead child and no teardown: a self-pipe a
+        # signal handler may write (nothing says another process was to answer): idle
+        (World((waiter(py=BARE_READ),), unix(SOCK_A, SOCK_B), SELF_HELD), (ProbeKind.IDLE, None)),
+        # ... also beside Python threads idle by design (a thread pool waiting for tasks)
+        (
+            World(
+                (
+                    waiter(
+                        py=BARE_READ,
+                        extra=(Th(L + 1, LOCK.format(addr=0x30), py=(("_worker", "/x/thread.py", 81),)),),
+                    ),
+                ),
+                unix(SOCK_A, SOCK_B),
+                SELF_HELD,
+            ),
+            (ProbeKind.IDLE, None),
+        ),
         # another thread of the process is running: it may still write there (busy, not gone)
         (
             World(
@@ -362,7 +382,7 @@ GONE = (ProbeKind.DEADLOCK, patterns.PEER_GONE)
         # gh-118981: write() on a pipe whose only reader is the writer itself
         (
             World(
-                (waiter(syscall=WRITE.format(fd=7), fd="pipe:[9]"),),
+                (waiter(syscall=WRITE.format(fd=7), fd="pipe:[9]", zombies={W1: 256}),),
                 holders=held("pipe:[9]", (L, 6, "r"), (L, 7, "w")),
             ),
             GONE,
@@ -379,6 +399,8 @@ GONE = (ProbeKind.DEADLOCK, patterns.PEER_GONE)
     ids=[
         "worker-died-kept-end",
         "peer-end-held-here",
+        "self-held-no-dead-child",
+        "self-held-beside-idle-pool",
         "other-thread-runs",
         "other-thread-sleeps",
         "peer-alive",

@@ -36,8 +36,8 @@ def judge_look(
     `progress` are the processes with a progress signal (``run``'s quiet worker)."""
     decided = {p: decide(f, captures.get(p), progress=p in progress) for p, f in findings.items()}
     linked = link_tree(decided, relatives.parents, relatives.pipes)
-    for pid, pair in link_pipes({p: f for p, (f, m) in linked.items() if m is None}, relatives.pipes).items():
-        linked[pid] = pair
+    piped = link_pipes({p: f for p, (f, m) in linked.items() if m is None}, relatives.pipes)
+    linked.update(piped)
     for pid, zombies in relatives.zombies.items():  # a wedged executor: dead children unreaped
         if pid not in linked or linked[pid][1] is not None or not zombies:
             continue
@@ -50,8 +50,10 @@ def judge_look(
                 )
     others = {p: f for p, (f, _) in linked.items()}
     for pid, (f, named) in list(linked.items()):
-        if f.kind in (ProbeKind.GONE, ProbeKind.STOPPED) or (
-            named is not None and named.pattern not in GENERIC
+        if (
+            f.kind in (ProbeKind.GONE, ProbeKind.STOPPED)
+            or (named is not None and named.pattern not in GENERIC)
+            or pid in piped  # its pipe's writers were judged already (stopped, or a cycle)
         ):
             continue
         cap = captures.get(pid)

@@ -5,8 +5,11 @@ because the wait "ends from outside": it ends when the process at the other end 
 or connects). So the other end is found (the pipe's other holders, a unix socket's peer from
 sock_diag, a loopback TCP connection's other side) and judged:
 
-- held by no process, or only by this one with no other thread to act: the peer has gone
-  (a worker that died while the parent kept its end of the pipe; a socket nobody connects);
+- held by no process, or only by this one with no other thread to act while a child it started
+  lies dead, the wait is in a library's teardown or in multiprocessing's channel (a Connection,
+  a Queue: made to talk to another process): the peer has gone (a worker that died while
+  the parent kept its end of the pipe; a context flushing to an endpoint that exited). Held only
+  by this one with no such sign, it is a self-pipe a signal handler may write: idle;
 - held by processes that are deadlocked themselves: this wait is behind theirs;
 - held by processes that are all stopped (SIGSTOP, a tracer): stalled until they continue;
 - held by a live process that may act (running, waiting on something of its own), or by a
@@ -195,6 +198,19 @@ def teardown_frame(capture: Capture | None, tid: int) -> str | None:
     return None
 
 
+def channel_frame(capture: Capture | None, tid: int) -> str | None:
+    """The innermost Python frame of `tid` in multiprocessing's own code (a Connection, a Queue,
+    a spawn launch), if any: a channel made to talk to another process, so an answer was due
+    from one; a bare os.read() on a self-pipe says no such thing."""
+    if capture is None:
+        return None
+    t = next((v for v in capture.threads if v.tid == tid), None)
+    for f in t.python.frames if t is not None and t.python else ():
+        if f.file and "/multiprocessing/" in f.file.replace("\\", "/"):
+            return f"{f.name} ({f.file.rsplit('/', 2)[-2]}/{f.file.rsplit('/', 1)[-1]})"
+    return None
+
+
 def judge_peer(
     f: ProbeFinding,
     capture: Capture | None,
@@ -244,7 +260,7 @@ def judge_peer(
                 f, kind=ProbeKind.STALLED, reason=f"{f.reason}; {line}", chain=(*f.chain, line)
             ), None
         peers = ", ".join(
-            f"{o} ({j.kind.value}: {j.reason})" if j else f"{o} (not looked at)"
+            f"{o} ({j.kind.value})" if j else f"{o} (not looked at)"  # their own lines say why
             for o, j in zip(live, judged, strict=True)
         )
         line = f"{who} waits in {p.wait.detail} for process(es) {peers}, which hold the other end and may still act"
@@ -300,6 +316,16 @@ def judge_peer(
             return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
                 shape.pattern, shape.hint, (*lines, *shape.evidence)
             )
+    channel = channel_frame(capture, p.tid)
+    if any(e.own for e in found) and not (dead or down or channel):
+        # it holds the other end itself and nothing says an answer was due from anyone else (no
+        # child died, no teardown, not multiprocessing's channel): a self-pipe a signal handler
+        # writes, a read a process opens /proc/PID/fd/N to answer; idle, never a deadlock on this
+        return None
+    if channel and not (dead or down):
+        lines.append(
+            f"the wait is in {channel}: a channel made for another process, whose end only this one holds"
+        )
     reason = f"{who} waits for a peer that has gone: " + "; ".join(e.words for e in found)
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
         PEER_GONE, HINTS[PEER_GONE], tuple(lines)
