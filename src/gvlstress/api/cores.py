@@ -56,7 +56,9 @@ def inspect_core(
             raw = corefile.unpacked(core, scratch)
             found = corefile.notes(raw)
         except corefile.CoreError as exc:
-            raise UsageError(f"--core {core}: {exc}", hint="pass an ELF core of a Linux x86_64 process") from None
+            raise UsageError(
+                f"--core {core}: {exc}", hint="pass an ELF core of a Linux x86_64 process"
+            ) from None
         exe = executable or (found.files[0] if found.files else "")
         if not exe or not os.path.isfile(exe):
             raise UsageError(

@@ -362,7 +362,9 @@ class _Waves:
                 setting=setting,
                 shard=shard.index if shard else None,
                 delays=self.delays if wave_scenario.delays is not None else None,
-                cores=Keep(self.run_dir, wave_scenario.core_limit, index) if wave_scenario.keep_core else None,
+                cores=Keep(self.run_dir, wave_scenario.core_limit, index)
+                if wave_scenario.keep_core
+                else None,
             )
             try:
                 wave = launch.run()

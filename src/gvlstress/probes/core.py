@@ -80,12 +80,22 @@ def parse_smaps(text: str) -> list[Mapping]:
         if len(head) >= 5 and "-" in head[0] and len(head[1]) == 4:
             lo, _, hi = head[0].partition("-")
             try:
-                out.append(Mapping(int(lo, 16), int(hi, 16), head[1], int(head[2], 16), head[5].strip() if len(head) > 5 else ""))
+                out.append(
+                    Mapping(
+                        int(lo, 16),
+                        int(hi, 16),
+                        head[1],
+                        int(head[2], 16),
+                        head[5].strip() if len(head) > 5 else "",
+                    )
+                )
             except ValueError:
                 continue
         elif line.startswith("VmFlags:") and out:
             last = out[-1]
-            out[-1] = Mapping(last.start, last.end, last.perms, last.offset, last.path, frozenset(line.split()[1:]))
+            out[-1] = Mapping(
+                last.start, last.end, last.perms, last.offset, last.path, frozenset(line.split()[1:])
+            )
     return out
 
 
@@ -147,7 +157,7 @@ def _present(pid: int, maps: list[Mapping]) -> dict[Mapping, list[tuple[int, int
                 if m.offset == 0:
                     out[m] = [(m.start, m.start + elfcore.PAGE)]
                 continue
-            if m.file_backed and "p" in m.perms or m.path == "[vdso]":
+            if (m.file_backed and "p" in m.perms) or m.path == "[vdso]":
                 out[m] = [(m.start, m.end)]
                 continue
             pages = m.size // elfcore.PAGE
@@ -193,7 +203,9 @@ def _notes(pid: int, stopper: ThreadStopper) -> tuple[bytes, list[int], int]:
         sps.append(struct.unpack_from("<Q", regs, rsp * 8)[0])
         ts = _stat(pid, tid)
         times = (int(ts[12]), int(ts[13]))
-        parts.append(elfcore.note(elfcore.NT_PRSTATUS, elfcore.prstatus(tid, ids, regs, times, clk, signal.SIGSTOP)))
+        parts.append(
+            elfcore.note(elfcore.NT_PRSTATUS, elfcore.prstatus(tid, ids, regs, times, clk, signal.SIGSTOP))
+        )
         fp = stopper.registers(tid, PTRACE_GETFPREGS, elfcore.FPREGS_SIZE)
         if fp is not None:
             parts.append(elfcore.note(elfcore.NT_PRFPREG, fp))
@@ -288,7 +300,9 @@ def write(pid: int, path: Path, limit: int = LIMIT_DEFAULT, timeout: float = TIM
         with contextlib.suppress(OSError):
             path.unlink()
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return KeptCore(str(path), chosen, False, time.monotonic() - started, limit_bytes=limit, executable=exe, error=why)
+        return KeptCore(
+            str(path), chosen, False, time.monotonic() - started, limit_bytes=limit, executable=exe, error=why
+        )
 
 
 def _exe(pid: int) -> str:
@@ -369,4 +383,6 @@ def _gcore(pid: int, path: Path, limit: int, timeout: float, exe: str) -> KeptCo
         path.unlink()
         raise OSError(0, f"gcore's core is {kept} bytes compressed, over the {limit}-byte bound")
     took = time.monotonic() - started
-    return KeptCore(str(path), "gcore", True, took, path.stat().st_size, size, 0, limit, executable=exe, total_s=took)
+    return KeptCore(
+        str(path), "gcore", True, took, path.stat().st_size, size, 0, limit, executable=exe, total_s=took
+    )

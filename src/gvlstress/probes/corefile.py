@@ -21,7 +21,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, cast
 
 from gvlstress.model import Frame, NativeThread, ProcSample, PyThread, ThreadSample, ToolRun
 from gvlstress.model.syscalls import CLK_TCK, futex_syscalls
@@ -44,13 +44,13 @@ class CoreError(ValueError):
     """A file that cannot be read as a core (the API turns it into a usage error)."""
 
 
-def _opener(path: Path) -> tuple[str, BinaryIO]:
+def _opener(path: Path) -> tuple[str, IO[bytes]]:
     with path.open("rb") as fh:
         magic = fh.read(6)
     if magic.startswith(b"\x1f\x8b"):
-        return "gzip", gzip.open(path, "rb")
+        return "gzip", cast("IO[bytes]", gzip.open(path, "rb"))
     if magic.startswith(b"\xfd7zXZ"):
-        return "xz", lzma.open(path, "rb")
+        return "xz", cast("IO[bytes]", lzma.open(path, "rb"))
     return "raw", path.open("rb")
 
 
@@ -154,7 +154,8 @@ def stacks(core: Path, executable: str, pid: int) -> Stacks:
     out = tools.run(argv, PYSTACK_TIMEOUT_S, diagnostic=True)
     native = parse_pystack(out.stdout)
     native = tuple(
-        NativeThread(t.tid, t.name, f) for t, f in zip(native, readable([t.frames for t in native]), strict=True)
+        NativeThread(t.tid, t.name, f)
+        for t, f in zip(native, readable([t.frames for t in native]), strict=True)
     )
     python = parse_pystack_python(out.stdout)
     error = None if native else (out.error or "pystack printed no stacks")

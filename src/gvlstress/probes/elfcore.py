@@ -34,9 +34,9 @@ PHDR_SIZE = 56
 PAGE = 4096
 
 USER_REGS = (
-    "r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi orig_rax rip cs eflags rsp ss "
-    "fs_base gs_base ds es fs gs"
-).split()
+    *("r15", "r14", "r13", "r12", "rbp", "rbx", "r11", "r10", "r9", "r8", "rax", "rcx", "rdx", "rsi"),
+    *("rdi", "orig_rax", "rip", "cs", "eflags", "rsp", "ss", "fs_base", "gs_base", "ds", "es", "fs", "gs"),
+)
 """x86_64's ``struct user_regs_struct`` (what PTRACE_GETREGS fills and NT_PRSTATUS holds)."""
 REGS_SIZE = 8 * len(USER_REGS)
 FPREGS_SIZE = 512

@@ -248,7 +248,9 @@ class Prober:
             s.finding = decide(s.finding, cap, progress=True)
             s.confirmed = s.confirmed and _hung(s.finding, s)
         if self.cores is not None:  # after the stacks: the tools' attaches are over
-            caps = {pid: s.capture for pid, s in hung.items() if s.capture is not None and s.capture.core is None}
+            caps = {
+                pid: s.capture for pid, s in hung.items() if s.capture is not None and s.capture.core is None
+            }
             for pid, kept in keep_all(self.cores, list(caps)).items():
                 hung[pid].capture = replace(caps[pid], core=kept)
 
