@@ -10,6 +10,7 @@ import struct
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -172,7 +173,7 @@ def test_a_core_of_a_live_process_lets_it_go_on_and_pystack_reads_it(tmp_path: P
     assert "wait" in frames
 
 
-def _keep(fault: str, report_dir: Path, *extra: str) -> tuple[dict[str, object], Path]:
+def _keep(fault: str, report_dir: Path, *extra: str) -> tuple[dict[str, Any], Path]:
     run = cli_run(
         ["run", "--fault", fault, "--workers", "1", "--rayon", "4", "--waves", "1", "--keep-core", *extra],
         1,
