@@ -12,6 +12,7 @@ from gvlstress.api.output import check_report_dir, export, new_run_dir, rerender
 from gvlstress.api.realbugs import real_selftest
 from gvlstress.api.run import NullObserver, harness_health, run, version_warnings
 from gvlstress.api.selftest import selftest
+from gvlstress.api.shrink import shrink
 
 __all__ = [
     "NullObserver",
@@ -29,6 +30,7 @@ __all__ = [
     "rerender",
     "run",
     "selftest",
+    "shrink",
     "slurm",
     "sweep",
     "version_warnings",

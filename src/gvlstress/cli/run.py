@@ -11,7 +11,9 @@ from rich.markup import escape
 
 from gvlstress import api
 from gvlstress.api.hunt import DEFAULT as HUNT_DEFAULT
+from gvlstress.api.shrink import Budget
 from gvlstress.campaign import shards as campaign
+from gvlstress.campaign.shrink import RATIO
 from gvlstress.cli.group import cli
 from gvlstress.cli.options import (
     EXIT_CODES,
@@ -24,6 +26,7 @@ from gvlstress.cli.options import (
     exit_code_for,
     scenario_from_options,
 )
+from gvlstress.cli.shrink import run_shrink
 from gvlstress.cli.terminal import make_console, stop_on_signals
 from gvlstress.errors import UsageError
 from gvlstress.reporters.console import (
@@ -61,6 +64,7 @@ Examples:
   gvlstress hunt --fault lock_order -o window_us=0 --workers 1 --rayon 4 --budget 10m
   gvlstress hunt --target mymodule:batches --rayon 16 --squeeze 1 --until 3 --budget 1h
   gvlstress hunt --fault lock_order -o window_us=0 --workers 1 --rayon 2 --explore --budget 20m
+  gvlstress hunt --fault lock_order --workers 2 --rayon 8 --budget 10m --shrink
 Exit codes: 1 a hang was found; 0 none within the budget; 2, 3, 4, 130 as for run.
 """
 
@@ -100,6 +104,13 @@ Exit codes: 1 a hang was found; 0 none within the budget; 2, 3, 4, 130 as for ru
     help="Stop as soon as Wald's SPRT decides the hang rate per wave is <= P0 or >= P1 (e.g. 0.001,0.02).",
 )
 @click.option(
+    "--shrink",
+    "then_shrink",
+    is_flag=True,
+    help="Once a hang is found, shrink it (gvlstress shrink RUN_DIR with its defaults): the smallest "
+    "setting that still hangs and a standalone reproducer.",
+)
+@click.option(
     "--alpha", type=PROBABILITY, default=0.05, show_default=True, help="SPRT: P(decide >= P1 | rate is P0)."
 )
 @click.option(
@@ -112,6 +123,7 @@ def hunt(
     keep_alive: str | None,
     explore_settings: bool,
     sequential: str | None,
+    then_shrink: bool,
     alpha: float,
     beta: float,
     **opts: Any,
@@ -140,6 +152,9 @@ def hunt(
             test,
         )
     print_hunt(console, result)
+    if then_shrink and result.hangs and result.run.interrupted_by is None:
+        console.print("")
+        run_shrink(Path(result.run.run_dir), Budget(), None, RATIO, None, False)
     raise SystemExit(int(exit_code_for(result.run)))
 
 
