@@ -11,6 +11,7 @@ budget and a launch budget per invocation, and by a cap on each step's launches.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import time
 from dataclasses import dataclass, replace
@@ -28,6 +29,7 @@ from gvlstress.reporters import json_report, markdown
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario, resolve
 from gvlstress.supervisor import StopFlag
+from gvlstress.system import watchdog
 from gvlstress.system.redact import REDACTED, redact_path
 from gvlstress.targets.registry import get_target
 
@@ -72,6 +74,20 @@ def shrink(
     shrink.json, shrink.md and the reproducer; measure the reproducer `measure` times (None: as
     many launches as it needs to show a hang at its rate; 0: not at all)."""
     stop = stop if stop is not None else StopFlag()
+    with watchdog.guarding():  # one watchdog for every step and the reproducer's measure
+        return _shrink(run_dir, budget, rate, ratio, measure, observer, stop, force)
+
+
+def _shrink(
+    run_dir: Path,
+    budget: Budget,
+    rate: float | None,
+    ratio: float,
+    measure: int | None,
+    observer: ShrinkObserver | None,
+    stop: StopFlag,
+    force: bool,
+) -> ShrinkResult:
     original_run = json_report.read(run_dir)
     original, first = _start(run_dir, original_run, rate, ratio, force)
     if first.finished:
@@ -136,7 +152,7 @@ def _start(
     original = _runnable(run_.scenario, run_dir)
     saved = json_report.read_shrink(run_dir)
     if saved is not None and not force:
-        if saved.original != original.to_dict():
+        if saved.original != json.loads(json.dumps(original.to_dict())):  # as shrink.json holds it
             raise UsageError(
                 f"{run_dir}/shrink.json belongs to another run", hint="add --force to start over"
             )

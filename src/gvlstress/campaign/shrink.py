@@ -67,7 +67,10 @@ def decide(test: stats.Sprt, hangs: int, launches: int, cap: int) -> tuple[str, 
     if verdict == "H1":
         return "kept", f"{said} >= {test.upper:.2f}: it hangs at the stated rate ({test.p1:.2f})"
     if verdict == "H0":
-        return "dropped", f"{said} <= {test.lower:.2f}: its rate is shown lower ({test.p0:.3f} or less)"
+        return (
+            "dropped",
+            f"{said} <= {test.lower:.2f}: its rate is shown lower (H0, {test.p0:.3g}, fits better)",
+        )
     if launches >= cap:
         return "undecided", f"{said}: no decision within {cap} launches, not kept"
     return None

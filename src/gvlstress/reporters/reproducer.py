@@ -128,6 +128,11 @@ def kill_sending(pids, stop):
                 return
 
 
+def drain(queue, pids):
+    while not queue.empty():
+        pids.append(queue.get())
+
+
 def launch(n, timeout):
     """One launch: 'ok', 'hung', 'crashed' (a worker died) or 'error: ...' (the loader raised)."""
     ctx = multiprocessing.get_context(START_METHOD)
@@ -136,7 +141,7 @@ def launch(n, timeout):
     seed = (SEED * 1_000_003 + n * 1009) % 2**63  # as gvlstress seeds its waves
     rng = random.Random(seed)
     kill_slot, kill_batch = rng.randrange(WORKERS), rng.randint(1, max(1, BATCHES))
-    queue = ctx.Queue()
+    queue = ctx.SimpleQueue()  # a worker's pid is in the pipe before its first batch
     burners = [ctx.Process(target=burn, daemon=True) for _ in range(BURNERS)]
     for b in burners:
         b.start()
@@ -148,13 +153,11 @@ def launch(n, timeout):
             for slot in range(WORKERS)
         ]
         if KILL_WORKER == "sending":
-            watch = threading.Thread(target=kill_sending, args=(pids, stop), daemon=True)
-            watch.start()
+            threading.Thread(target=kill_sending, args=(pids, stop), daemon=True).start()
         end = time.monotonic() + timeout
         done, pending = set(), set(futures)
         while pending and time.monotonic() < end:
-            while not queue.empty():
-                pids.append(queue.get_nowait())
+            drain(queue, pids)
             done, pending = cf.wait(futures, timeout=0.05)
         if pending:
             return "hung"
@@ -164,9 +167,9 @@ def launch(n, timeout):
         return f"error: {{failed[0]!r}}"[:300] if failed else "ok"
     finally:
         stop.set()
-        while not queue.empty():
-            pids.append(queue.get_nowait())
-        for pid in descendants(pids) | {{b.pid for b in burners}}:
+        drain(queue, pids)
+        roots = {{*pids, *(p.pid for p in multiprocessing.active_children())}}
+        for pid in descendants(roots):
             try:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
