@@ -8,6 +8,12 @@ Settings follow pytest-timeout's conventions: a command-line option, an environm
 an ini key for each, with one precedence rule (command line > environment > ini > default), and
 errors that say where a bad value came from.
 
+CI artifacts: with ``--gvlstress-artifacts DIR`` (env ``GVLSTRESS_ARTIFACTS``, ini
+``gvlstress_artifacts``) every run's directory (report.md, run.json, junit.xml, the raw captures
+and any cores) is copied under DIR/<test>/, the directory a CI job uploads; with
+``--gvlstress-keep-core`` (``GVLSTRESS_KEEP_CORE``, ``gvlstress_keep_core``) runs keep a core of
+each hung worker (off by default: a core holds the worker's memory and may hold secrets).
+
 Deadline rule: when pytest-timeout gives the test a timeout, gvlstress must report before it
 fires. Each wave's launch timeout is capped so the remaining waves fit in what is left of that
 budget minus ``gvlstress_margin`` seconds (capture, kill and reports; default 30 s), and waves
@@ -34,14 +40,37 @@ if TYPE_CHECKING:
 class Settings:
     report_dir: Path
     margin: float
+    artifacts: Path | None = None
+    keep_core: bool = False
+
+
+def _flag(text: str) -> bool:
+    """true/false, yes/no, on/off, 1/0 (ValueError otherwise)."""
+    value = {
+        "true": True,
+        "yes": True,
+        "on": True,
+        "1": True,
+        "false": False,
+        "no": False,
+        "off": False,
+        "0": False,
+    }
+    try:
+        return value[str(text).strip().lower()]
+    except KeyError:
+        raise ValueError(text) from None
 
 
 SETTINGS = pytest.StashKey[Settings]()
-_OPTIONS = {
+_OPTIONS: dict[str, tuple[str, str, str | None, Any]] = {
     # name: (command line, environment variable, default, kind)
     "report_dir": ("--gvlstress-report-dir", "GVLSTRESS_REPORT_DIR", "reports", str),
     "margin": ("--gvlstress-margin", "GVLSTRESS_MARGIN", "30", float),
+    "artifacts": ("--gvlstress-artifacts", "GVLSTRESS_ARTIFACTS", None, str),
+    "keep_core": ("--gvlstress-keep-core", "GVLSTRESS_KEEP_CORE", "false", _flag),
 }
+_EXPECTED = {float: "a number", _flag: "true or false"}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -62,8 +91,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="Seconds kept free before pytest-timeout fires, for capture and reports "
         "(env GVLSTRESS_MARGIN, ini gvlstress_margin; default: 30).",
     )
+    group.addoption(
+        "--gvlstress-artifacts",
+        dest="gvlstress_artifacts",
+        default=None,
+        metavar="DIR",
+        help="Copy every run's directory (reports, captures, cores) under DIR/<test>/ for CI to upload "
+        "(env GVLSTRESS_ARTIFACTS, ini gvlstress_artifacts; default: none).",
+    )
+    group.addoption(
+        "--gvlstress-keep-core",
+        dest="gvlstress_keep_core",
+        default=None,
+        metavar="BOOL",
+        help="Keep a core of each hung worker (env GVLSTRESS_KEEP_CORE, ini gvlstress_keep_core; "
+        "default: false; a core holds the worker's memory and may hold secrets).",
+    )
     parser.addini("gvlstress_report_dir", "Where gvlstress run directories go.", default=None)
     parser.addini("gvlstress_margin", "Seconds kept free before pytest-timeout fires.", default=None)
+    parser.addini("gvlstress_artifacts", "CI artifacts directory runs are copied to.", default=None)
+    parser.addini("gvlstress_keep_core", "Keep a core of each hung worker (true/false).", default=None)
 
 
 def _setting(config: pytest.Config, name: str) -> Any:
@@ -78,7 +125,8 @@ def _setting(config: pytest.Config, name: str) -> Any:
             try:
                 parsed = kind(value)
             except ValueError:
-                raise pytest.UsageError(f"gvlstress: {source}: expected a number, got {value!r}") from None
+                expected = _EXPECTED.get(kind, "a value")
+                raise pytest.UsageError(f"gvlstress: {source}: expected {expected}, got {value!r}") from None
             if kind is float and parsed < 0:
                 raise pytest.UsageError(f"gvlstress: {source}: must be >= 0, got {value!r}")
             return parsed
@@ -87,8 +135,12 @@ def _setting(config: pytest.Config, name: str) -> Any:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "gvlstress: a gvlstress stress run (a slow-tier test)")
+    artifacts = _setting(config, "artifacts")
     config.stash[SETTINGS] = Settings(
-        report_dir=Path(_setting(config, "report_dir")), margin=_setting(config, "margin")
+        report_dir=Path(_setting(config, "report_dir")),
+        margin=_setting(config, "margin"),
+        artifacts=Path(artifacts) if artifacts else None,
+        keep_core=_setting(config, "keep_core"),
     )
 
 
@@ -142,6 +194,8 @@ class Runner:
         self.started = time.monotonic()
         timeout = _timeout_of(item)
         self.deadline = self.started + timeout if timeout else None
+        self.artifacts: list[Path] = []
+        """Where this test's runs were copied (``--gvlstress-artifacts``)."""
 
     def run(self, scenario: str | None = None, **overrides: Any) -> RunResult:
         """Run `scenario` (name or path; None: defaults) with `overrides` (Scenario fields)."""
@@ -149,16 +203,22 @@ class Runner:
         from gvlstress.scenario import resolve
 
         overrides.setdefault("report_dir", str(self.settings.report_dir))
+        if self.settings.keep_core:
+            overrides.setdefault("keep_core", True)
         sc = resolve(scenario, overrides, {k: f"gvlstress.run({k}=...)" for k in overrides})
         deadline = self.deadline - self.settings.margin if self.deadline is not None else None
-        return api.run(sc, command=("pytest", self.item.nodeid), deadline=deadline)
+        result = api.run(sc, command=("pytest", self.item.nodeid), deadline=deadline)
+        if self.settings.artifacts is not None:
+            self.artifacts.append(api.export(Path(result.run_dir), self.settings.artifacts, self.item.nodeid))
+        return result
 
     def assert_no_hang(self, result: RunResult) -> None:
         """Fail with the verdict line, the named pattern and the report's path on any hang,
         crash or error."""
         message = hang_message(result)
         if message is not None:
-            pytest.fail(message, pytrace=False)
+            copied = "".join(f"\n  artifacts: {p}" for p in self.artifacts)
+            pytest.fail(message + copied, pytrace=False)
 
 
 @pytest.fixture

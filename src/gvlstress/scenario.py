@@ -23,7 +23,7 @@ MAX_SCENARIO_BYTES = 1 << 20
 
 START_METHODS = ("spawn", "forkserver", "fork")
 KILL_WORKER = ("random", "sending")
-_SIZES = ("result_bytes", "memory_limit")
+_SIZES = ("result_bytes", "memory_limit", "core_limit")
 _UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
 
 
@@ -114,6 +114,11 @@ class Scenario:
     kill_worker: str | None = None
     """Kill one worker with SIGKILL: at a `random` (seeded) batch of the wave, or while it is
     `sending` its result (blocked writing to the executor's result pipe)."""
+    keep_core: bool = False
+    """Write a compressed core of each hung worker before it is killed (``--keep-core``). Off by
+    default: a core holds the worker's memory, and with it whatever secrets that memory held."""
+    core_limit: int = 256 * 2**20
+    """Bytes of a hung worker's memory one core may save (uncompressed); the rest is left out."""
     warm_up: bool = True
     """Run the target's warm-up (one process, one batch) before the first wave when the target
     asks for one; off reproduces races on a cold JIT cache."""
@@ -174,6 +179,7 @@ _NUMERIC: dict[str, tuple[type, float, float]] = {
     "switch_interval": (float, 1e-6, 1.0),
     "result_bytes": (int, 0, 2**31),
     "memory_limit": (int, 16 * 2**20, 2**50),
+    "core_limit": (int, 2**20, 2**40),
 }
 
 
@@ -294,7 +300,7 @@ def _check_setting(name: str, value: Any, origin: str) -> Any:
         if value not in START_METHODS:
             raise UsageError(f"{origin}: must be one of {', '.join(START_METHODS)}, got {value!r}")
         return value
-    if name in ("warm_parent", "warm_up", "preload"):
+    if name in ("warm_parent", "warm_up", "preload", "keep_core"):
         if not isinstance(value, bool):
             raise UsageError(f"{origin}: must be true or false, got {value!r}")
         return value

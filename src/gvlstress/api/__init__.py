@@ -5,20 +5,24 @@ decide what a human sees.
 """
 
 from gvlstress.api.campaigns import compare, merge, plan, slurm, sweep
+from gvlstress.api.cores import inspect_core
 from gvlstress.api.hunt import hunt
 from gvlstress.api.inspect import inspect
-from gvlstress.api.output import check_report_dir, new_run_dir, rerender, write_reports
+from gvlstress.api.output import check_report_dir, export, new_run_dir, rerender, write_reports
 from gvlstress.api.realbugs import real_selftest
 from gvlstress.api.run import NullObserver, harness_health, run, version_warnings
 from gvlstress.api.selftest import selftest
+from gvlstress.api.shrink import shrink
 
 __all__ = [
     "NullObserver",
     "check_report_dir",
     "compare",
+    "export",
     "harness_health",
     "hunt",
     "inspect",
+    "inspect_core",
     "merge",
     "new_run_dir",
     "plan",
@@ -26,6 +30,7 @@ __all__ = [
     "rerender",
     "run",
     "selftest",
+    "shrink",
     "slurm",
     "sweep",
     "version_warnings",

@@ -132,6 +132,11 @@ def _inspect(
         redact_argv(command if command is not None else sys.argv),
         redact_path(str(run_dir)),  # --report-dir is the user's: a secret in it stays out
     )
+    return write_inspected(result, run_dir)
+
+
+def write_inspected(result: InspectResult, run_dir: Path) -> InspectResult:
+    """An inspect's files: each process's raw views, inspect.json and report.md."""
     for p in result.processes:
         if p.capture:
             raw.write_raw(p.capture, run_dir / "processes" / f"pid{p.pid}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -66,6 +67,21 @@ def _write_human(result: RunResult, run_dir: Path) -> dict[str, Path]:
 def write_reports(result: RunResult, run_dir: Path) -> dict[str, Path]:
     """run.json, report.md and junit.xml."""
     return {"run.json": json_report.write(result, run_dir), **_write_human(result, run_dir)}
+
+
+def export(run_dir: Path, artifacts: Path, label: str) -> Path:
+    """A copy of `run_dir` (reports, captures, cores) under `artifacts`/<label>/, the directory a
+    CI job uploads; `label` (a test's node id) becomes a safe directory name."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-")[:120] or "run"
+    dest = artifacts / safe / run_dir.name
+    try:
+        shutil.copytree(run_dir, dest, dirs_exist_ok=True)
+    except (OSError, shutil.Error) as exc:
+        raise EnvironmentProblem(
+            f"cannot copy {redact_path(str(run_dir))} to the artifacts directory {redact_path(str(artifacts))} ({exc})",
+            hint="pass a writable --gvlstress-artifacts directory",
+        ) from None
+    return dest
 
 
 def rerender(run_dir: Path, force: bool = False) -> dict[str, Path]:

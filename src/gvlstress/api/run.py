@@ -30,6 +30,7 @@ from gvlstress.judge.audit import audit
 from gvlstress.model import HostFacts, RunResult, Shard, TargetFacts, WaveResult
 from gvlstress.model.live import WorkerStatus
 from gvlstress.probes import host, interpreter
+from gvlstress.probes.core import Keep
 from gvlstress.reporters import json_report, raw
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import Observer, StopFlag, Wave, delays, forkserver, worker_spec
@@ -361,6 +362,9 @@ class _Waves:
                 setting=setting,
                 shard=shard.index if shard else None,
                 delays=self.delays if wave_scenario.delays is not None else None,
+                cores=Keep(self.run_dir, wave_scenario.core_limit, index)
+                if wave_scenario.keep_core
+                else None,
             )
             try:
                 wave = launch.run()

@@ -34,7 +34,10 @@ def _verdict_lines() -> str:
         lines += textwrap.wrap(f"{verdict.value}: {meaning}", WIDTH - 4, subsequent_indent="    ")
     return (
         "It looks over a window: /proc every 0.4 s, stacks at its start and where CPU burned.\n"
-        + "\n".join(lines)
+        "With --core it judges a core offline instead (one run --keep-core kept, gcore's, the\n"
+        "kernel's): the same rules over what a core holds (registers give each thread's syscall\n"
+        "and futex; pystack reads stacks and the GIL), without what only /proc has (CPU over a\n"
+        "window, wait channels, descriptors, peers).\n" + "\n".join(lines)
     )
 
 
@@ -43,16 +46,17 @@ def _verdict_lines() -> str:
         "inspect",
         "gvlstress inspect 4242                # a hung process",
         "gvlstress inspect 4242 --tree         # a launcher and its pool's workers",
+        "gvlstress inspect --core reports/RUN/cores/wave1-pid4242.core.gz --exe /usr/bin/python3.11",
         exits=(
             (ExitCode.OK, "captured (idle, busy, stopped, stalled)"),
             (ExitCode.HANG, "deadlock or livelock"),
-            (ExitCode.USAGE, "bad pid (also a kernel thread, a zombie, or a process gone during the look)"),
+            (ExitCode.USAGE, "bad pid or core (also a kernel thread, a zombie, or a process gone during the look)"),
             (ExitCode.ENVIRONMENT, "cannot read /proc or write the report"),
         ),
         notes=_verdict_lines(),
     )
 )
-@click.argument("pid", type=int)
+@click.argument("pid", type=int, required=False)
 @click.option("--tree", is_flag=True, help="Also look at every descendant process (a pool's workers).")
 @click.option(
     "--report-dir", default="reports", show_default=True, metavar="DIR", help="Where the report goes."
@@ -68,19 +72,41 @@ def _verdict_lines() -> str:
 @click.option(
     "--watch", type=click.FloatRange(0.5, 3600), metavar="SECONDS", hidden=True, help="Old name of --window."
 )
-def inspect(pid: int, tree: bool, report_dir: str, window: float, watch: float | None) -> None:
-    """Capture and explain a live process, such as a hung training job; it is never killed."""
+@click.option(
+    "--core",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Judge this core offline instead of a live PID (gzip, xz or plain ELF core).",
+)
+@click.option(
+    "--exe",
+    metavar="PYTHON",
+    help="With --core: the program the process ran [default: the first file the core maps].",
+)
+def inspect(
+    pid: int | None,
+    tree: bool,
+    report_dir: str,
+    window: float,
+    watch: float | None,
+    core: Path | None,
+    exe: str | None,
+) -> None:
+    """Capture and explain a live process, such as a hung training job (it is never killed), or
+    a core of one (--core)."""
     window = watch if watch is not None else window
     if not math.isfinite(window):  # click's range lets NaN through
         raise UsageError(f"--window: must be a finite number of seconds, got {window!r}")
+    if (pid is None) == (core is None):
+        raise UsageError("give a PID or --core CORE, not both nor neither", hint="gvlstress inspect --help")
+    if exe is not None and core is None:
+        raise UsageError("--exe goes with --core", hint="gvlstress inspect --core CORE --exe PYTHON")
     console = make_console()
-    result = api.inspect(
-        pid,
-        tree=tree,
-        report_dir=Path(report_dir),
-        command=tuple(["gvlstress", *sys.argv[1:]]),
-        window=window,
-    )
+    command = tuple(["gvlstress", *sys.argv[1:]])
+    if core is not None:
+        result = api.inspect_core(core, exe, Path(report_dir), command)
+    else:
+        assert pid is not None
+        result = api.inspect(pid, tree=tree, report_dir=Path(report_dir), command=command, window=window)
     print_inspect(console, result)
     raise SystemExit(int(ExitCode.HANG if result.looks_deadlocked else ExitCode.OK))
 

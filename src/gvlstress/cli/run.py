@@ -11,7 +11,9 @@ from rich.markup import escape
 
 from gvlstress import api
 from gvlstress.api.hunt import DEFAULT as HUNT_DEFAULT
+from gvlstress.api.shrink import Budget
 from gvlstress.campaign import shards as campaign
+from gvlstress.campaign.shrink import RATIO
 from gvlstress.cli.group import cli
 from gvlstress.cli.help import TakesRunOptions, usage
 from gvlstress.cli.options import (
@@ -24,6 +26,7 @@ from gvlstress.cli.options import (
     scenario_from_options,
     shared_options,
 )
+from gvlstress.cli.shrink import run_shrink
 from gvlstress.cli.terminal import make_console, stop_on_signals
 from gvlstress.errors import ExitCode, UsageError
 from gvlstress.reporters.console import (
@@ -78,6 +81,7 @@ def run(shard: str | None, **opts: Any) -> None:
         "hunt",
         "gvlstress hunt --fault lock_order -o window_us=0 --workers 1 --rayon 4 --budget 10m",
         "gvlstress hunt --target mymodule:batches --rayon 16 --squeeze 1 --explore --budget 1h",
+        "gvlstress hunt --fault lock_order --workers 2 --rayon 8 --budget 10m --shrink",
         exits=((ExitCode.HANG, "a hang was found"), (ExitCode.OK, "none within the budget"), *RUN_EXITS[2:]),
     ),
 )
@@ -116,6 +120,13 @@ def run(shard: str | None, **opts: Any) -> None:
     help="Stop once Wald's SPRT decides: hang rate <= P0 or >= P1.",
 )
 @click.option(
+    "--shrink",
+    "then_shrink",
+    is_flag=True,
+    help="Once a hang is found, shrink it (gvlstress shrink RUN_DIR with its defaults): the smallest "
+    "setting that still hangs and a standalone reproducer.",
+)
+@click.option(
     "--alpha", type=PROBABILITY, default=0.05, show_default=True, help="SPRT: P(decide >= P1 | rate is P0)."
 )
 @click.option(
@@ -128,6 +139,7 @@ def hunt(
     keep_alive: str | None,
     explore_settings: bool,
     sequential: str | None,
+    then_shrink: bool,
     alpha: float,
     beta: float,
     **opts: Any,
@@ -156,6 +168,9 @@ def hunt(
             test,
         )
     print_hunt(console, result)
+    if then_shrink and result.hangs and result.run.interrupted_by is None:
+        console.print("")
+        run_shrink(Path(result.run.run_dir), Budget(), None, RATIO, None, False)
     raise SystemExit(int(exit_code_for(result.run)))
 
 

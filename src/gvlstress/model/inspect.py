@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gvlstress.model.cores import CoreSource
 from gvlstress.model.diagnosis import Diagnosis
 from gvlstress.model.proc import ProbeFinding
 from gvlstress.model.run import HostFacts
@@ -56,6 +57,8 @@ class InspectResult:
     started_at: str
     command: tuple[str, ...]
     run_dir: str
+    core: CoreSource | None = None
+    """Set when the process was judged offline from a core (``inspect --core``)."""
 
     @property
     def looks_deadlocked(self) -> bool:

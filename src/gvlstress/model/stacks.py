@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gvlstress.model.cores import KeptCore
+
 
 @dataclass(frozen=True, slots=True)
 class Frame:
@@ -97,3 +99,5 @@ class Capture:
     interpreter still holds its parent's thread states (it has not finished fork())."""
     resamples: tuple[StackSample, ...] = ()
     """Later looks at the stacks within the window (the first look is `threads`)."""
+    core: KeptCore | None = None
+    """A core of the process written before it was killed (``--keep-core``), or why there is none."""

@@ -97,7 +97,8 @@ def parse_gdb(text: str) -> tuple[NativeThread, ...]:
     return tuple(threads)
 
 
-_PS_THREAD = re.compile(r"^Traceback for thread (\d+) \((.*?)\)")
+_PS_THREAD = re.compile(r"^Traceback for thread (\d+)(?: \((.*?)\))?")
+"""A thread's header; a core's threads have no name when their process is gone."""
 _PS_FRAME = re.compile(
     r'^\s+\((C|Python)\) File "(.*?)", line (\d+), in (.*?)(?: \(inlined\))?(?: \((/[^()]*)\))?\s*$'
 )

@@ -23,6 +23,7 @@ from gvlstress import __version__
 from gvlstress.errors import UsageError
 from gvlstress.judge.audit import audit
 from gvlstress.model import Capture, InspectResult, RunResult, WaveResult, WorkerOutcome
+from gvlstress.model.shrink import ShrinkResult
 from gvlstress.reporters.files import append_line, write_atomic
 from gvlstress.system.safeio import read_bytes_capped, read_text_capped
 
@@ -149,6 +150,35 @@ def write_inspect(result: InspectResult, run_dir: Path) -> Path:
     path = run_dir / "inspect.json"
     write_atomic(path, json.dumps(data, indent=2) + "\n")
     return path
+
+
+SHRINK_SCHEMA = "gvlstress.shrink/1"
+
+
+def write_shrink(result: ShrinkResult, run_dir: Path) -> Path:
+    """shrink.json: a shrink's whole path and state (a resumed shrink starts from it)."""
+    data = {"schema": SHRINK_SCHEMA, "gvlstress_version": __version__, **_plain(result)}
+    path = run_dir / "shrink.json"
+    write_atomic(path, json.dumps(data, indent=2) + "\n")
+    return path
+
+
+def read_shrink(run_dir: Path) -> ShrinkResult | None:
+    """The shrink.json of `run_dir`, None when it has none."""
+    path = run_dir / "shrink.json"
+    if not path.exists():
+        return None
+    data = _read_json(path)
+    if not isinstance(data, dict) or data.get("schema") != SHRINK_SCHEMA:
+        raise UsageError(f"{path}: not a {SHRINK_SCHEMA} file", hint="add --force to start the shrink over")
+    try:
+        result = _load(ShrinkResult, data)
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
+        raise UsageError(
+            f"{path}: malformed ({type(exc).__name__})", hint="add --force to start over"
+        ) from None
+    assert isinstance(result, ShrinkResult)
+    return result
 
 
 def write(result: RunResult, run_dir: Path, complete: bool = True) -> Path:

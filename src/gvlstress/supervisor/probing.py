@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from gvlstress.judge import patterns, vocab
 from gvlstress.judge.look import GENERIC
@@ -20,6 +21,7 @@ from gvlstress.judge.verdict import decide, judge
 from gvlstress.model import ProbeFinding, ProbeKind, ProcSample
 from gvlstress.probes import procfs
 from gvlstress.probes.capture import capture_many
+from gvlstress.probes.core import Keep, keep_all
 from gvlstress.probes.procfs import PROBE_WINDOW_S
 from gvlstress.supervisor.look import look_and_judge, peers_of
 from gvlstress.supervisor.slots import Slot
@@ -83,8 +85,11 @@ class Prober:
         threshold: Callable[[Slot], float],
         quiet: Callable[[], contextlib.AbstractContextManager[object]],
         poll_s: float,
+        cores: Keep | None = None,
     ) -> None:
         self.board = board
+        self.cores = cores
+        """``--keep-core``: where the hung workers' cores go (`capture` writes them)."""
         self.threshold = threshold
         self.quiet = quiet
         """Held while sampling and probing: chaos and the gang resume what they stopped, and stop
@@ -253,6 +258,12 @@ class Prober:
             assert s.finding is not None
             s.finding = decide(s.finding, cap, progress=True)
             s.confirmed = s.confirmed and _hung(s.finding, s)
+        if self.cores is not None:  # after the stacks: the tools' attaches are over
+            caps = {
+                pid: s.capture for pid, s in hung.items() if s.capture is not None and s.capture.core is None
+            }
+            for pid, kept in keep_all(self.cores, list(caps)).items():
+                hung[pid].capture = replace(caps[pid], core=kept)
 
     def moved(self, s: Slot) -> bool:
         """Did the worker beat since it was last read (i.e. during the probe window)?"""

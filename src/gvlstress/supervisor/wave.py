@@ -23,6 +23,7 @@ from gvlstress.judge import outcome, symptoms
 from gvlstress.judge.outcome import EndReason, WaveEnd
 from gvlstress.model import Diagnosis, Verdict, WaveResult, WorkerOutcome, worst
 from gvlstress.model.live import WorkerStatus
+from gvlstress.probes.core import Keep
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import amplifiers, delays
 from gvlstress.supervisor.chaos import Perturber
@@ -65,6 +66,7 @@ class Wave:
         setting: str | None = None,
         shard: int | None = None,
         delays: DelayLayer | None = None,
+        cores: Keep | None = None,
     ) -> None:
         self.index = index
         self.setting = setting
@@ -94,7 +96,7 @@ class Wave:
         self.wedge_watch = WedgeWatch()
         self.amplified: dict[str, Any] = {}
         self.squeezed = amplifiers.squeeze_cpus(scenario.squeeze) if scenario.squeeze else None
-        self.prober = Prober(board, self.threshold, self._quiet, POLL_S)
+        self.prober = Prober(board, self.threshold, self._quiet, POLL_S, cores)
 
     def threshold(self, s: Slot) -> float:
         """Seconds of heartbeat silence before `s` is probed (batches less what chaos held them)."""
@@ -442,8 +444,5 @@ class Wave:
         return outcome.hang_diagnosis(ending.verdict, self._facts(s), s.capture)
 
     def _outcomes(self) -> list[WorkerOutcome]:
-        out = []
-        for s in self.slots:
-            assert s.outcome is not None
-            out.append(s.outcome)
-        return out
+        assert all(s.outcome is not None for s in self.slots)
+        return [s.outcome for s in self.slots if s.outcome is not None]

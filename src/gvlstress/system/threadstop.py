@@ -20,6 +20,8 @@ import os
 import threading
 import time
 
+PTRACE_GETREGS = 12
+PTRACE_GETFPREGS = 14
 PTRACE_DETACH = 17
 PTRACE_SEIZE = 0x4206
 PTRACE_INTERRUPT = 0x4207
@@ -91,6 +93,15 @@ class ThreadStopper:
                 return True
             time.sleep(0.0002)
         return False
+
+    def registers(self, tid: int, request: int = PTRACE_GETREGS, size: int = 216) -> bytes | None:
+        """A held thread's registers as the kernel lays them out (PTRACE_GETREGS: x86_64's
+        ``user_regs_struct``; PTRACE_GETFPREGS, 512 bytes: its FPU state), or None."""
+        self._mine()
+        if tid not in self.held:
+            return None
+        buf = ctypes.create_string_buffer(size)
+        return None if _ptrace(request, tid, ctypes.addressof(buf)) else buf.raw
 
     def resume(self, tid: int) -> None:
         """Let `tid` run again (a signal it got while stopped is delivered now)."""

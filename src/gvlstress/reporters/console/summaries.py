@@ -32,6 +32,7 @@ from gvlstress.reporters.cells import (
     sequential_lines,
 )
 from gvlstress.reporters.console.live import verdict_text
+from gvlstress.reporters.markdown.cores import mib
 from gvlstress.system.text import clip, one_line
 
 
@@ -151,10 +152,25 @@ def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
         highlight=False,
         markup=False,
     )
+    cores = [c for wave in result.waves for w in wave.workers if w.capture and (c := w.capture.core) and c.ok]
+    if cores:
+        console.print(
+            f"cores: {len(cores)} under {one_line(run_dir)}/cores/ ({mib(sum(c.file_bytes for c in cores))}); "
+            "a core holds a worker's memory: it may hold secrets",
+            highlight=False,
+            markup=False,
+        )
 
 
 def print_inspect(console: Console, result: InspectResult) -> None:
     """One line per finding (what a process's names and tools said is shown escaped, cut)."""
+    if result.core is not None:
+        console.print(
+            f"offline, from the core {one_line(result.core.core)} ({result.core.writer_hint}): no CPU over a "
+            "window, no wait channels, no descriptors, no other processes",
+            highlight=False,
+            markup=False,
+        )
     for p in result.processes:
         console.print(f"[bold]pid {p.pid}[/]: {escape(_line(p.diagnosis.summary))}")
         for e in p.diagnosis.evidence:

@@ -10,6 +10,7 @@ from gvlstress.reporters.markdown.campaign import (
 )
 from gvlstress.reporters.markdown.inspect import render_inspect
 from gvlstress.reporters.markdown.run import REPORT_LIMIT, render, render_files, summary_paragraph
+from gvlstress.reporters.markdown.shrink import render_shrink
 from gvlstress.reporters.markdown.stacks import stacks_section
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "render_inspect",
     "render_realbugs",
     "render_selftest",
+    "render_shrink",
     "render_sweep",
     "stacks_section",
     "summary_paragraph",

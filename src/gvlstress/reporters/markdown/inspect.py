@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 
 from gvlstress.model import InspectResult
+from gvlstress.reporters.markdown.cores import offline_section
 from gvlstress.reporters.markdown.run import _diagnosis_block, _environment_rows
 from gvlstress.reporters.markdown.stacks import stacks_section
 from gvlstress.reporters.markdown.tables import _code, _table, fenced
@@ -15,15 +16,19 @@ def render_inspect(result: InspectResult) -> str:
     """report.md for `gvlstress inspect`: one section per process, stacks collapsed."""
     n = len(result.processes)
     out = [f"# gvlstress inspect: {n} process{'es' if n != 1 else ''}", ""]
-    out.append(
-        "A look at live process(es) with no heartbeat to say whether they make progress. Each is judged "
-        "from its main thread and what that thread waits for: *idle* (it waits on I/O, a sleep, a child, "
-        "a timed wait, or threads that can still end the wait), *busy* (burning CPU: a livelock and real "
-        "work look alike without `--watch`), *stopped*, *stalled* (ambiguous: a thread without a stack, or a "
-        "wait another process may end), or *deadlock*: every thread that could end the wait is blocked "
-        "too and nothing outside the process can end it (named by a pattern or a cycle across processes "
-        "where one fits, else *unrecognised*)."
-    )
+    if result.core is not None:
+        out[0] = "# gvlstress inspect --core: 1 process, offline"
+        out += offline_section(result.core)
+    else:
+        out.append(
+            "A look at live process(es) with no heartbeat to say whether they make progress. Each is judged "
+            "from its main thread and what that thread waits for: *idle* (it waits on I/O, a sleep, a child, "
+            "a timed wait, or threads that can still end the wait), *busy* (burning CPU: a livelock and real "
+            "work look alike without `--watch`), *stopped*, *stalled* (ambiguous: a thread without a stack, or a "
+            "wait another process may end), or *deadlock*: every thread that could end the wait is blocked "
+            "too and nothing outside the process can end it (named by a pattern or a cycle across processes "
+            "where one fits, else *unrecognised*)."
+        )
     out += ["", "## Environment", "", *_environment_rows(result.environment, {}, None), ""]
     for p in result.processes:
         out += [f"## pid {p.pid}: {p.diagnosis.verdict.value}", "", _code(clip(p.cmdline, 300)), ""]

@@ -14,6 +14,7 @@ from gvlstress.campaign import stats
 from gvlstress.model import Diagnosis, HostFacts, RunResult, Verdict, WaveResult, WorkerOutcome, plural
 from gvlstress.reporters.cells import amplifier_cell, arm_cells, ratio_cell
 from gvlstress.reporters.json_report import error_ref
+from gvlstress.reporters.markdown.cores import core_lines, secrets_note
 from gvlstress.reporters.markdown.stacks import stacks_section
 from gvlstress.reporters.markdown.tables import _code, _range, _table, _value, ending, fenced, fit, prose
 from gvlstress.system.text import clip, one_line, printable
@@ -292,6 +293,7 @@ def _diagnosis(result: RunResult) -> list[str]:
                 f"`gvlstress inspect {w.pid}`, `gdb -p {w.pid}`.",
                 "",
             ]
+        out += core_lines(w)
         if w.stderr_tail and w.verdict.is_failure:
             out += [
                 f"<details><summary>stderr of the worker (last {len(w.stderr_tail)} lines, redacted)"
@@ -381,7 +383,7 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
             f"> ... and {plural(len(result.warnings) - MAX_WARNINGS, 'more warning')} (all in run.json)"
         )
     out += [""] if result.warnings else []
-    out += ["## Environment", "", *_environment(result), ""]
+    out += [*secrets_note(result), "## Environment", "", *_environment(result), ""]
     out += ["## Configuration", "", *_configuration(result), ""]
     if result.hosts:
         out += ["## Hosts", "", *_hosts(result), ""]

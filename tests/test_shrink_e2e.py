@@ -1,0 +1,196 @@
+"""`gvlstress shrink` end to end on the fixture's real hangs: the search, its state, and the
+standalone reproducer run where gvlstress cannot be imported at all."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import venv
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import ROOT, cli_env, cli_run, run_cli, wait_for
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+
+def _bare_python(where: Path) -> Path:
+    """An interpreter that has the fixture loader and nothing of gvlstress: a fresh venv with
+    only gvlstress_native copied in."""
+    import gvlstress_native
+
+    venv.EnvBuilder(with_pip=False).create(where)
+    python = where / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import site; print(site.getsitepackages()[0])"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout.strip()
+    shutil.copytree(Path(gvlstress_native.__file__).parent, Path(site) / "gvlstress_native")
+    probe = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import gvlstress_native\ntry:\n import gvlstress\nexcept ImportError:\n print('absent')",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert probe.stdout.strip() == "absent", probe.stdout + probe.stderr
+    return python
+
+
+def _reproduce(python: Path, script: Path, launches: int) -> subprocess.CompletedProcess[str]:
+    """The reproducer run alone: no gvlstress, no PYTHONPATH, no user site (-I)."""
+    return subprocess.run(
+        [str(python), "-I", str(script), "--launches", str(launches)],
+        capture_output=True,
+        text=True,
+        timeout=launches * 90 + 60,
+        check=False,
+        cwd=script.parent,
+    )
+
+
+def _shrink(run_dir: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    result = run_cli(["shrink", str(run_dir), *args], timeout=800)
+    return result, json.loads((run_dir / "shrink.json").read_text())
+
+
+def _run_dir(report_dir: Path) -> Path:
+    (path,) = report_dir.glob("*/run.json")
+    return path.parent
+
+
+def test_a_deadlock_shrinks_to_one_worker_one_thread_one_batch_and_hangs_without_gvlstress(
+    report_dir: Path, tmp_path: Path
+) -> None:
+    # GIVEN a run where every wave of 2 workers x 4 threads deadlocked
+    cli_run(
+        ["run", "--fault", "lock_across_par_iter", "--workers", "2", "--rayon", "4", "--waves", "2"],
+        1,
+        report_dir,
+    )
+    run_dir = _run_dir(report_dir)
+    # WHEN it is shrunk
+    result, state = _shrink(run_dir, "--measure", "2")
+    # THEN every step down to 1 x 1 x 1 batch is kept (each decided by the test), and it says so
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert [(s["label"], s["decision"]) for s in state["steps"]] == [
+        ("workers 2 -> 1", "kept"),
+        ("threads 4 -> 1", "kept"),
+        ("batches 100 -> 1", "kept"),
+    ]
+    assert state["minimal"] == {"workers": 1, "rayon": 1, "iterations": 1}
+    assert state["finished"] is True
+    assert state["measured"]["rate"]["k"] == 2
+    assert all((run_dir / s["runs"][0] / "run.json").is_file() for s in state["steps"])
+    shown = (run_dir / "shrink.md").read_text()
+    assert "| 1 | workers 2 -> 1 | 3 | 3 | kept |" in shown
+    assert "workers=1, rayon=1, iterations=1" in shown
+    # AND the reproducer hangs on its own, where gvlstress cannot be imported
+    script = run_dir / "shrink" / "reproduce.py"
+    alone = _reproduce(_bare_python(tmp_path / "bare"), script, 2)
+    assert alone.returncode == 1, alone.stdout + alone.stderr
+    assert "hung 2 of 2 launches" in alone.stdout
+    # AND the scenario it wrote runs in gvlstress as the same hang
+    again = cli_run(
+        ["run", "--scenario", str(run_dir / "shrink" / "scenario.toml"), "--waves", "1"], 1, tmp_path / "r"
+    )
+    assert again["scenario"]["workers"] == 1
+    assert again["waves"][0]["workers"][0]["diagnosis"]["pattern"] == "lock held across a parallel region"
+
+
+def test_a_timing_race_shrinks_and_its_reproducer_hangs_at_a_measured_rate(
+    report_dir: Path, tmp_path: Path
+) -> None:
+    # GIVEN a lock-order race with a 50 us window: most waves of 20 batches hang
+    cli_run(
+        ["run", "--fault", "lock_order", "-o", "window_us=50", "--workers", "1", "--rayon", "2",
+         "--iterations", "20", "--waves", "8"],
+        1,
+        report_dir,
+    )  # fmt: skip
+    run_dir = _run_dir(report_dir)
+    # WHEN it is shrunk on a small launch budget, and its reproducer measured
+    result, state = _shrink(run_dir, "--max-launches", "12", "--measure", "8")
+    assert result.returncode in (0, 1), result.stdout + result.stderr
+    assert state["launches"] <= 12
+    assert all(s["decision"] in ("kept", "dropped", "undecided", "pending") for s in state["steps"])
+    measured = state["measured"]["rate"]
+    assert measured["n"] == 8
+    assert 0 <= state["measured"]["p_vs_original"] <= 1
+    shown = (run_dir / "shrink.md").read_text()
+    assert f"it hung in **{measured['k']}/8" in shown
+    # THEN run alone, without gvlstress, it still hangs, and prints how often
+    alone = _reproduce(_bare_python(tmp_path / "bare"), run_dir / "shrink" / "reproduce.py", 8)
+    hung = int(alone.stdout.rsplit("hung ", 1)[1].split()[0])
+    assert hung >= 1, alone.stdout + alone.stderr
+    assert alone.returncode == 1
+
+
+def test_an_interrupted_shrink_keeps_its_state_and_resumes_where_it_stopped(report_dir: Path) -> None:
+    cli_run(
+        ["run", "--fault", "lock_across_par_iter", "--workers", "2", "--rayon", "2", "--waves", "1"],
+        1,
+        report_dir,
+    )
+    run_dir = _run_dir(report_dir)
+    shrinking = subprocess.Popen(
+        [sys.executable, "-m", "gvlstress", "shrink", str(run_dir), "--measure", "0"],
+        env=cli_env(),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+
+        def one_step_decided() -> bool:
+            try:
+                steps = json.loads((run_dir / "shrink.json").read_text())["steps"]
+            except (OSError, ValueError):
+                return False
+            return any(s["decision"] == "kept" for s in steps)
+
+        wait_for(one_step_decided, 300, "the first step to be decided")
+        shrinking.send_signal(signal.SIGINT)
+        out, err = shrinking.communicate(timeout=120)
+    finally:
+        shrinking.kill()
+    assert shrinking.returncode == 130, out + err
+    stopped = json.loads((run_dir / "shrink.json").read_text())
+    assert stopped["finished"] is False
+    assert "resumes it" in (run_dir / "shrink.md").read_text()
+    first = stopped["steps"][0]
+    # WHEN it is run again, it goes on from there: the decided step is not run again
+    result, state = _shrink(run_dir, "--measure", "0")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert state["finished"] is True
+    assert state["steps"][0] == first
+    assert [s["label"] for s in state["steps"]] == ["workers 2 -> 1", "threads 2 -> 1", "batches 100 -> 1"]
+    assert state["launches"] == sum(s["launches"] for s in state["steps"])
+
+
+def test_a_run_that_did_not_hang_is_refused_in_one_line(report_dir: Path) -> None:
+    cli_run(["run", "--workers", "1", "--rayon", "2", "--waves", "1", "--iterations", "5"], 0, report_dir)
+    result = run_cli(["shrink", str(_run_dir(report_dir))])
+    assert result.returncode == 2
+    assert "has no hung wave: nothing to shrink" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_directory_that_is_no_run_is_refused_in_one_line(tmp_path: Path) -> None:
+    result = run_cli(["shrink", str(tmp_path)])
+    assert result.returncode == 2
+    assert "run.json" in result.stderr
+    assert "Traceback" not in result.stderr
