@@ -90,7 +90,9 @@ def main() -> None:
         )
     a, b = live.processes[0].diagnosis, offline.processes[0].diagnosis
     print(f"live inspect {live_s:.1f}s: {a.verdict.value} / {a.pattern}")
-    print(f"offline inspect --core {offline_s:.1f}s: {b.verdict.value} / {b.pattern} (ratio {offline_s / live_s:.2f})")
+    print(
+        f"offline inspect --core {offline_s:.1f}s: {b.verdict.value} / {b.pattern} (ratio {offline_s / live_s:.2f})"
+    )
 
 
 if __name__ == "__main__":

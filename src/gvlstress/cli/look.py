@@ -50,7 +50,10 @@ def _verdict_lines() -> str:
         exits=(
             (ExitCode.OK, "captured (idle, busy, stopped, stalled)"),
             (ExitCode.HANG, "deadlock or livelock"),
-            (ExitCode.USAGE, "bad pid or core (also a kernel thread, a zombie, or a process gone during the look)"),
+            (
+                ExitCode.USAGE,
+                "bad pid or core (also a kernel thread, a zombie, or a process gone during the look)",
+            ),
             (ExitCode.ENVIRONMENT, "cannot read /proc or write the report"),
         ),
         notes=_verdict_lines(),
