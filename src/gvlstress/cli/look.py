@@ -44,8 +44,7 @@ def _verdict_lines() -> str:
 @cli.command(
     epilog=usage(
         "inspect",
-        "gvlstress inspect 4242                # a hung process",
-        "gvlstress inspect 4242 --tree         # a launcher and its pool's workers",
+        "gvlstress inspect 4242 --tree         # a hung launcher and its pool's workers",
         "gvlstress inspect --core reports/RUN/cores/wave1-pid4242.core.gz --exe /usr/bin/python3.11",
         exits=(
             (ExitCode.OK, "captured (idle, busy, stopped, stalled)"),

@@ -167,14 +167,12 @@ def _option_list() -> list[tuple[tuple[str, ...], Callable[[F], F]]]:
             "--keep-core",
             is_flag=True,
             default=None,
-            help="Write a compressed core of each hung worker before it is killed (cores/ in the run "
-            "directory; `gvlstress inspect --core` judges one offline). A core holds the worker's "
-            "memory: share it as you would the machine's.",
+            help="Keep a gzip core of each hung worker (holds its memory).",
         ),
         _opt(
             "--core-limit",
             metavar="SIZE",
-            help=f"With --keep-core: memory saved per core, the largest mappings left out first [default: {D.core_limit >> 20}M].",
+            help=f"Memory kept per core, largest mappings left out [default: {D.core_limit >> 20}M].",
         ),
         _opt(
             "--warm-up/--no-warm-up",

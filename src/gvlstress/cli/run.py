@@ -58,7 +58,7 @@ RUN_EXITS = (
 @click.option(
     "--shard",
     metavar="I/N|auto",
-    help="Only the waves I, I+N, ... of --waves (auto: a Slurm array's task); then merge.",
+    help="Only waves I, I+N, ... (auto: a Slurm array's task); then merge.",
 )
 def run(shard: str | None, **opts: Any) -> None:
     """Launch waves of spawned workers that iterate a loader; catch, explain and survive hangs."""
@@ -80,8 +80,7 @@ def run(shard: str | None, **opts: Any) -> None:
     epilog=usage(
         "hunt",
         "gvlstress hunt --fault lock_order -o window_us=0 --workers 1 --rayon 4 --budget 10m",
-        "gvlstress hunt --target mymodule:batches --rayon 16 --squeeze 1 --explore --budget 1h",
-        "gvlstress hunt --fault lock_order --workers 2 --rayon 8 --budget 10m --shrink",
+        "gvlstress hunt --target mymodule:batches --rayon 16 --squeeze 1 --explore --budget 1h --shrink",
         exits=((ExitCode.HANG, "a hang was found"), (ExitCode.OK, "none within the budget"), *RUN_EXITS[2:]),
     ),
 )
