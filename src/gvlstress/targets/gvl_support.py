@@ -38,6 +38,20 @@ _OPTIONS = {
     "cache_dir",
     "numba_cache",
 }
+POOL_CODE = (
+    "import genvarloader as gvl\n"
+    "t = sys.modules.get('genvarloader._threads')\n"
+    "resolved = int(t.num_threads()) if t is not None and hasattr(t, 'num_threads') else None\n"
+    "after = os.environ.get('RAYON_NUM_THREADS')\n"
+    "pool = int(after) if after and after.isdigit() else resolved\n"
+    "out = {'genvarloader': pool, 'genvarloader_resolved': resolved}\n"
+    "print(json.dumps({k: v for k, v in out.items() if v is not None}))\n"
+)
+"""Run in a fresh interpreter with a host's thread knobs (`probes.profile.run_with`): the pool a
+worker of that genvarloader gets there (rayon's global pool is sized from RAYON_NUM_THREADS
+after the import, as `gvl.open_worker` records it) and the count genvarloader resolved itself."""
+PACKAGES = ("genvarloader", "genoray", "seqpro", "numpy", "polars", "numba", "pysam", "torch")
+"""What a genvarloader pipeline's behaviour depends on: the versions a host profile keeps."""
 NUMBA_CACHES = ("shared", "cold")
 """shared: numba's cache wherever the environment puts it (warmed once before the waves);
 cold: every wave starts from an empty NUMBA_CACHE_DIR of its own (the cold-cache race)."""
