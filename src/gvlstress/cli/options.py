@@ -39,6 +39,7 @@ Examples:
   gvlstress run --fault lock_across_par_iter --fault-rate 0.02 --waves 10
   gvlstress run --scenario healthy --timeout 30
   gvlstress run --fault slow -o slow_ms=2500 --stall-floor 1
+  gvlstress run --target genvarloader --like host.toml --workers 5 --waves 20
 """
 
 
@@ -145,6 +146,14 @@ def _option_list() -> list[tuple[tuple[str, ...], Callable[[F], F]]]:
             metavar="PATH",
             help="Interpreter for the workers, e.g. a venv with another version of your loader "
             "(spawn only; the target is imported from its environment; run.json records it).",
+        ),
+        _opt(
+            "--like",
+            metavar="FILE",
+            help="Recreate the host a profile describes (`gvlstress doctor --export FILE` there): its "
+            "CPU quota (the same fraction of the CPUs here), memory limit, thread knobs, pool size and "
+            "start method, where the other settings leave their defaults; what cannot be made here "
+            "(kernel, glibc, more cores) is printed and kept in run.json.",
         ),
         _opt(
             "--warm-parent",

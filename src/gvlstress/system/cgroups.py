@@ -212,6 +212,30 @@ class WaveGroup:
             pass
         return None
 
+    def cores_in_force(self) -> float | None:
+        """The CPU quota as the kernel holds it (read back, quota / period), None without one."""
+        if self.cpu is None:
+            return None
+        try:
+            if self.version == 2:
+                quota, period = (self.cpu / "cpu.max").read_text().split()[:2]
+            else:
+                quota = (self.cpu / "cpu.cfs_quota_us").read_text().strip()
+                period = (self.cpu / "cpu.cfs_period_us").read_text().strip()
+            return int(quota) / int(period) if int(quota) > 0 else None
+        except (OSError, ValueError):
+            return None
+
+    def bytes_in_force(self) -> int | None:
+        """The memory limit as the kernel holds it (read back: rounded to pages), None without one."""
+        if self.memory is None:
+            return None
+        name = "memory.max" if self.version == 2 else "memory.limit_in_bytes"
+        try:
+            return int((self.memory / name).read_text().strip())
+        except (OSError, ValueError):
+            return None
+
     def oom_kills(self) -> int | None:
         """Processes the kernel's OOM killer killed inside the memory limit (v2 memory.events,
         v1 memory.oom_control's oom_kill), or None without a limit or a counter."""
