@@ -53,8 +53,12 @@ def here(scenario: Scenario, there: HostProfile) -> Here:
         found = interpreter.base_interpreter(minor)[0]
     gvl = workers.get("packages", {}).get("genvarloader")
     needs_cgroup = there.cpu.binding_quota is not None or there.memory.limit is not None
+    mine = profiles.read()  # this machine, with the workers' interpreter and its packages
+    process = replace(
+        mine.process, python=version, executable=redact_path(str(workers.get("executable", python)))
+    )
     return Here(
-        profile=profiles.read(),
+        profile=replace(mine, process=process, packages=dict(workers.get("packages", {}))),
         cgroups_writable=cgroups.writable() if needs_cgroup else True,
         python=version,
         packages=dict(workers.get("packages", {})),

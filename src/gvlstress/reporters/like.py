@@ -106,3 +106,11 @@ def host_cells(p: HostProfile) -> list[str]:
         f"{p.system.kernel} / {p.system.glibc or '?'}",
         ", ".join(f"{k} {v}" for k, v in p.packages.items()) or "-",
     ]
+
+
+def host_table(hosts: tuple[tuple[str, HostProfile], ...]) -> tuple[list[str], list[list[str]]]:
+    """`compare`: the hosts side by side, one column each (header, rows)."""
+    columns = [host_cells(p) for _, p in hosts]
+    return ["", *(label for label, _ in hosts)], [
+        [name, *(col[i] for col in columns)] for i, name in enumerate(HOST_ROWS)
+    ]

@@ -33,7 +33,7 @@ from gvlstress.reporters.cells import (
     sequential_lines,
 )
 from gvlstress.reporters.console.live import verdict_text
-from gvlstress.reporters.like import condition_rows, profile_lines
+from gvlstress.reporters.like import condition_rows, host_table, profile_lines
 from gvlstress.system.text import clip, one_line
 
 
@@ -228,6 +228,14 @@ def print_compare(console: Console, c: Comparison, path: str) -> None:
     if c.sequential is not None:
         for line in sequential_lines(c.sequential):
             console.print(line, highlight=False, markup=False)
+    if c.hosts:
+        header, rows = host_table(c.hosts)
+        hosts = Table(title="hosts (runs made with --like)")
+        for col in header:
+            hosts.add_column(escape(col))
+        for row in rows:
+            hosts.add_row(*map(escape, row))
+        console.print(hosts)
     console.print(f"markdown: {path}", highlight=False, markup=False)
 
 
