@@ -90,7 +90,7 @@ def _cpus(there: HostProfile, here: Here, src: str) -> tuple[list[Condition], di
                 shown,
                 str(a_h),
                 MISSING,
-                f"{a_t} CPUs there, {a_h} here: whatever sizes itself from the core count sees {a_h}",
+                "whatever sizes itself from the core count sees the CPUs here",
             )
         )
     q = there.cpu.quota
@@ -161,7 +161,7 @@ def _memory(there: HostProfile, here: Here, src: str) -> tuple[list[Condition], 
                     _size(m.total),
                     _size(total_here),
                     MISSING,
-                    f"the {_size(limit)} limit is above this machine's RAM: memory runs out here before the limit does",
+                    "the limit is above this machine's RAM: memory runs out here before the limit does",
                 )
             )
     swap = 0 if m.swap_limit == 0 or not m.swap_total else (m.swap_limit or m.swap_total)
@@ -296,7 +296,7 @@ def _versions(there: HostProfile, here: Here, src: str) -> tuple[list[Condition]
                 version,
                 got or "not installed",
                 MISSING,
-                f"the workers here have {got or 'none'}: pass --python with an environment that has {name}=={version}",
+                f"pass --python with an environment that has {name}=={version}",
             )
         )
     if there.packages and not differ:
@@ -343,8 +343,13 @@ def finish(
         settings=applied,
         pool=proposal.pool,
         pool_how=proposal.pool_how,
-        not_recreated=tuple(f"{c.name}: {c.note or c.there}" for c in conditions if c.status == MISSING),
+        not_recreated=tuple(missing(c) for c in conditions if c.status == MISSING),
     )
+
+
+def missing(c: Condition) -> str:
+    """A condition that could not be recreated, in one line."""
+    return f"{c.name}: {c.there} there, {c.here} here" + (f" ({c.note})" if c.note else "")
 
 
 def _shown(value: Any) -> str:

@@ -4,7 +4,7 @@ console and report.md each its own way."""
 
 from __future__ import annotations
 
-from gvlstress.model.profile import MISSING, HostProfile, Recreation
+from gvlstress.model.profile import HostProfile, Recreation
 
 
 def size(n: int | None) -> str:
@@ -73,7 +73,7 @@ def condition_rows(rec: Recreation) -> list[list[str]]:
 
 
 def missing_lines(rec: Recreation) -> list[str]:
-    return [f"{c.name}: {c.note or c.there}" for c in rec.conditions if c.status == MISSING]
+    return list(rec.not_recreated)
 
 
 HOST_ROWS = (
