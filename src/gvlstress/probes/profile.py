@@ -20,6 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 from gvlstress import __version__
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.model.profile import CpuProfile, HostProfile, MemoryProfile, ProcessProfile, SystemProfile
@@ -108,25 +110,18 @@ def start_method(pid: int | None) -> tuple[str | None, str]:
             f"(Python {sys.version_info[0]}.{sys.version_info[1]}'s default here is {default})"
         )
     try:
-        kids = [int(k) for t in _proc(pid, "task").iterdir() for k in _text(t / "children").split()]
-    except OSError:
-        kids = []
-    parent = _text(_proc(pid, "cmdline"))
-    for kid in kids:
-        line = _text(_proc(kid, "cmdline"))
+        parent = psutil.Process(pid)
+        kids = [(k.pid, " ".join(k.cmdline())) for k in parent.children()]
+        own = " ".join(parent.cmdline())
+    except psutil.Error:
+        kids, own = [], ""
+    for kid, line in kids:
         for marker, method in ((_SPAWN, "spawn"), (_FORKSERVER, "forkserver")):
             if marker in line:
                 return method, f"a child of pid {pid} (pid {kid}) runs {marker}"
-        if line and line == parent:
+        if line and line == own:
             return "fork", f"a child of pid {pid} (pid {kid}) runs its parent's command line (fork)"
     return None, f"not seen: pid {pid} had no multiprocessing children when it was read"
-
-
-def _text(path: Path) -> str:
-    try:
-        return path.read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
-    except OSError:
-        return ""
 
 
 def interpreter_of(pid: int | None, python: str | None) -> str | None:
