@@ -4,6 +4,7 @@ installed here. Small (two contigs of 120 kb, 6 samples, 60 regions): a few seco
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -81,12 +82,14 @@ def make(out: Path, seed: int = 7) -> dict[str, str]:
         }
     )
     dataset = out / "peaks.gvl"
-    gvl.write(
-        path=dataset,
-        bed=bed,
-        variants=genoray.VCF(str(vcf) + ".gz"),
-        tracks=gvl.BigWigs("coverage", tracks),
-        max_jitter=4,
-        overwrite=True,
-    )
+    with warnings.catch_warnings():  # polars' deprecation inside genvarloader.write: not ours
+        warnings.simplefilter("ignore", DeprecationWarning)
+        gvl.write(
+            path=dataset,
+            bed=bed,
+            variants=genoray.VCF(str(vcf) + ".gz"),
+            tracks=gvl.BigWigs("coverage", tracks),
+            max_jitter=4,
+            overwrite=True,
+        )
     return {"dataset": str(dataset), "reference": str(fasta), "vcf": str(vcf) + ".gz"}

@@ -138,7 +138,10 @@ def _user_options(scenario: Scenario, opts: dict[str, Any]) -> dict[str, Any]:
         )
     seqs = opts.get("seqs", "haplotypes")
     if seqs not in SEQS:
-        raise UsageError(f"{where} seqs must be one of {', '.join(SEQS)}, got {seqs!r}")
+        raise UsageError(
+            f"{where} seqs must be one of {', '.join(SEQS)}, got {seqs!r}",
+            hint="what Dataset.with_seqs() takes",
+        )
     out: dict[str, Any] = {"dataset": str(path.resolve()), "seqs": seqs}
     ref = opts.get("reference")
     if ref is None and seqs in ("haplotypes", "reference", "annotated"):
@@ -156,20 +159,31 @@ def _user_options(scenario: Scenario, opts: dict[str, Any]) -> dict[str, Any]:
         out["reference"] = str(ref_path.resolve())
     for key in ("jitter",):
         if key in opts and (isinstance(opts[key], bool) or not isinstance(opts[key], int) or opts[key] < 0):
-            raise UsageError(f"{where} {key} must be a whole number >= 0, got {opts[key]!r}")
+            raise UsageError(
+                f"{where} {key} must be a whole number >= 0, got {opts[key]!r}",
+                hint="as Dataset.open() takes it",
+            )
     for key in ("rc_neg", "deterministic"):
         if key in opts and not isinstance(opts[key], bool):
-            raise UsageError(f"{where} {key} must be true or false, got {opts[key]!r}")
+            raise UsageError(
+                f"{where} {key} must be true or false, got {opts[key]!r}", hint="as Dataset.open() takes it"
+            )
     length = opts.get("output_length")
     if (
         length is not None
         and length not in ("ragged", "variable")
         and not (isinstance(length, int) and length > 0)
     ):
-        raise UsageError(f"{where} output_length must be ragged, variable or a length > 0, got {length!r}")
+        raise UsageError(
+            f"{where} output_length must be ragged, variable or a length > 0, got {length!r}",
+            hint="what Dataset.with_len() takes",
+        )
     tracks = opts.get("tracks")
     if tracks is not None and not isinstance(tracks, (bool, str)):
-        raise UsageError(f"{where} tracks must be track names (a,b), none or true, got {tracks!r}")
+        raise UsageError(
+            f"{where} tracks must be track names (a,b), none or true, got {tracks!r}",
+            hint="what Dataset.with_tracks() takes; the dataset's own are in its directory",
+        )
     return out | {
         k: opts[k] for k in ("jitter", "rc_neg", "deterministic", "output_length", "tracks") if k in opts
     }
