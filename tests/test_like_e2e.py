@@ -20,6 +20,7 @@ from conftest import cli_env, load_run, run_cli, workers_of
 from gvlstress.model.profile import HostProfile
 from gvlstress.model.profile_toml import read, write
 from gvlstress.system.cgroups import WaveGroup
+from test_profile import host_263
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
@@ -95,15 +96,7 @@ def test_replayed_outside_the_cgroup_every_wave_has_the_same_quota_fraction_pool
 
 def _bigger(profile: HostProfile) -> HostProfile:
     """The exported profile as the reporter's 16-CPU host would have written it."""
-    cpu = dataclasses.replace(
-        profile.cpu,
-        count=16,
-        affinity=16,
-        affinity_list="0-15",
-        quota=15.3,
-        quota_us=1530000,
-        period_us=100000,
-    )
+    cpu = dataclasses.replace(host_263().cpu, cgroup_version=profile.cpu.cgroup_version)
     return dataclasses.replace(profile, cpu=cpu, host="gpu-node-7")
 
 
