@@ -211,4 +211,5 @@ def test_another_process_is_read_through_proc_with_its_start_method(tmp_path: Pa
     assert "multiprocessing.spawn" in profile.process.start_method_how
     assert profile.process.pid == proc.pid
     assert profile.process.python == sys.version.split()[0]
+    assert profile.process.executable == sys.executable  # the venv's python, not the base it links to
     assert "pytest" in profile.packages

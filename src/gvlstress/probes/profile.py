@@ -126,16 +126,26 @@ def start_method(pid: int | None) -> tuple[str | None, str]:
 
 def interpreter_of(pid: int | None, python: str | None) -> str | None:
     """The interpreter whose versions are read: the one given, the process's own when it is a
-    Python, else this one (None when --pid names a process that is no Python)."""
+    Python, else this one (None when --pid names a process that is no Python). A virtual
+    environment's python is a link to its base interpreter, so /proc/PID/exe names the base (and
+    not the environment's packages): the command line's first word, when it is that same file,
+    names the environment's."""
     if python is not None:
         return python
     if pid is None:
         return sys.executable
     try:
         exe = os.readlink(_proc(pid, "exe"))
+        argv0 = _proc(pid, "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+        cwd = os.readlink(_proc(pid, "cwd"))
     except OSError:
         return None
-    return exe if "python" in Path(exe).name else None
+    if "python" not in Path(exe).name:
+        return None
+    first = Path(cwd, argv0) if argv0 else None  # an absolute argv0 replaces cwd
+    if first is not None and first.is_file() and os.path.realpath(first) == os.path.realpath(exe):
+        return str(first)
+    return exe
 
 
 def versions(python: str | None, packages: tuple[str, ...]) -> dict[str, Any]:
