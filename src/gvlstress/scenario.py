@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from gvlstress.errors import UsageError
+from gvlstress.system.knobs import is_knob
+from gvlstress.system.knobs import redact as redact_knob
 from gvlstress.system.redact import redact_mapping, redact_path, redact_text
 from gvlstress.system.safeio import read_text_capped
 
@@ -122,6 +124,12 @@ class Scenario:
     warm_up: bool = True
     """Run the target's warm-up (one process, one batch) before the first wave when the target
     asks for one; off reproduces races on a cold JIT cache."""
+    inherit_env: Mapping[str, str] = field(default_factory=dict)
+    """Thread knobs the workers are born with, as from a host's environment (an empty value: born
+    without it); `inherit_rayon`, when set, decides RAYON_NUM_THREADS."""
+    like: str | None = None
+    """A host profile (``gvlstress doctor --export``) whose conditions the waves recreate: what
+    this scenario leaves at its defaults is filled in from it, scaled to this machine."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """Target-specific settings (the `[target]` table of a scenario file)."""
     source: str = "defaults"
@@ -147,6 +155,8 @@ class Scenario:
             source=redact_path(self.source),
             report_dir=redact_path(self.report_dir),
             python=redact_path(self.python) if self.python else None,
+            like=redact_path(self.like) if self.like else None,
+            inherit_env={k: redact_knob(k, v) for k, v in self.inherit_env.items()},
             options=redact_mapping(self.options),
         )
 
@@ -251,6 +261,8 @@ def read_scenario_file(path: Path) -> dict[str, Any]:
         )
     raw: dict[str, Any] = dict(scenario)
     raw.setdefault("name", path.stem)
+    if isinstance(raw.get("like"), str) and raw["like"] and not Path(raw["like"]).is_absolute():
+        raw["like"] = str(path.parent / raw["like"])  # a profile beside the scenario that names it
     raw["options"] = target
     raw["source"] = str(path)
     return raw
@@ -311,7 +323,15 @@ def _check_setting(name: str, value: Any, origin: str) -> Any:
         ):
             raise UsageError(f"{origin}: must be environment variable names, got {value!r}")
         return tuple(names)
-    if name == "python":
+    if name == "inherit_env":
+        if not isinstance(value, Mapping) or not all(
+            isinstance(k, str) and is_knob(k) and isinstance(v, str) for k, v in value.items()
+        ):
+            raise UsageError(
+                f"{origin}: must map thread knobs to strings (RAYON_NUM_THREADS, OMP_*, GVL_*...), got {value!r}"
+            )
+        return dict(value)
+    if name in ("python", "like"):
         if value is None:
             return None
         if not isinstance(value, str) or not value:
@@ -348,7 +368,42 @@ def resolve(
     checked: dict[str, Any] = {}
     for key, value in raw.items():
         checked[key] = value if key in ("options", "source") else check_setting(key, value, origins[key])
-    scenario = Scenario(**checked)
+    return _combinations(Scenario(**checked))
+
+
+def _default(name: str) -> Any:
+    f = _FIELDS[name]
+    return f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+
+
+def with_settings(
+    scenario: Scenario, settings: Mapping[str, tuple[Any, str]]
+) -> tuple[Scenario, dict[str, Any]]:
+    """`scenario` with `settings` (value, origin) filled in where it left a setting at its default
+    (a host profile's conditions: the run's own options and scenario keys win); a mapping merges,
+    the scenario's keys winning. Each value is checked as a scenario key is, its origin named.
+    Returns the new scenario and the settings it kept of its own instead."""
+    changed: dict[str, Any] = {}
+    kept: dict[str, Any] = {}
+    for name, (value, origin) in settings.items():
+        current = getattr(scenario, name)
+        checked = check_setting(name, value, origin)
+        if isinstance(current, Mapping):
+            kept |= (
+                {name: {k: current[k] for k in checked if k in current}}
+                if set(checked) & set(current)
+                else {}
+            )
+            changed[name] = {**checked, **current}
+        elif current != _default(name):
+            kept[name] = current
+        else:
+            changed[name] = checked
+    return _combinations(dataclasses.replace(scenario, **changed)), kept
+
+
+def _combinations(scenario: Scenario) -> Scenario:
+    """Settings that cannot go together, refused (whichever way they were given)."""
     if scenario.python and scenario.start_method != "spawn":
         raise UsageError(
             f"--python needs start_method = spawn (got {scenario.start_method})",

@@ -8,6 +8,7 @@ from gvlstress.api.campaigns import compare, merge, plan, slurm, sweep
 from gvlstress.api.cores import inspect_core
 from gvlstress.api.hunt import hunt
 from gvlstress.api.inspect import inspect
+from gvlstress.api.like import recreate
 from gvlstress.api.output import check_report_dir, export, new_run_dir, rerender, write_reports
 from gvlstress.api.realbugs import real_selftest
 from gvlstress.api.run import NullObserver, harness_health, run, version_warnings
@@ -27,6 +28,7 @@ __all__ = [
     "new_run_dir",
     "plan",
     "real_selftest",
+    "recreate",
     "rerender",
     "run",
     "selftest",

@@ -23,12 +23,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from gvlstress.api import like
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now, write_reports
 from gvlstress.campaign import explore
 from gvlstress.errors import EnvironmentProblem, GvlstressError, StopNow, UsageError
 from gvlstress.judge.audit import audit
 from gvlstress.model import HostFacts, RunResult, Shard, TargetFacts, WaveResult
 from gvlstress.model.live import WorkerStatus
+from gvlstress.model.profile import Recreation
 from gvlstress.probes import host, interpreter
 from gvlstress.probes.core import Keep
 from gvlstress.reporters import json_report, raw
@@ -120,6 +122,7 @@ def run(
     observer = observer if observer is not None else NullObserver()
     stop = stop if stop is not None else StopFlag()  # an unset StopFlag is falsy: no `or` here
     target = get_target(scenario.target)
+    scenario, recreation = like.recreate(scenario) if scenario.like else (scenario, None)
     report_dir = check_report_dir(Path(scenario.report_dir))
     if not Path("/proc/self/task").is_dir():
         raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
@@ -136,6 +139,7 @@ def run(
             plan, stderr_dir, extras = _set_up(scenario, plan, cleanup)
             waves = _Waves(scenario, plan, report_dir, observer, stop, drive, stderr_dir, cleanup)
             waves.facts(snapshot, extras)
+            waves.recreation = recreation
             return waves.run()
 
 
@@ -284,6 +288,7 @@ class _Waves:
         self.target = TargetFacts(scenario.target)
         self.delays: DelayLayer | None = None
         """The delay layer's tables and learned sites, across waves (with --delays)."""
+        self.recreation: Recreation | None = None  # --like: the host recreated; each wave checked
         if _uses_delays(scenario, drive.settings):
             table_dir = tempfile.mkdtemp(prefix="gvlstress-delays-")
             watchdog.remove_on_death(table_dir)
@@ -322,6 +327,7 @@ class _Waves:
             exploration=explore.rank(self.waves, self.drive.settings) if self.drive.settings else (),
             shard=self.drive.shard,
             stopped=self.stopped,
+            like=self.recreation,
         )
         return replace(r, audit=audit(r)) if final else r
 
@@ -378,6 +384,8 @@ class _Waves:
             wave = replace(
                 wave, harness={**harness_health(), "at_ms": round(1000 * (time.monotonic() - began))}
             )
+            if self.recreation is not None:  # --like: what of the host this wave had, read back
+                wave = like.check_wave(wave, self.recreation, wave_scenario, self.observer.warn)
             if not wave_scenario.perturbs:  # a perturbed batch is not the loader's
                 batch_seen = max(batch_seen, wave.batch_s_max)
             if self._record(wave):

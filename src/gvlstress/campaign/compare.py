@@ -11,6 +11,7 @@ from pathlib import Path
 
 from gvlstress.campaign.stats import fisher_exact, rate
 from gvlstress.model import Rate, RunResult, SequentialResult
+from gvlstress.model.profile import HostProfile
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ class Comparison:
     pairs: tuple[Pair, ...]
     sequential: SequentialResult | None = None
     """``compare --sequential``: the SPRT on the two runs' discordant wave pairs."""
+    hosts: tuple[tuple[str, HostProfile], ...] = ()
+    """Runs made with ``--like``: the profile's host and the host each ran on, labelled."""
 
 
 def _versions(result: RunResult) -> str:
@@ -97,4 +100,13 @@ def compare(results: list[RunResult]) -> Comparison:
         for i, r in enumerate(runs)
         if i > 0
     )
-    return Comparison(runs, pairs)
+    hosts = tuple(
+        host
+        for stats_, r in zip(runs, results, strict=True)
+        if r.like is not None
+        for host in (
+            (f"{stats_.name}: the profile's host", r.like.there),
+            (f"{stats_.name}: ran on", r.like.here),
+        )
+    )
+    return Comparison(runs, pairs, hosts=hosts)

@@ -182,6 +182,7 @@ def merge(
         interrupted_by=next((r.interrupted_by for r in ordered if r.interrupted_by is not None), None),
         warnings=tuple(warnings),
         hosts=hosts(ordered),
+        like=first.like,  # the shards of a --like campaign recreate one profile (the first's record)
     )
 
 

@@ -19,7 +19,7 @@ from gvlstress.cli.options import (
     scenario_from_options,
     shared_options,
 )
-from gvlstress.cli.run import run
+from gvlstress.cli.run import run, show_like
 from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
 from gvlstress.errors import ExitCode, UsageError
 from gvlstress.reporters.console import (
@@ -167,6 +167,7 @@ def sweep(workers_list: str, rayon_list: str, amplifiers: str, **opts: Any) -> N
     amps = sweep_mod.parse_amplifiers(amplifiers)
     base = scenario_from_options(**opts)
     console = make_console()
+    show_like(console, base)
     with stop_on_signals() as stop, SweepBar(console) as bar:
         result = api.sweep(base, workers, rayon, amps, bar, stop, tuple(["gvlstress", *sys.argv[1:]]))
     print_sweep(console, result)

@@ -21,6 +21,7 @@ from gvlstress.model import IN_INSPECT
 from gvlstress.reporters.console import (
     print_checks,
     print_inspect,
+    print_profile,
     print_realbugs,
     print_selftest,
 )
@@ -117,20 +118,60 @@ def inspect(
     epilog=usage(
         "doctor",
         "gvlstress doctor",
+        "gvlstress doctor --export host.toml --pid 4242   # a running pipeline's host",
         exits=(
-            (ExitCode.OK, "a run would get full diagnostics"),
-            (ExitCode.ENVIRONMENT, "something is missing"),
+            (ExitCode.OK, "a run would get full diagnostics (or the profile was written)"),
+            (ExitCode.USAGE, "bad option, an existing file without --force, no such pid"),
+            (ExitCode.ENVIRONMENT, "something is missing, or the profile cannot be read or written"),
         ),
+        notes="--export writes this host's profile instead of checking it: CPUs, affinity, cpuset and\n"
+        "the cgroup's CPU quota (which nproc does not show), RAM, swap and the memory limit, the\n"
+        "thread-count variables (values that could be secrets redacted; nothing else from the\n"
+        "environment), the start method its children show (--pid), kernel, glibc, Python, the\n"
+        "target's package versions and pool sizes. Replay it elsewhere: gvlstress run --like FILE.",
     )
 )
-def doctor() -> None:
+@click.option(
+    "--export",
+    "export_to",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Write this host's profile (TOML) for `run --like FILE` on another machine.",
+)
+@click.option(
+    "--pid",
+    type=click.IntRange(1),
+    help="With --export: profile this running process (a pipeline) instead of doctor's own.",
+)
+@click.option(
+    "--python",
+    metavar="PATH",
+    help="With --export: the interpreter whose package versions and pools are read [default: the "
+    "pid's, else this one].",
+)
+@click.option(
+    "--target",
+    metavar="MODULE:CALLABLE",
+    help="With --export: also keep the version of this target's own package.",
+)
+@click.option("--force", is_flag=True, help="With --export: replace an existing file.")
+def doctor(
+    export_to: Path | None, pid: int | None, python: str | None, target: str | None, force: bool
+) -> None:
     """Check this host: py-spy and native-stack attach, ptrace policy, CPU budget, thread knobs."""
-    from gvlstress.controls.doctor import healthy, run_checks
+    from gvlstress.controls.doctor import export, healthy, run_checks
 
     console = make_console()
-    checks = run_checks()
-    print_checks(console, checks)
-    raise SystemExit(int(ExitCode.OK if healthy(checks) else ExitCode.ENVIRONMENT))
+    if export_to is None:
+        given = [name for name, v in (("--pid", pid), ("--python", python), ("--target", target)) if v]
+        if given or force:
+            raise UsageError(
+                f"{(given or ['--force'])[0]} goes with --export", hint="gvlstress doctor --help"
+            )
+        checks = run_checks()
+        print_checks(console, checks)
+        raise SystemExit(int(ExitCode.OK if healthy(checks) else ExitCode.ENVIRONMENT))
+    print_profile(console, export(export_to, pid, python, target, force), str(export_to))
 
 
 @cli.command(

@@ -123,6 +123,11 @@ def _option_list() -> list[tuple[tuple[str, ...], Callable[[F], F]]]:
         _opt("--report-dir", metavar="DIR", help=f"Where run directories go [default: {D.report_dir}]."),
         _opt("--python", metavar="PATH", help="The workers' interpreter, e.g. another venv (spawn only)."),
         _opt(
+            "--like",
+            metavar="FILE",
+            help="Recreate the host a profile describes (doctor --export there).",
+        ),
+        _opt(
             "--warm-parent",
             is_flag=True,
             default=None,

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import click
+from rich.console import Console
 from rich.markup import escape
 
 from gvlstress import api
@@ -32,9 +33,10 @@ from gvlstress.errors import ExitCode, UsageError
 from gvlstress.reporters.console import (
     ConsoleObserver,
     print_hunt,
+    print_like,
     print_summary,
 )
-from gvlstress.scenario import describe, list_scenarios
+from gvlstress.scenario import Scenario, describe, list_scenarios
 
 RUN_EXITS = (
     ExitCode.OK,
@@ -65,6 +67,7 @@ def run(shard: str | None, **opts: Any) -> None:
     part = campaign.parse_shard(shard) if shard else None
     scenario = scenario_from_options(**opts)
     console = make_console()
+    show_like(console, scenario)
     with stop_on_signals() as stop:
         observer = ConsoleObserver(console, live=console.is_terminal)
         result = api.run(
@@ -72,6 +75,13 @@ def run(shard: str | None, **opts: Any) -> None:
         )
     print_summary(console, result, result.run_dir)
     raise SystemExit(int(exit_code_for(result)))
+
+
+def show_like(console: Console, scenario: Scenario) -> None:
+    """``--like``: each condition of the profile's host as it will be recreated (or not), before
+    anything starts (a profile that cannot be read stops the command here)."""
+    if scenario.like:
+        print_like(console, api.recreate(scenario)[1])
 
 
 @cli.command(
@@ -153,6 +163,7 @@ def hunt(
     opts["waves"] = max_waves
     scenario = scenario_from_options(**opts)
     console = make_console()
+    show_like(console, scenario)
     with stop_on_signals() as stop:
         observer = ConsoleObserver(console, live=console.is_terminal)
         result = api.hunt(

@@ -1,19 +1,38 @@
 """`gvlstress doctor`: will a run on this host get full diagnostics? Checks, each with a hint.
+`gvlstress doctor --export FILE`: this host's profile, for `run --like FILE` elsewhere.
 
 Attach checks are real: a child process blocked on a pipe is the subject, and py-spy and the
-native stack tool each try to read it.
+native stack tool each try to read it. So are a profile's pool sizes: a fresh interpreter with
+the profiled process's thread knobs and affinity starts rayon's pool (and genvarloader's) and
+says how big it is.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import importlib.util
 import os
 import subprocess
 import sys
+from pathlib import Path
 
+from gvlstress.errors import UsageError
 from gvlstress.model import Check, syscalls
+from gvlstress.model.profile import HostProfile
+from gvlstress.model.profile_toml import write
 from gvlstress.probes import host as hostenv
 from gvlstress.probes import native, procfs, pyspy
+from gvlstress.probes import profile as profiles
 from gvlstress.system.knobs import thread_knobs
+from gvlstress.targets.gvl_support import PACKAGES as GVL_PACKAGES
+from gvlstress.targets.gvl_support import POOL_CODE
+from gvlstress.targets.registry import BUILTINS
+
+MEASURE_S = 300.0
+"""A cold import of genvarloader (numba compiling) takes a while on a small host: a deadline."""
+RAYON_CODE = (
+    "import gvlstress_native\nprint(json.dumps({'rayon': int(gvlstress_native.current_num_threads())}))\n"
+)
 
 
 def _subject() -> subprocess.Popen[bytes]:
@@ -178,3 +197,30 @@ def run_checks() -> tuple[Check, ...]:
 
 def healthy(checks: tuple[Check, ...]) -> bool:
     return all(c.ok for c in checks if c.required)
+
+
+def packages_for(target: str | None) -> tuple[str, ...]:
+    """The packages whose versions a profile keeps: genvarloader's stack, the native loader, and a
+    third-party target's own top-level package."""
+    own = () if target is None or target in BUILTINS else (target.partition(":")[0].split(".")[0],)
+    return (*GVL_PACKAGES, "gvlstress-native", *own)
+
+
+def export(path: Path, pid: int | None, python: str | None, target: str | None, force: bool) -> HostProfile:
+    """Read this host's profile (for process `pid`, by default this one) with its pools measured,
+    and write it to `path` (never over a file without `force`)."""
+    if path.exists() and not force:
+        raise UsageError(f"{path} exists", hint="pass --force to replace it, or another path")
+    if path.is_dir():
+        raise UsageError(f"{path} is a directory", hint="pass the path of the .toml file to write")
+    profile = profiles.read(pid, python, packages_for(target))
+    knobs, cpus = profiles.environment(pid), profiles.affinity(pid)
+    pools: dict[str, int] = {}
+    if importlib.util.find_spec("gvlstress_native") is not None:
+        pools |= profiles.run_with(sys.executable, RAYON_CODE, knobs, cpus) or {}
+    interp = profiles.interpreter_of(pid, python)
+    if interp is not None and "genvarloader" in profile.packages:
+        pools |= profiles.run_with(interp, POOL_CODE, knobs, cpus, MEASURE_S) or {}
+    profile = dataclasses.replace(profile, pools={k: int(v) for k, v in sorted(pools.items())})
+    write(profile, path)
+    return profile

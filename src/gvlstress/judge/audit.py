@@ -90,6 +90,7 @@ def audit(result: RunResult) -> tuple[AuditItem, ...]:
                     f"(inherited, and only setdefault() was applied): rayon's pool has {after} threads",
                 )
             )
+    items += _recreated(result)
     if requested is not None:
         off = sorted({w.rayon_threads for w in workers if w.rayon_threads and w.rayon_threads != requested})
         if off:
@@ -97,3 +98,40 @@ def audit(result: RunResult) -> tuple[AuditItem, ...]:
                 AuditItem("warn", f"asked for {requested} rayon threads, but pools of {off} were reported")
             )
     return tuple(items)
+
+
+def _recreated(result: RunResult) -> list[AuditItem]:
+    """``--like``: the pool threads against the CPUs of the host being recreated, there and here;
+    and for genvarloader, what its own cap (0.37+: min(affinity, ceil(quota))) gives there."""
+    rec = result.like
+    if rec is None or rec.pool is None:
+        return []
+    cpu, n = rec.there.cpu, result.scenario.workers
+    total = n * rec.pool
+    here = result.scenario.cpu_quota or float(
+        min(result.scenario.squeeze or rec.here.cpu.affinity, rec.here.cpu.affinity)
+    )
+    items = [
+        AuditItem(
+            "warn" if total > cpu.budget else "info",
+            f"recreating host {rec.there.host or '?'}: {n} workers x {rec.pool} pool threads = {total} on "
+            f"{cpu.budget:g} CPUs there ({total / cpu.budget:.1f}x); the waves here ran them on {here:g} "
+            f"({total / here:.1f}x)",
+        )
+    ]
+    if result.scenario.target == "genvarloader":
+        cap = min(cpu.affinity, -(-cpu.quota // 1)) if cpu.quota else cpu.affinity
+        there = rec.there.packages.get("genvarloader", "")
+        items.append(
+            AuditItem(
+                "info",
+                f"genvarloader 0.37+ caps its pool at min(affinity, ceil(quota)) = {int(cap)} on that host"
+                + (f" (it ran {there})" if there else "")
+                + (
+                    ": the cap does not shrink its pools there, so of PR #265's changes only the GIL release differs"
+                    if cap >= rec.pool
+                    else f": the fixed releases would run pools of {int(cap)} there"
+                ),
+            )
+        )
+    return items

@@ -7,6 +7,7 @@ from typing import Any
 
 from gvlstress.model.diagnosis import Diagnosis
 from gvlstress.model.proc import ProbeFinding
+from gvlstress.model.profile import Recreation
 from gvlstress.model.rate import Rate
 from gvlstress.model.stacks import Capture
 from gvlstress.model.verdicts import Verdict, worst
@@ -290,6 +291,8 @@ class RunResult:
     """The thread-cap audit, computed once when the run ended (see judge.audit)."""
     stopped: str | None = None
     """Why the waves stopped before the last one (a hunt's decision, a time budget), if they did."""
+    like: Recreation | None = None
+    """``--like``: the host profile recreated, each condition beside this host, what was not."""
 
     @property
     def batches(self) -> int:

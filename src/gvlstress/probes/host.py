@@ -17,6 +17,7 @@ from typing import Any
 
 from gvlstress import __version__
 from gvlstress.model import HostFacts
+from gvlstress.probes import cgroupfs
 from gvlstress.system.knobs import thread_knobs
 from gvlstress.system.redact import redact_tree
 
@@ -45,29 +46,10 @@ def _read(path: Path) -> str | None:
 def _cgroup_quota(
     root: Path = Path("/sys/fs/cgroup"), proc_cgroup: Path = Path("/proc/self/cgroup")
 ) -> tuple[float | None, str | None]:
-    """CPUs allowed by the cgroup this process is in (v2 ``cpu.max``, v1 CFS quota)."""
-    lines = (_read(proc_cgroup) or "").splitlines()
-    for line in lines:
-        hid, controllers, rel = [*line.split(":", 2), "", ""][:3]
-        rel = rel.lstrip("/")
-        if hid == "0" and controllers == "":
-            for cand in (root / rel / "cpu.max", root / "cpu.max"):
-                text = _read(cand)
-                if text:
-                    quota, _, period = text.partition(" ")
-                    if quota == "max":
-                        return None, str(cand)
-                    return int(quota) / int(period or "100000"), str(cand)
-        elif "cpu" in controllers.split(","):
-            for base in (root / "cpu,cpuacct", root / "cpu"):
-                for cand in (base / rel, base):
-                    q = _read(cand / "cpu.cfs_quota_us")
-                    p = _read(cand / "cpu.cfs_period_us")
-                    if q is not None and p is not None:
-                        if int(q) <= 0:
-                            return None, str(cand / "cpu.cfs_quota_us")
-                        return int(q) / int(p), str(cand / "cpu.cfs_quota_us")
-    return None, None
+    """CPUs allowed by the cgroups this process is in (v2 ``cpu.max``, v1 CFS quota): the
+    tightest of its cgroup and their ancestors."""
+    quota = cgroupfs.cpu_quota(root, proc_cgroup)
+    return (quota.cores, quota.file) if quota is not None else (None, None)
 
 
 def cpu_budget() -> CpuBudget:

@@ -196,6 +196,7 @@ def group_record(group: WaveGroup) -> dict[str, dict[str, Any]]:
     if group.memory is not None:
         out["memory_limit"] = {
             "bytes": group.memory_bytes,
+            "bytes_in_force": group.bytes_in_force(),
             "cgroup": str(group.memory),
             "oom_kills": group.oom_kills(),
             "peak_bytes": group.peak_bytes(),
@@ -203,6 +204,7 @@ def group_record(group: WaveGroup) -> dict[str, dict[str, Any]]:
     if group.cpu is not None:
         out["cpu_quota"] = {
             "cores": group.cores,
+            "cores_in_force": group.cores_in_force(),
             "cgroup": str(group.cpu),
             "cgroup_version": group.version,
             "workers_joined": len(group.joined),

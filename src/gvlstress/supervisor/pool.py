@@ -24,7 +24,7 @@ from typing import Any
 from gvlstress import worker
 from gvlstress.probes.procfs import zombie_status
 from gvlstress.scenario import Scenario
-from gvlstress.supervisor.spec import inherited_env, spawn_without_main, worker_interpreter
+from gvlstress.supervisor.spec import inherited_env, inherited_knobs, spawn_without_main, worker_interpreter
 from gvlstress.system import proctree, watchdog
 from gvlstress.system.heartbeat import Board
 from gvlstress.system.knobs import environ_with
@@ -76,6 +76,7 @@ class Pool:
         sc = self.scenario
         ctx = mp.get_context(sc.start_method)
         with (
+            inherited_knobs(sc.inherit_env),
             inherited_env("RAYON_NUM_THREADS", sc.inherit_rayon),
             environ_with(self.env),
             spawn_without_main(),

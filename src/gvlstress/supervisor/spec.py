@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -59,6 +59,18 @@ def worker_spec(scenario: Scenario, plan: TargetPlan, wave: int | str, slot: int
 def inherited_env(name: str, value: int | None) -> contextlib.AbstractContextManager[None]:
     """Give processes started inside the block `name=value` in their birth environment."""
     return environ_with({name: str(value)} if value is not None else {})
+
+
+@contextmanager
+def inherited_knobs(env: Mapping[str, str]) -> Iterator[None]:
+    """Processes started inside the block are born with these thread knobs (an empty value:
+    born without it, as on a host where it is not set); restored after."""
+    gone = {k: os.environ.pop(k) for k, v in env.items() if not v and k in os.environ}
+    try:
+        with environ_with({k: v for k, v in env.items() if v}):
+            yield
+    finally:
+        os.environ.update(gone)
 
 
 @contextmanager

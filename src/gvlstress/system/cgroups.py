@@ -212,6 +212,24 @@ class WaveGroup:
             pass
         return None
 
+    def cores_in_force(self) -> float | None:
+        """The CPU quota as the kernel holds it (read back, quota / period), None without one."""
+        if self.cpu is None:
+            return None
+        try:
+            if self.version == 2:
+                quota, period = (self.cpu / "cpu.max").read_text().split()[:2]
+            else:
+                quota = (self.cpu / "cpu.cfs_quota_us").read_text().strip()
+                period = (self.cpu / "cpu.cfs_period_us").read_text().strip()
+            return int(quota) / int(period) if int(quota) > 0 else None
+        except (OSError, ValueError):
+            return None
+
+    def bytes_in_force(self) -> int | None:
+        """The memory limit as the kernel holds it (read back: rounded to pages), None without one."""
+        return self._memory_number("memory.max", "memory.limit_in_bytes")
+
     def oom_kills(self) -> int | None:
         """Processes the kernel's OOM killer killed inside the memory limit (v2 memory.events,
         v1 memory.oom_control's oom_kill), or None without a limit or a counter."""
@@ -229,11 +247,14 @@ class WaveGroup:
 
     def peak_bytes(self) -> int | None:
         """The most memory the group used (v2 memory.peak, v1 memory.max_usage_in_bytes)."""
+        return self._memory_number("memory.peak", "memory.max_usage_in_bytes")
+
+    def _memory_number(self, v2: str, v1: str) -> int | None:
+        """A number the memory controller keeps (v2's file or v1's), None without a limit or the file."""
         if self.memory is None:
             return None
-        name = "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes"
         try:
-            return int((self.memory / name).read_text().split()[0])
+            return int((self.memory / (v2 if self.version == 2 else v1)).read_text().split()[0])
         except (OSError, ValueError, IndexError):
             return None
 

@@ -17,16 +17,14 @@ with their cap (so ``--rayon`` maps to ``GVL_NUM_THREADS``) and honour ``GVL_FOR
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from gvlstress.targets.gvl_data import version_tuple
-
-if TYPE_CHECKING:
-    pass
+from gvlstress.targets.gvl_data import OPEN_KEYS, version_tuple
 
 _GATE_MODULES = ("_intervals", "_haps", "_reference", "_genotypes", "_reconstruct")
 
@@ -188,6 +186,63 @@ def loader_child(options: dict[str, Any] | None, conn: Any) -> None:
         pass
 
 
+def open_dataset(gvl: Any, options: dict[str, Any]) -> Any:
+    """The Dataset opened as a pipeline opens it: ``Dataset.open`` (the reference, jitter, rc_neg,
+    deterministic given), then the sequences (``with_seqs``), the tracks (``with_tracks``: the
+    names given, ``none``, or genvarloader's default of all) and the length (``with_len``)."""
+    kwargs = {k: options[k] for k in OPEN_KEYS if k in options}
+    ds = gvl.Dataset.open(options["dataset"], reference=options.get("reference"), **kwargs)
+    seqs = options.get("seqs", "haplotypes")
+    ds = ds.with_seqs(None if seqs == "none" else seqs)
+    tracks = options.get("tracks")
+    if tracks is False or tracks == "none":
+        ds = ds.with_tracks(False)
+    elif isinstance(tracks, str) and tracks:
+        ds = ds.with_tracks([t.strip() for t in tracks.split(",")])
+    if "output_length" in options:
+        ds = ds.with_len(options["output_length"])
+    return ds
+
+
+def check_dataset(options: dict[str, Any]) -> dict[str, Any]:
+    """Before any worker starts: open the dataset exactly as the workers will, and load one
+    batch; what is wrong comes back as one line (a JSON-ready dict)."""
+    import json
+
+    out: dict[str, Any] = {"ok": False}
+    try:
+        meta = json.loads((Path(options["dataset"]) / "metadata.json").read_text())
+        out |= {"written_by": meta.get("version"), "format_version": meta.get("format_version")}
+    except (OSError, ValueError) as exc:
+        out["error"] = f"no readable metadata.json ({type(exc).__name__}): not a genvarloader dataset"
+        return out
+    try:
+        import genvarloader as gvl
+
+        with contextlib.suppress(ImportError):
+            from loguru import logger
+
+            logger.disable("genvarloader")
+        out["genvarloader"] = str(gvl.__version__)
+        ds = open_dataset(gvl, options)
+        out |= {"regions": int(ds.shape[0]), "samples": int(ds.shape[1])}
+        out["tracks"] = list(getattr(ds, "available_tracks", None) or [])
+        ds[0:1, :]
+    except Exception as exc:  # the user's data: whatever genvarloader says, in one line
+        out["error"] = f"{type(exc).__name__}: {' '.join(str(exc).split())[:400]}"
+        return out
+    out["ok"] = True
+    return out
+
+
+def check_main() -> None:
+    """``python -c 'from gvlstress.targets.gvl import check_main; check_main()' OPTIONS_JSON``."""
+    import json
+
+    os.environ.setdefault("LOGURU_LEVEL", "WARNING")
+    sys.stdout.write(json.dumps(check_dataset(json.loads(sys.argv[1]))) + "\n")
+
+
 def open_worker(options: dict[str, Any], seed: int, slot: int) -> _GvlSession:
     """Worker half: thread knobs are set already; import, force the parallel path, open."""
     inherited_rayon = os.environ.get("RAYON_NUM_THREADS")
@@ -207,9 +262,7 @@ def open_worker(options: dict[str, Any], seed: int, slot: int) -> _GvlSession:
             forced = f"GVL_FORCE_PARALLEL={os.environ.get('GVL_FORCE_PARALLEL')}"
     else:
         forced = "no (size gate active)"
-    ds = gvl.Dataset.open(options["dataset"], reference=options["reference"]).with_seqs("haplotypes")
-    if options.get("tracks"):
-        ds = ds.with_tracks("signal")
+    ds = open_dataset(gvl, options)
     threads_mod = sys.modules.get("genvarloader._threads")
     resolved = int(threads_mod.num_threads()) if threads_mod and hasattr(threads_mod, "num_threads") else None
     rayon_after = os.environ.get("RAYON_NUM_THREADS")

@@ -24,6 +24,14 @@ DATA_DEFAULTS: dict[str, Any] = {
 }
 
 
+OPEN_KEYS = ("jitter", "rc_neg", "deterministic")
+"""``Dataset.open`` keywords a user's dataset may be opened with (``-o jitter=2``)."""
+SEQS = ("haplotypes", "reference", "annotated", "variants", "none")
+"""``with_seqs`` kinds (``-o seqs=annotated``); ``none``: tracks only."""
+USER_KEYS = ("dataset", "reference", "seqs", "output_length", *OPEN_KEYS)
+"""Options of a user's own dataset (``-o dataset=PATH``), beside the run options any dataset takes."""
+
+
 def version_tuple(v: str) -> tuple[int, ...]:
     parts = []
     for p in v.split(".")[:3]:

@@ -21,7 +21,7 @@ from gvlstress.probes import interpreter, tools
 from gvlstress.scenario import Scenario
 from gvlstress.system.cache import cache_root
 from gvlstress.targets.base import TargetPlan
-from gvlstress.targets.gvl_data import DATA_DEFAULTS, LOADERS, MODES, version_tuple
+from gvlstress.targets.gvl_data import DATA_DEFAULTS, LOADERS, MODES, SEQS, USER_KEYS, version_tuple
 
 BUILD_TIMEOUT_S = 900.0
 _PROBE = (
@@ -30,6 +30,7 @@ _PROBE = (
 )
 _OPTIONS = {
     *DATA_DEFAULTS,
+    *USER_KEYS,
     "mode",
     "loader",
     "batch_regions",
@@ -38,6 +39,20 @@ _OPTIONS = {
     "cache_dir",
     "numba_cache",
 }
+POOL_CODE = (
+    "import genvarloader as gvl\n"
+    "t = sys.modules.get('genvarloader._threads')\n"
+    "resolved = int(t.num_threads()) if t is not None and hasattr(t, 'num_threads') else None\n"
+    "after = os.environ.get('RAYON_NUM_THREADS')\n"
+    "pool = int(after) if after and after.isdigit() else resolved\n"
+    "out = {'genvarloader': pool, 'genvarloader_resolved': resolved}\n"
+    "print(json.dumps({k: v for k, v in out.items() if v is not None}))\n"
+)
+"""Run in a fresh interpreter with a host's thread knobs (`probes.profile.run_with`): the pool a
+worker of that genvarloader gets there (rayon's global pool is sized from RAYON_NUM_THREADS
+after the import, as `gvl.open_worker` records it) and the count genvarloader resolved itself."""
+PACKAGES = ("genvarloader", "genoray", "seqpro", "numpy", "polars", "numba", "pysam", "torch")
+"""What a genvarloader pipeline's behaviour depends on: the versions a host profile keeps."""
 NUMBA_CACHES = ("shared", "cold")
 """shared: numba's cache wherever the environment puts it (warmed once before the waves);
 cold: every wave starts from an empty NUMBA_CACHE_DIR of its own (the cold-cache race)."""
@@ -91,6 +106,117 @@ def dataset(python: str, version: str, params: dict[str, Any], cache_dir: Path |
     return result
 
 
+CHECK_TIMEOUT_S = 600.0
+"""Opening a user's dataset once before the waves (a cold import, the reference cache built)."""
+_SYNTHETIC_ONLY = sorted({*DATA_DEFAULTS, "cache_dir"} - {"tracks"})
+
+
+def _where(scenario: Scenario) -> str:
+    return "-o" if scenario.source == "defaults" else f"{scenario.source} [target]"
+
+
+def _user_options(scenario: Scenario, opts: dict[str, Any]) -> dict[str, Any]:
+    """A user's dataset and how it is opened, checked without genvarloader: paths that exist,
+    the reference its sequences need, values of the right kind (one line each, exit 2)."""
+    where = _where(scenario)
+    extra = [k for k in _SYNTHETIC_ONLY if k in opts]
+    if extra:
+        raise UsageError(
+            f"{where} {', '.join(extra)}: only for the synthetic dataset, not with dataset=PATH",
+            hint="drop them, or drop dataset= to build the synthetic one",
+        )
+    path = Path(str(opts["dataset"])).expanduser()
+    if not path.is_dir():
+        raise UsageError(
+            f"{where} dataset={opts['dataset']}: {'no such directory' if not path.exists() else 'not a directory'}",
+            hint="pass the directory genvarloader.write() made",
+        )
+    if not (path / "metadata.json").is_file():
+        raise UsageError(
+            f"{where} dataset={opts['dataset']}: not a genvarloader dataset (no metadata.json in it)",
+            hint="pass the directory genvarloader.write() made",
+        )
+    seqs = opts.get("seqs", "haplotypes")
+    if seqs not in SEQS:
+        raise UsageError(
+            f"{where} seqs must be one of {', '.join(SEQS)}, got {seqs!r}",
+            hint="what Dataset.with_seqs() takes",
+        )
+    out: dict[str, Any] = {"dataset": str(path.resolve()), "seqs": seqs}
+    ref = opts.get("reference")
+    if ref is None and seqs in ("haplotypes", "reference", "annotated"):
+        raise UsageError(
+            f"{where} seqs={seqs} needs the reference genome: add -o reference=PATH",
+            hint="or -o seqs=variants (no sequences) or -o seqs=none (tracks only)",
+        )
+    if ref is not None:
+        ref_path = Path(str(ref)).expanduser()
+        if not ref_path.is_file():
+            raise UsageError(
+                f"{where} reference={ref}: no such file",
+                hint="pass the FASTA the dataset was written against",
+            )
+        out["reference"] = str(ref_path.resolve())
+    for key in ("jitter",):
+        if key in opts and (isinstance(opts[key], bool) or not isinstance(opts[key], int) or opts[key] < 0):
+            raise UsageError(
+                f"{where} {key} must be a whole number >= 0, got {opts[key]!r}",
+                hint="as Dataset.open() takes it",
+            )
+    for key in ("rc_neg", "deterministic"):
+        if key in opts and not isinstance(opts[key], bool):
+            raise UsageError(
+                f"{where} {key} must be true or false, got {opts[key]!r}", hint="as Dataset.open() takes it"
+            )
+    length = opts.get("output_length")
+    if (
+        length is not None
+        and length not in ("ragged", "variable")
+        and not (isinstance(length, int) and length > 0)
+    ):
+        raise UsageError(
+            f"{where} output_length must be ragged, variable or a length > 0, got {length!r}",
+            hint="what Dataset.with_len() takes",
+        )
+    tracks = opts.get("tracks")
+    if tracks is not None and not isinstance(tracks, (bool, str)):
+        raise UsageError(
+            f"{where} tracks must be track names (a,b), none or true, got {tracks!r}",
+            hint="what Dataset.with_tracks() takes; the dataset's own are in its directory",
+        )
+    return out | {
+        k: opts[k] for k in ("jitter", "rc_neg", "deterministic", "output_length", "tracks") if k in opts
+    }
+
+
+def user_dataset(scenario: Scenario, python: str, version: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Open the user's dataset once in the workers' interpreter, as the workers will, and load
+    a batch: a dataset of an incompatible version, a reference that does not fit it, a track it
+    does not have is refused here in one line, before any worker starts."""
+    code = "import sys; sys.path.insert(0, sys.argv.pop(1)); from gvlstress.targets.gvl import check_main; check_main()"
+    shim = interpreter.shim() if python != sys.executable else str(Path(__file__).resolve().parents[2])
+    out = tools.run([python, "-c", code, shim, json.dumps(options)], CHECK_TIMEOUT_S)
+    try:
+        found: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    except (json.JSONDecodeError, IndexError):
+        last = (out.stderr.strip().splitlines() or [out.error or "no answer"])[-1]
+        raise EnvironmentProblem(f"opening the dataset with {python} failed: {last}") from None
+    if not found.get("ok"):
+        written = found.get("written_by")
+        hint = (
+            f"it was written by genvarloader {written}: run with --python of an environment with that version"
+            if written and written != version
+            else "open it by hand with genvarloader.Dataset.open to see the whole error"
+        )
+        raise UsageError(
+            f"{_where(scenario)} dataset={options['dataset']}: genvarloader {version} cannot use it: {found.get('error')}",
+            hint=hint,
+        )
+    return options | {
+        k: found[k] for k in ("regions", "samples", "written_by", "format_version") if k in found
+    }
+
+
 def prepare(scenario: Scenario) -> TargetPlan:
     opts = dict(scenario.options)
     unknown = set(opts) - _OPTIONS
@@ -118,8 +244,17 @@ def prepare(scenario: Scenario) -> TargetPlan:
     python = scenario.python or sys.executable
     info = probe_interpreter(python)
     version = str(info["version"])
-    params = {k: opts.get(k, v) for k, v in DATA_DEFAULTS.items()}
-    data = dataset(python, version, params, Path(opts["cache_dir"]) if opts.get("cache_dir") else None)
+    if "dataset" in opts:  # the user's own data, opened as their pipeline opens it
+        data = user_dataset(scenario, python, version, _user_options(scenario, opts))
+        opened = {k: data[k] for k in ("dataset", "seqs", *USER_KEYS, "tracks") if k in data}
+    else:
+        params = {k: opts.get(k, v) for k, v in DATA_DEFAULTS.items()}
+        data = dataset(python, version, params, Path(opts["cache_dir"]) if opts.get("cache_dir") else None)
+        opened = {
+            "dataset": data["dataset"],
+            "reference": data["reference"],
+            "tracks": data["tracks"] or None,
+        }
     new = version_tuple(version) >= (0, 37)
     force = bool(opts.get("force_parallel", True))
     env = {"LOGURU_LEVEL": "WARNING"}
@@ -138,9 +273,7 @@ def prepare(scenario: Scenario) -> TargetPlan:
     return TargetPlan(
         entry="gvlstress.targets.gvl:open_worker",
         options={
-            "dataset": data["dataset"],
-            "reference": data["reference"],
-            "tracks": data["tracks"],
+            **opened,
             "mode": mode,
             "loader": loader,
             "batch_regions": int(opts.get("batch_regions", 0)),

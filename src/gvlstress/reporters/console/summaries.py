@@ -22,6 +22,7 @@ from gvlstress.model import (
     RunResult,
     plural,
 )
+from gvlstress.model.profile import HostProfile, Recreation
 from gvlstress.reporters.cells import (
     COMPARE_HEADER,
     REALBUG_HEADER,
@@ -32,6 +33,7 @@ from gvlstress.reporters.cells import (
     sequential_lines,
 )
 from gvlstress.reporters.console.live import verdict_text
+from gvlstress.reporters.like import condition_rows, host_table, profile_lines
 from gvlstress.reporters.markdown.cores import mib
 from gvlstress.system.text import clip, one_line
 
@@ -242,6 +244,14 @@ def print_compare(console: Console, c: Comparison, path: str) -> None:
     if c.sequential is not None:
         for line in sequential_lines(c.sequential):
             console.print(line, highlight=False, markup=False)
+    if c.hosts:
+        header, rows = host_table(c.hosts)
+        hosts = Table(title="hosts (runs made with --like)")
+        for col in header:
+            hosts.add_column(escape(col))
+        for row in rows:
+            hosts.add_row(*map(escape, row))
+        console.print(hosts)
     console.print(f"markdown: {path}", highlight=False, markup=False)
 
 
@@ -284,3 +294,25 @@ def print_hunt(console: Console, h: HuntResult) -> None:
         for line in sequential_lines(h.sequential):
             console.print(line, highlight=False, markup=False)
     print_summary(console, h.run, h.run.run_dir)
+
+
+def print_profile(console: Console, profile: HostProfile, path: str) -> None:
+    """`doctor --export`: what was read, and where it went."""
+    whose = f" (pid {profile.process.pid})" if profile.process.pid else ""
+    console.print(f"[bold]host profile[/] of {escape(profile.host)}{whose}", highlight=False)
+    for line in profile_lines(profile):
+        console.print(f"  {_line(line)}", highlight=False, markup=False)
+    console.print(f"written: {one_line(path)}  (replay it: gvlstress run --like FILE)", markup=False)
+
+
+def print_like(console: Console, rec: Recreation) -> None:
+    """``--like``: each condition of the profile's host, as recreated here (or not), before the waves."""
+    console.print(
+        f"[bold]like[/] {escape(rec.profile)}: host {escape(rec.there.host)} recreated on {escape(rec.here.host)}",
+        highlight=False,
+    )
+    for name, there, here, status in condition_rows(rec):
+        shown = f"[yellow]{escape(status)}[/]" if status == "not recreated" else escape(status)
+        console.print(
+            f"  {escape(name)}: {escape(_line(there))} -> {escape(_line(here))}  ({shown})", highlight=False
+        )

@@ -17,6 +17,7 @@ from gvlstress.reporters.cells import (
     realbug_cells,
     sequential_lines,
 )
+from gvlstress.reporters.like import host_table
 from gvlstress.reporters.markdown.tables import _table
 
 
@@ -47,6 +48,9 @@ def render_compare(c: Comparison) -> str:
     out += ["", *[f"- {line}" for line in pair_lines(c)]]
     if c.sequential is not None:
         out += [*[f"- {line}" for line in sequential_lines(c.sequential)]]
+    if c.hosts:
+        header, rows = host_table(c.hosts)
+        out += ["", "## Hosts (runs made with --like)", "", *_table(header, rows)]
     out += [
         "",
         "Hang rates are per wave (launch), with 95% Wilson intervals; with no hang, the bound is the "

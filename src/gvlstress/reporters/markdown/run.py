@@ -15,6 +15,7 @@ from gvlstress.model import Diagnosis, HostFacts, RunResult, Verdict, WaveResult
 from gvlstress.reporters.cells import amplifier_cell, arm_cells, ratio_cell
 from gvlstress.reporters.json_report import error_ref
 from gvlstress.reporters.markdown.cores import core_lines, secrets_note
+from gvlstress.reporters.markdown.like import like_section
 from gvlstress.reporters.markdown.stacks import stacks_section
 from gvlstress.reporters.markdown.tables import _code, _range, _table, _value, ending, fenced, fit, prose
 from gvlstress.system.text import clip, one_line, printable
@@ -384,7 +385,7 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
         )
     out += [""] if result.warnings else []
     out += [*secrets_note(result), "## Environment", "", *_environment(result), ""]
-    out += ["## Configuration", "", *_configuration(result), ""]
+    out += ["## Configuration", "", *_configuration(result), "", *like_section(result)]
     if result.hosts:
         out += ["## Hosts", "", *_hosts(result), ""]
     if result.exploration:
