@@ -115,9 +115,8 @@ def run(
     is asked after every wave whether to stop early (``hunt``); its reason becomes a warning.
     With `keep_alive` seconds, the first hung worker outlives its wave and, once the reports
     are written, is held for that long (or until a stop signal, or until it exits), then killed.
-    With `settings`, each wave runs on the setting Thompson sampling picks (``hunt --explore``).
-    With `shard` I/N, only the campaign's global waves I, I+N, ... run (`scenario.waves` is the
-    campaign's total), each under its global index and the seed derived from it.
+    With `settings`, each wave runs on the setting Thompson sampling picks (``hunt --explore``);
+    with `shard` I/N, only the campaign's global waves I, I+N, ... (`scenario.waves` in all).
     """
     observer = observer if observer is not None else NullObserver()
     stop = stop if stop is not None else StopFlag()  # an unset StopFlag is falsy: no `or` here
