@@ -113,8 +113,7 @@ def run(
     With a `deadline` (time.monotonic()), each wave's launch timeout is capped at its share of
     the time left, and waves that no longer fit are not started (a warning says so). `until`
     is asked after every wave whether to stop early (``hunt``); its reason becomes a warning.
-    With `keep_alive` seconds, the first hung worker outlives its wave, held after the reports
-    for that long (or until a stop signal or its exit), then killed.
+    With `keep_alive` seconds, the first hung worker is held that long after the reports, then killed.
     With `settings`, each wave runs on the setting Thompson sampling picks (``hunt --explore``);
     with `shard` I/N, only the campaign's global waves I, I+N, ... (`scenario.waves` in all).
     """
