@@ -199,16 +199,18 @@ def teardown_frame(capture: Capture | None, tid: int) -> str | None:
 
 
 def channel_frame(capture: Capture | None, tid: int) -> str | None:
-    """The innermost Python frame of `tid` in multiprocessing's own code (a Connection, a Queue,
-    a spawn launch), if any: a channel made to talk to another process, so an answer was due
-    from one; a bare os.read() on a self-pipe says no such thing."""
+    """The innermost Python frame of `tid` when it is multiprocessing's own code (a Connection,
+    a Queue, a spawn launch): a channel made to talk to another process, so an answer was due
+    from one; a bare os.read() on a self-pipe says no such thing (nor does multiprocessing's
+    bootstrap further out, under every spawned worker's code)."""
     if capture is None:
         return None
     t = next((v for v in capture.threads if v.tid == tid), None)
-    for f in t.python.frames if t is not None and t.python else ():
-        if f.file and "/multiprocessing/" in f.file.replace("\\", "/"):
-            return f"{f.name} ({f.file.rsplit('/', 2)[-2]}/{f.file.rsplit('/', 1)[-1]})"
-    return None
+    frames = t.python.frames if t is not None and t.python else ()
+    f = next((x for x in frames if x.file and x.file.endswith(".py")), None)  # past native frames
+    if f is None or not f.file or "/multiprocessing/" not in f.file.replace("\\", "/"):
+        return None
+    return f"{f.name} ({f.file.rsplit('/', 2)[-2]}/{f.file.rsplit('/', 1)[-1]})"
 
 
 def judge_peer(
