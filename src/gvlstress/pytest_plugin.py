@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from gvlstress.system.plugin import PLUGIN_SETTINGS
+
 if TYPE_CHECKING:
     from gvlstress.model import RunResult
 
@@ -63,58 +65,26 @@ def _flag(text: str) -> bool:
 
 
 SETTINGS = pytest.StashKey[Settings]()
-_OPTIONS: dict[str, tuple[str, str, str | None, Any]] = {
-    # name: (command line, environment variable, default, kind)
-    "report_dir": ("--gvlstress-report-dir", "GVLSTRESS_REPORT_DIR", "reports", str),
-    "margin": ("--gvlstress-margin", "GVLSTRESS_MARGIN", "30", float),
-    "artifacts": ("--gvlstress-artifacts", "GVLSTRESS_ARTIFACTS", None, str),
-    "keep_core": ("--gvlstress-keep-core", "GVLSTRESS_KEEP_CORE", "false", _flag),
-}
+_KINDS: dict[str, Any] = {"report_dir": str, "margin": float, "artifacts": str, "keep_core": _flag}
 _EXPECTED = {float: "a number", _flag: "true or false"}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("gvlstress", "gvlstress stress runs")
-    group.addoption(
-        "--gvlstress-report-dir",
-        dest="gvlstress_report_dir",
-        default=None,
-        metavar="DIR",
-        help="Where gvlstress run directories go (env GVLSTRESS_REPORT_DIR, ini gvlstress_report_dir; "
-        "default: reports).",
-    )
-    group.addoption(
-        "--gvlstress-margin",
-        dest="gvlstress_margin",
-        default=None,
-        metavar="SECONDS",
-        help="Seconds kept free before pytest-timeout fires, for capture and reports "
-        "(env GVLSTRESS_MARGIN, ini gvlstress_margin; default: 30).",
-    )
-    group.addoption(
-        "--gvlstress-artifacts",
-        dest="gvlstress_artifacts",
-        default=None,
-        metavar="DIR",
-        help="Copy every run's directory (reports, captures, cores) under DIR/<test>/ for CI to upload "
-        "(env GVLSTRESS_ARTIFACTS, ini gvlstress_artifacts; default: none).",
-    )
-    group.addoption(
-        "--gvlstress-keep-core",
-        dest="gvlstress_keep_core",
-        default=None,
-        metavar="BOOL",
-        help="Keep a core of each hung worker (env GVLSTRESS_KEEP_CORE, ini gvlstress_keep_core; "
-        "default: false; a core holds the worker's memory and may hold secrets).",
-    )
-    parser.addini("gvlstress_report_dir", "Where gvlstress run directories go.", default=None)
-    parser.addini("gvlstress_margin", "Seconds kept free before pytest-timeout fires.", default=None)
-    parser.addini("gvlstress_artifacts", "CI artifacts directory runs are copied to.", default=None)
-    parser.addini("gvlstress_keep_core", "Keep a core of each hung worker (true/false).", default=None)
+    for s in PLUGIN_SETTINGS:
+        group.addoption(
+            s.option,
+            dest=f"gvlstress_{s.name}",
+            default=None,
+            metavar=s.metavar,
+            help=f"{s.what[0].upper()}{s.what[1:]} (env {s.env}, ini {s.ini}; default: {s.shown_default}).",
+        )
+        parser.addini(s.ini, s.what[0].upper() + s.what[1:] + ".", default=None)
 
 
 def _setting(config: pytest.Config, name: str) -> Any:
-    flag, env, default, kind = _OPTIONS[name]
+    setting = next(s for s in PLUGIN_SETTINGS if s.name == name)
+    flag, env, default, kind = setting.option, setting.env, setting.default, _KINDS[name]
     for source, value in (
         (flag, config.getoption(f"gvlstress_{name}")),
         (f"environment variable {env}", os.environ.get(env)),

@@ -29,6 +29,7 @@ from gvlstress.judge import names
 from gvlstress.model import IN_INSPECT, IN_RUN, Capture, RunResult, Summary, Verdict, WorkerOutcome
 from gvlstress.reporters.json_report import EXTRA_PROPERTIES, HEX_FIELDS, SCHEMA
 from gvlstress.scenario import describe, list_scenarios, read_scenario_file
+from gvlstress.system.plugin import PLUGIN_SETTINGS
 
 
 def cell(text: object) -> str:
@@ -152,6 +153,12 @@ def exit_codes() -> str:
     return table(("code", "name", "meaning"), ((int(c), f"`{c.name}`", c.meaning) for c in ExitCode))
 
 
+def plugin_settings() -> str:
+    """The pytest plugin's settings: each as an option, an environment variable and an ini key."""
+    rows = ((x.what, f"`{x.option}`", f"`{x.env}`", f"`{x.ini}`", x.shown_default) for x in PLUGIN_SETTINGS)
+    return table(("setting", "option", "environment", "ini", "default"), rows)
+
+
 def scenarios() -> str:
     """The scenario files that ship with gvlstress, with the settings each one makes."""
     rows = []
@@ -259,6 +266,7 @@ GENERATED: dict[str, Callable[[], str]] = {
     "exit-codes": exit_codes,
     "run-json": run_json,
     "scenarios": scenarios,
+    "plugin-settings": plugin_settings,
 }
 """What a page can ask for with a line ``::: gvlstress NAME`` (the CLI reference is the CLI's own:
 `gvlstress.cli.reference`)."""
