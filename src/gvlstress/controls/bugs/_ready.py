@@ -152,6 +152,19 @@ def reap_or_announce(pid: int) -> None:
     forever()
 
 
+def reap_or_announce_spin(pid: int) -> None:
+    """After a fork whose child spins: in control, exit with the child's exit code; else reap it
+    in a thread when it ends, announce it once its one thread spins, and wait."""
+    if control():
+        _, status = os.waitpid(pid, 0)
+        sys.exit(os.waitstatus_to_exitcode(status))
+    threading.Thread(target=os.waitpid, args=(pid, 0), name="reaper", daemon=True).start()
+    spinning = Spinning(pid)
+    settled(lambda: len(tids(pid)) == 1 and spinning(), "spinning in the child", stable=5, interval=0.2)
+    announce(pid)
+    forever()
+
+
 def app(
     *args: str, env: dict[str, str] | None = None, stdout: int | None = subprocess.DEVNULL
 ) -> subprocess.Popen[bytes]:

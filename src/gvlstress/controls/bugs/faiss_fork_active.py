@@ -10,8 +10,6 @@ Control: the issue's workaround, OMP_NUM_THREADS=1 (no team, nothing to wait for
 from __future__ import annotations
 
 import os
-import sys
-import threading
 import warnings
 
 import _ready
@@ -40,16 +38,7 @@ def main() -> None:
     if pid == 0:
         _, ids = index.search(q, 10)  # spins at the barrier
         os._exit(0 if (ids[:, 0] == np.arange(200)).all() else 1)
-    if _ready.control():
-        _, status = os.waitpid(pid, 0)
-        sys.exit(os.waitstatus_to_exitcode(status))
-    threading.Thread(target=os.waitpid, args=(pid, 0), name="reaper", daemon=True).start()
-    spinning = _ready.Spinning(pid)
-    _ready.settled(
-        lambda: len(_ready.tids(pid)) == 1 and spinning(), "spinning in the child", stable=5, interval=0.2
-    )
-    _ready.announce(pid)
-    _ready.forever()
+    _ready.reap_or_announce_spin(pid)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,6 @@ inherited one alone: destroying it joins threads the child does not have)."""
 from __future__ import annotations
 
 import os
-import sys
-import threading
 from typing import Any
 
 import _ready
@@ -63,16 +61,7 @@ def main() -> None:
         else:
             sess.run(None, {"x": x})  # spins forever
         os._exit(0)
-    if _ready.control():
-        _, status = os.waitpid(pid, 0)
-        sys.exit(os.waitstatus_to_exitcode(status))
-    threading.Thread(target=os.waitpid, args=(pid, 0), name="reaper", daemon=True).start()
-    spinning = _ready.Spinning(pid)
-    _ready.settled(
-        lambda: len(_ready.tids(pid)) == 1 and spinning(), "spinning in the child", stable=5, interval=0.2
-    )
-    _ready.announce(pid)
-    _ready.forever()
+    _ready.reap_or_announce_spin(pid)
 
 
 if __name__ == "__main__":
