@@ -51,3 +51,46 @@ def test_what_a_watch_says(
         1.0, utime=round(utime * CLK_TCK), stime=round(stime * CLK_TCK), vol=vol, reads=reads, syscall=syscall
     )
     assert says in activity([first, last]).summary
+
+
+def _at(at: float, cpu_s: float, queued_s: float = 0.0) -> ProcSample:
+    t = ThreadSample(
+        tid=PID + 1,
+        comm="spinner",
+        state="R",
+        wchan=None,
+        syscall=None,
+        futex_addr=None,
+        utime=round(cpu_s * CLK_TCK),
+        stime=0,
+        voluntary_ctxt=0,
+        nonvoluntary_ctxt=0,
+        run_ns=int(cpu_s * 1e9),
+        queued_ns=int(queued_s * 1e9),
+        syscr=0,
+        syscw=0,
+    )
+    return ProcSample(PID, at, (t,))
+
+
+@pytest.mark.parametrize(
+    ("samples", "says"),
+    [
+        # held still by the first native stack dump for 1.7 s, then spinning: the dump's stop is
+        # not the process's doing, so the watch counts from the sample after it
+        (
+            (_at(0.0, 0.0), _at(1.7, 0.0), _at(1.85, 0.14), _at(2.0, 0.29)),
+            "with no syscall and no voluntary switch",
+        ),
+        # on a crowded host a spinner gets little CPU but is runnable all along
+        ((_at(0.0, 0.0), _at(1.0, 0.1, queued_s=0.85)), "with no syscall and no voluntary switch"),
+        # some CPU, no syscall, no wake-up, nowhere near busy: not "no CPU"
+        ((_at(0.0, 0.0), _at(1.0, 0.05)), "a little CPU (0.05 CPU-s)"),
+        ((_at(0.0, 0.0), _at(1.0, 0.0)), "no CPU, no syscall, no wake-up"),
+    ],
+    ids=["held-by-the-first-dump", "crowded-host", "a-little-cpu", "none"],
+)
+def test_a_watch_counts_what_the_process_did_not_what_the_look_did(
+    samples: tuple[ProcSample, ...], says: str
+) -> None:
+    assert says in activity(list(samples)).summary

@@ -1,8 +1,12 @@
-"""``inspect --watch``: a progress signal from activity over time."""
+"""``inspect``'s window: a progress signal from activity over time.
+
+Measured from the first sample taken after the first stack dump when there is one: a native
+stack tool holds the process stopped while it reads (a second or more on a crowded host), so
+counting from before it would call a spinner that was held still most of the window idle."""
 
 from __future__ import annotations
 
-from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, cpu_between
+from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, RUNNABLE_SHARE, cpu_between
 from gvlstress.model import Activity, ProcSample, ThreadActivity
 from gvlstress.model.syscalls import CLK_TCK, syscall_name
 
@@ -28,11 +32,13 @@ def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
     """
     if len(samples) < 2:
         return Activity(0.0, len(samples), (), "too few samples to watch (the process exited)")
-    first, last = samples[0], samples[-1]
-    seconds = last.at - first.at
+    watched = samples[1:] if len(samples) >= 3 else samples  # from after the first stack dump
+    first, last = watched[0], watched[-1]
+    seconds = max(last.at - first.at, 1e-9)
     out = []
+    runnable: set[int] = set()
     for t in last.threads:
-        seen = [s_t for s in samples for s_t in s.threads if s_t.tid == t.tid]
+        seen = [s_t for s in watched for s_t in s.threads if s_t.tid == t.tid]
         a = seen[0]
         cpu, _ = cpu_between(a, t)
         calls = None
@@ -40,6 +46,10 @@ def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
             # a read blocked across a stop is restarted and counted again: not the thread's doing
             calls = max(0, (t.syscr or 0) + (t.syscw or 0) - (a.syscr or 0) - (a.syscw or 0) - stops)
         kernel = max(0, t.stime - a.stime) / CLK_TCK
+        if None not in (a.run_ns, a.queued_ns, t.run_ns, t.queued_ns):
+            wanted = ((t.run_ns or 0) + (t.queued_ns or 0) - (a.run_ns or 0) - (a.queued_ns or 0)) / 1e9
+            if wanted >= RUNNABLE_SHARE * seconds:  # wanted a CPU all along: a crowded host
+                runnable.add(t.tid)
         waits: list[str] = []
         for x in seen:
             name = syscall_name(x.syscall)
@@ -57,7 +67,7 @@ def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
                 kernel_s=kernel,
             )
         )
-    hot = [t for t in out if t.cpu_s >= LIVELOCK_CPU_SHARE * seconds]
+    hot = [t for t in out if t.cpu_s >= LIVELOCK_CPU_SHARE * seconds or t.tid in runnable]
     spinning = [t for t in hot if not makes_syscalls(t)]
     calls = sum(t.syscalls or 0 for t in out)
     cpu = sum(t.cpu_s for t in out)
@@ -81,6 +91,11 @@ def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
         summary = (
             f"watched {seconds:.1f}s: little CPU ({cpu:.2f} CPU-s), {calls} reads/writes and {switches} "
             "wake-ups (voluntary switches): waiting, and woken now and then"
+        )
+    elif cpu >= 0.01 * seconds:
+        summary = (
+            f"watched {seconds:.1f}s: a little CPU ({cpu:.2f} CPU-s), no syscall, no wake-up: no thread "
+            "ran or wanted to run for most of the window"
         )
     else:
         summary = f"watched {seconds:.1f}s: no CPU, no syscall, no wake-up in any thread"
