@@ -6,6 +6,7 @@ Pure: no process is started, so many examples run in a few seconds."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import pickle
 import xml.etree.ElementTree as ET
@@ -21,8 +22,11 @@ from gvlstress.model import (
     Capture,
     Diagnosis,
     Frame,
+    ProbeFinding,
+    ProbeKind,
     PyThread,
     RunResult,
+    ThreadDelta,
     ThreadView,
     ToolRun,
     Verdict,
@@ -215,3 +219,17 @@ def test_a_worker_report_carries_no_object_of_the_target(tmp_path: Path) -> None
     assert said["odd"] == 3  # read by int's own method, not the subclass's
     assert said["obj"] == "<object>"
     assert "?" in said  # a key that is not a string
+
+
+def test_a_probe_that_saw_an_epoll_wait_round_trips_through_run_json(tmp_path: Path) -> None:
+    # GIVEN a hung worker whose probe saw a thread in epoll_wait: its (fd, target) pairs
+    thread = ThreadDelta(7, "tokio-rt-worker", "S", "do_epoll_wait", 232, None, 0.0, 0, 0, parked=True)
+    watching = dataclasses.replace(thread, watched=((10, "anon_inode:[eventfd]"), (11, "pipe:[5]")))
+    probe = ProbeFinding(7, ProbeKind.WAITING, 0.5, 0.0, (watching,), (), "waits in epoll_wait()")
+    result = run((wave(0, workers=(worker(Verdict.DEADLOCK, probe=probe),)),))
+    # WHEN run.json is written and read back (as shrink and compare read it)
+    json_report.write(result, tmp_path)
+    # THEN it reads, pairs and all
+    (back,) = json_report.read(tmp_path).waves[0].workers
+    assert back.probe is not None
+    assert back.probe.threads[0].watched == ((10, "anon_inode:[eventfd]"), (11, "pipe:[5]"))

@@ -205,6 +205,10 @@ def _load(tp: Any, value: Any) -> Any:
         raise ValueError(f"cannot read {value!r} as {tp}")
     if origin is tuple:
         args = typing.get_args(tp)
+        if len(args) != 2 or args[1] is not Ellipsis:  # a fixed shape: (fd, target), say
+            if not isinstance(value, list) or len(value) != len(args):
+                raise TypeError(f"expected {len(args)} items for {tp}, got {value!r}")
+            return tuple(_load(a, v) for a, v in zip(args, value, strict=True))
         if args[0] is str and isinstance(value, list) and all(type(v) is str for v in value):
             return tuple(value)  # warnings, stderr lines: 300,000 of them are read at once
         return tuple(_load(args[0], v) for v in value)
