@@ -1,4 +1,5 @@
-"""Shared helpers: run the CLI in a subprocess, read run.json, wait on /proc facts (never sleep)."""
+"""Shared helpers: run the CLI in a subprocess, read run.json, wait on /proc facts (never sleep);
+the interpreter of the genvarloader 0.36.0 environment (slow tests)."""
 
 from __future__ import annotations
 
@@ -119,6 +120,36 @@ def all_parked_on_futex(pid: int, min_threads: int) -> bool:
     if s is None or len(s.threads) < min_threads:
         return False
     return all(t.state == "S" and t.futex_addr is not None for t in s.threads)
+
+
+GVL036 = "0.36.0"
+"""The genvarloader release with #263's bugs, in an environment of its own (`gvl036_python`)."""
+
+
+@pytest.fixture(scope="session")
+def gvl036_python() -> str:
+    """An interpreter with genvarloader 0.36.0 (a venv made here once, then reused, under
+    GVLSTRESS_CACHE or ~/.cache/gvlstress/venvs); it has no gvlstress."""
+    from gvlstress.system.cache import cache_root
+
+    venv = cache_root() / "venvs" / f"gvl-{GVL036}"
+    python = venv / "bin" / "python"
+    probe = [
+        str(python),
+        "-c",
+        f"import importlib.metadata as m; assert m.version('genvarloader') == '{GVL036}'",
+    ]
+    if (
+        python.exists()
+        and subprocess.run(probe, capture_output=True, timeout=120, check=False).returncode == 0
+    ):
+        return str(python)
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True, timeout=300)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", f"genvarloader=={GVL036}"], check=True, timeout=1500
+    )
+    subprocess.run(probe, check=True, timeout=120)
+    return str(python)
 
 
 @pytest.fixture

@@ -9,42 +9,17 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import load_run, run_cli, workers_of
+from conftest import GVL036, load_run, run_cli, workers_of
 from gvlstress.judge import patterns
-from gvlstress.system.cache import cache_root
 
 # The first test builds the 0.36.0 environment (pip over the network): a longer budget.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
-OLD = "0.36.0"
-
-
-@pytest.fixture(scope="session")
-def gvl036_python() -> str:
-    """An interpreter with genvarloader 0.36.0 (a venv made here once, then reused)."""
-    venv = cache_root() / "venvs" / f"gvl-{OLD}"
-    python = venv / "bin" / "python"
-    probe = [
-        str(python),
-        "-c",
-        f"import importlib.metadata as m; assert m.version('genvarloader') == '{OLD}'",
-    ]
-    if (
-        python.exists()
-        and subprocess.run(probe, capture_output=True, timeout=120, check=False).returncode == 0
-    ):
-        return str(python)
-    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True, timeout=300)
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", f"genvarloader=={OLD}"], check=True, timeout=1500
-    )
-    subprocess.run(probe, check=True, timeout=120)
-    return str(python)
+OLD = GVL036
 
 
 def gvl_run(report_dir: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:

@@ -3,15 +3,19 @@ three forms of the result (the standalone file, its scenario TOML, its run line)
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import tomllib
+from typing import Any
 
 import pytest
 
+from builders import wave
 from gvlstress.api import reproduce
 from gvlstress.campaign import shrink
 from gvlstress.cli.options import scenario_from_options
 from gvlstress.cli.run import run as run_command
+from gvlstress.model import HostFacts, RunResult, TargetFacts, Verdict
 from gvlstress.model.shrink import Recipe, Reproduction, Step
 from gvlstress.reporters import reproducer
 from gvlstress.scenario import Scenario, resolve
@@ -191,9 +195,91 @@ def test_a_third_party_target_class_keeps_its_own_worker_half() -> None:
 
 def test_the_reproducers_timeout_comes_from_the_slowest_clean_launch() -> None:
     steps = (Step("a", {}, batch_s=2.0), Step("b", {}, batch_s=7.5))
-    from gvlstress.model import HostFacts, RunResult, TargetFacts
-
     run = RunResult(Scenario(), HostFacts(), TargetFacts("native"), (), "", "", (), "")
     assert reproduce.timeout_for(Scenario(timeout=60), steps, run) == 22.5
     assert reproduce.timeout_for(Scenario(timeout=15), steps, run) == 15
     assert reproduce.timeout_for(Scenario(), (), run) == reproduce.TIMEOUT_FLOOR_S
+
+
+def test_with_no_clean_launch_the_reproducers_timeout_comes_from_how_long_the_hangs_took_to_catch() -> None:
+    # GIVEN a run whose every wave hung, caught 13 s in (genvarloader's import and first batches
+    # take most of that: a clean launch of its fixed variant takes about 10 s on a busy host)
+    hung = tuple(wave(i, Verdict.DEADLOCK, wall_s=15.0, detect_s=s) for i, s in enumerate((13.0, 9.0)))
+    run = RunResult(Scenario(), HostFacts(), TargetFacts("native"), hung, "", "", (), "")
+    # THEN a launch of the reproducer gets three times the slowest of them, not the 10 s floor
+    assert reproduce.timeout_for(Scenario(timeout=120), (), run) == 39.0
+    assert reproduce.timeout_for(Scenario(timeout=30), (), run) == 30
+    # AND a clean launch seen anywhere (a step's) still decides it alone
+    assert reproduce.timeout_for(Scenario(timeout=120), (Step("a", {}, batch_s=2.0),), run) == 10.0
+
+
+DATA = {"dataset": "/cache/d/dataset.gvl", "reference": "/cache/d/ref.fa", "tracks": None}
+DS = "gvl.Dataset.open(OPTIONS['dataset'], reference=OPTIONS['reference']).with_seqs('haplotypes')"
+
+
+@pytest.mark.parametrize(
+    ("options", "version", "opened", "taken", "child_batch", "gated"),
+    [
+        ({"loader": "none"}, "0.36.0", DS, "loader[0 : loader.shape[0], :]", None, True),
+        ({"loader": "fork"}, "0.36.0", f"LoaderChild({DS})", "loader.next_batch()", "self.ds.shape[0]", True),
+        ({"loader": "forkserver", "batch_regions": 16}, "0.43.1", f"LoaderChild({DS})", "loader.next_batch()",
+         "16", False),
+        ({"loader": "spawn", "force_parallel": False}, "0.36.0", f"LoaderChild({DS})", "loader.next_batch()",
+         "self.ds.shape[0]", False),
+    ],
+)  # fmt: skip
+def test_genvarloader_is_written_out_with_its_loader_child_and_the_dataset_the_run_used(
+    options: dict[str, Any], version: str, opened: str, taken: str, child_batch: str | None, gated: bool
+) -> None:
+    plan = TargetPlan(
+        entry=standalone.GENVARLOADER,
+        options={**DATA, "mode": "plain", "batch_regions": 0, "force_parallel": True, **options},
+        versions={"genvarloader": version},
+    )
+    got = standalone.recipe(plan)
+    assert got is not None
+    assert (got.open, got.next, got.modules) == (opened, taken, ("genvarloader",))
+    # the dataset the run opened, and the loader child's context where there is one (an option
+    # the reader can switch: -o loader=forkserver is the fixed variant)
+    child = {"loader": options["loader"]} if child_batch else {}
+    assert got.options == {"dataset": DATA["dataset"], "reference": DATA["reference"], **child}
+    assert any("should_parallelize = always" in line for line in got.setup) is gated
+    if child_batch is None:
+        assert got.helpers == ()
+    else:
+        assert f"        return self.ds[0 : {child_batch}, :]" in got.helpers
+        assert "def loader_child(conn):" in got.helpers
+
+
+def test_genvarloader_beside_a_gil_thread_is_not_written_out() -> None:
+    plan = TargetPlan(entry=standalone.GENVARLOADER, options={**DATA, "mode": "threaded", "loader": "none"})
+    assert standalone.recipe(plan) is None
+
+
+def test_a_loader_child_reproducer_is_one_program_of_the_stdlib_and_genvarloader() -> None:
+    plan = TargetPlan(
+        entry=standalone.GENVARLOADER,
+        options={**DATA, "mode": "plain", "loader": "fork", "batch_regions": 0, "force_parallel": True},
+        versions={"genvarloader": "0.36.0"},
+    )
+    minimal = Scenario(target="genvarloader", workers=1, rayon=4, iterations=4, options={"loader": "fork"})
+    rep = reproduce.reproduction(minimal, plan, "seen", 39.0, 3, "reports/RUN")
+    assert rep is not None
+    tree = ast.parse(reproducer.render_python(rep))
+    # the loader child and its class are top-level (a spawn or forkserver child imports them by
+    # name), and no name the program defines is defined twice
+    defined = [
+        t.id if isinstance(t, ast.Name) else ""
+        for node in tree.body
+        for t in (node.targets if isinstance(node, ast.Assign) else ())
+    ] + [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+    assert {"LoaderChild", "loader_child", "LOADER_IN_PARENT", "OPTIONS", "INHERITED"} <= set(defined)
+    assert len(defined) == len(set(defined)), sorted(defined)
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")])
+    }
+    assert "gvlstress" not in imported
+    assert "genvarloader" in imported

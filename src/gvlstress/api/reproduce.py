@@ -36,10 +36,13 @@ MEASURE_GRACE_S = 30.0
 
 def timeout_for(minimal: Scenario, steps: tuple[Step, ...], run: RunResult) -> float:
     """A launch's deadline in the reproducer: three times the slowest clean launch seen (of the
-    run and of every step), at least TIMEOUT_FLOOR_S (all of it when no launch ended clean), at
-    most the scenario's own timeout."""
+    run and of every step); when none ended clean, three times the longest the run's hangs took
+    to be caught (a launch's start-up and batches up to its hang: a loader slow to import, as
+    genvarloader is, is not taken for a hang); at least TIMEOUT_FLOOR_S, at most the scenario's
+    own timeout."""
     clean = [w.wall_s for w in run.waves if not w.verdict.is_hang] + [s.batch_s for s in steps if s.batch_s]
-    return round(min(minimal.timeout, max(TIMEOUT_FLOOR_S, 3 * max(clean, default=0.0))), 1)
+    seen = clean or [w.detect_s for w in run.waves if w.verdict.is_hang and w.detect_s]
+    return round(min(minimal.timeout, max(TIMEOUT_FLOOR_S, 3 * max(seen, default=0.0))), 1)
 
 
 def launches_for(rate: float) -> int:

@@ -53,6 +53,9 @@ class Recipe:
     """The options of the parent's one warm batch before workers fork (``--warm-parent``); None:
     the same `options`."""
     note: str = ""
+    helpers: tuple[str, ...] = ()
+    """Top-level lines of the program beside `open_loader` (module level, so a child started
+    with spawn or forkserver can import what it runs by name, e.g. a loader child)."""
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ def open_loader(seed, slot):
 def take(loader):
     """One batch."""
     {next}
-
+{helpers}
 
 def announce(queue):
     queue.put(os.getpid())
@@ -283,7 +283,8 @@ def render_python(rep: Reproduction, name: str = "reproduce.py") -> str:
         f"PRELOAD = {_py(list(rep.preload))}",
     ]
     imports = "\n".join(f"    {line}" for line in (*r.imports, *r.setup))
-    body = _BODY.format(imports=imports, open=r.open, next=r.next)
+    helpers = "\n\n" + "\n".join(r.helpers) + "\n" if r.helpers else ""
+    body = _BODY.format(imports=imports, open=r.open, next=r.next, helpers=helpers)
     note = f"# {r.note}\n" if r.note else ""
     return head + note + "\n".join(settings) + "\n" + body
 

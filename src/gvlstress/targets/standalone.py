@@ -5,8 +5,10 @@ worker half of a target, written out without gvlstress (`Recipe`), for the repro
 The built-in native target becomes ``gvlstress_native.Loader(seed=seed, **OPTIONS)``; a
 ``--target MODULE:CALLABLE`` becomes a call of the user's callable (with ``seed`` and ``slot``
 where its signature names them); genvarloader becomes ``Dataset.open`` on the dataset the run
-used, the parallel path forced as the target forces it. A third-party `Target` class names its
-own worker half (``module:function``), which the program imports as it is.
+used, the parallel path forced as the target forces it, and with ``-o loader=CONTEXT`` every
+batch after the first taken from a loader child started with that context, as the target takes
+them. A third-party `Target` class names its own worker half (``module:function``), which the
+program imports as it is.
 """
 
 from __future__ import annotations
@@ -76,13 +78,62 @@ _GATE = (
 )
 
 
+def _loader_child(batch: str) -> tuple[str, ...]:
+    """The loader child of ``-o loader=CONTEXT``, as `gvl._LoaderChild` runs it: top-level, so a
+    spawn or forkserver child imports it by name; `batch` takes one batch from ``self.ds``."""
+    return (
+        "class LoaderChild:",
+        '    """Batches as a DataLoader with workers gives them: the first one here (it starts this',
+        "    process's rayon pool), every later one from a child started with the multiprocessing",
+        "    context OPTIONS['loader'], which sends back each batch's size. A child forked after the",
+        "    pool exists has no pool threads: its first parallel batch waits for them forever, and",
+        '    this worker with it, in recv()."""',
+        "",
+        "    def __init__(self, ds):",
+        "        self.ds, self.conn = ds, None",
+        "",
+        "    def batch(self):",
+        f"        return {batch}",
+        "",
+        "    def next_batch(self):",
+        "        global LOADER_IN_PARENT",
+        "        if self.conn is not None:",
+        "            return self.conn.recv()",
+        "        out = self.batch()",
+        "        ctx = multiprocessing.get_context(OPTIONS['loader'])",
+        "        self.conn, theirs = ctx.Pipe(duplex=False)",
+        "        LOADER_IN_PARENT = self if OPTIONS['loader'] == 'fork' else None  # a forked child uses this Dataset",
+        "        ctx.Process(target=loader_child, args=(theirs,), daemon=True).start()",
+        "        theirs.close()",
+        "        return out",
+        "",
+        "",
+        "LOADER_IN_PARENT = None",
+        "",
+        "",
+        "def loader_child(conn):",
+        '    """The loader child: batches from the Dataset it inherited (fork) or its own, their sizes',
+        '    sent until the parent goes away."""',
+        "    loader = LOADER_IN_PARENT if LOADER_IN_PARENT is not None else open_loader(SEED, 0)",
+        "    try:",
+        "        while True:",
+        "            conn.send(len(loader.batch()))",
+        "    except OSError:",
+        "        pass",
+    )
+
+
 def _genvarloader(plan: TargetPlan) -> Recipe | None:
     opts: dict[str, Any] = dict(plan.options)
-    if opts.get("loader", "none") != "none" or opts.get("mode", "plain") != "plain":
-        return None  # a loader child or a GIL thread beside it: the target's own worker half only
+    if opts.get("mode", "plain") != "plain":
+        return None  # a GIL thread beside the loader: the target's own worker half only
     old = version_tuple(plan.versions.get("genvarloader", "0.0")) < (0, 37)
     seqs = "gvl.Dataset.open(OPTIONS['dataset'], reference=OPTIONS['reference']).with_seqs('haplotypes')"
+    ds = seqs + (".with_tracks('signal')" if opts.get("tracks") else "")
     batch = int(opts.get("batch_regions", 0))
+    loader = str(opts.get("loader", "none"))
+    child = loader != "none"
+    upto = str(batch) if batch > 0 else ("self.ds" if child else "loader") + ".shape[0]"
     return Recipe(
         imports=("import genvarloader as gvl",),
         setup=(
@@ -93,9 +144,14 @@ def _genvarloader(plan: TargetPlan) -> Recipe | None:
             "    pass",
             *(_GATE if old and opts.get("force_parallel", True) else ()),
         ),
-        open=seqs + (".with_tracks('signal')" if opts.get("tracks") else ""),
-        next=f"loader[0 : {batch}, :]" if batch > 0 else "loader[0 : loader.shape[0], :]",
+        open=f"LoaderChild({ds})" if child else ds,
+        next="loader.next_batch()" if child else f"loader[0 : {upto}, :]",
         modules=("genvarloader",),
-        options={"dataset": opts["dataset"], "reference": opts["reference"]},
+        options={
+            "dataset": opts["dataset"],
+            "reference": opts["reference"],
+            **({"loader": loader} if child else {}),
+        },
+        helpers=_loader_child(f"self.ds[0 : {upto}, :]") if child else (),
         note="the dataset was built by gvlstress (a synthetic one, cached); point OPTIONS at your own",
     )
