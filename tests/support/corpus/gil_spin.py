@@ -5,7 +5,7 @@ the rayon threads it waits for sit in take_gil (they call back into Python): no 
 the holder never parks. Its stack stays in one loop and moves no byte; what it spins on is named
 from the waiters' frames (duckdb#16501 has this shape in a real library).
 Prints `ready` (from a forked watcher, as the holder never gives up the GIL) once the holder is
-running and four threads wait on futexes, for ten polls in a row (a bounded /proc poll).
+in no syscall (running, or preempted in user space) and four threads wait on futexes, for ten polls in a row (a bounded /proc poll).
 """
 
 # ruff: noqa: T201  (printing `ready` is the protocol)
@@ -37,7 +37,9 @@ def watch(parent: int) -> None:
     run, deadline = 0, time.monotonic() + 60
     while run < 10 and time.monotonic() < deadline:
         seen = calls(parent)
-        run = run + 1 if seen.count("running") >= 1 and seen.count(FUTEX) >= 4 else 0
+        # the holder is on a CPU ("running") or preempted in user space ("-1": in no syscall)
+        spinning = seen.count("running") + seen.count("-1")
+        run = run + 1 if spinning >= 1 and seen.count(FUTEX) >= 4 else 0
         time.sleep(0.05)  # the polling interval of a bounded /proc poll
     print("ready" if run >= 10 else "never spun", flush=True)
 
