@@ -71,7 +71,7 @@ def _run_dir(report_dir: Path) -> Path:
     return path.parent
 
 
-def test_a_deadlock_shrinks_to_one_worker_one_thread_one_batch_and_hangs_without_gvlstress(
+def test_a_deadlock_shrinks_to_one_worker_one_thread_one_batch_resumes_and_hangs_without_gvlstress(
     report_dir: Path, tmp_path: Path
 ) -> None:
     # GIVEN a run where every wave of 2 workers x 4 threads deadlocked
@@ -81,15 +81,46 @@ def test_a_deadlock_shrinks_to_one_worker_one_thread_one_batch_and_hangs_without
         report_dir,
     )
     run_dir = _run_dir(report_dir)
-    # WHEN it is shrunk
+    # WHEN its shrink is interrupted (Ctrl-C) once its first step is decided
+    shrinking = subprocess.Popen(
+        [sys.executable, "-m", "gvlstress", "shrink", str(run_dir), "--measure", "0"],
+        env=cli_env(),
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+
+        def one_step_decided() -> bool:
+            try:
+                steps = json.loads((run_dir / "shrink.json").read_text())["steps"]
+            except (OSError, ValueError):
+                return False
+            return any(s["decision"] == "kept" for s in steps)
+
+        wait_for(one_step_decided, 300, "the first step to be decided")
+        shrinking.send_signal(signal.SIGINT)
+        out, err = shrinking.communicate(timeout=120)
+    finally:
+        shrinking.kill()
+    # THEN it exits 130 with its state saved, and says how to resume
+    assert shrinking.returncode == 130, out + err
+    stopped = json.loads((run_dir / "shrink.json").read_text())
+    assert stopped["finished"] is False
+    assert "resumes it" in (run_dir / "shrink.md").read_text()
+    first = stopped["steps"][0]
+    # WHEN it is run again, it goes on from there (the decided step is not run again) to the end
     result, state = _shrink(run_dir, "--measure", "2")
     # THEN every step down to 1 x 1 x 1 batch is kept (each decided by the test), and it says so
     assert result.returncode == 1, result.stdout + result.stderr
+    assert state["steps"][0] == first
     assert [(s["label"], s["decision"]) for s in state["steps"]] == [
         ("workers 2 -> 1", "kept"),
         ("threads 4 -> 1", "kept"),
         ("batches 100 -> 1", "kept"),
     ]
+    assert state["launches"] == sum(s["launches"] for s in state["steps"])
     assert state["minimal"] == {"workers": 1, "rayon": 1, "iterations": 1}
     assert state["finished"] is True
     assert state["measured"]["rate"]["k"] == 2
@@ -136,49 +167,6 @@ def test_a_timing_race_shrinks_and_its_reproducer_hangs_at_a_measured_rate(
     hung = int(alone.stdout.rsplit("hung ", 1)[1].split()[0])
     assert hung >= 1, alone.stdout + alone.stderr
     assert alone.returncode == 1
-
-
-def test_an_interrupted_shrink_keeps_its_state_and_resumes_where_it_stopped(report_dir: Path) -> None:
-    cli_run(
-        ["run", "--fault", "lock_across_par_iter", "--workers", "2", "--rayon", "2", "--waves", "1"],
-        1,
-        report_dir,
-    )
-    run_dir = _run_dir(report_dir)
-    shrinking = subprocess.Popen(
-        [sys.executable, "-m", "gvlstress", "shrink", str(run_dir), "--measure", "0"],
-        env=cli_env(),
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-
-        def one_step_decided() -> bool:
-            try:
-                steps = json.loads((run_dir / "shrink.json").read_text())["steps"]
-            except (OSError, ValueError):
-                return False
-            return any(s["decision"] == "kept" for s in steps)
-
-        wait_for(one_step_decided, 300, "the first step to be decided")
-        shrinking.send_signal(signal.SIGINT)
-        out, err = shrinking.communicate(timeout=120)
-    finally:
-        shrinking.kill()
-    assert shrinking.returncode == 130, out + err
-    stopped = json.loads((run_dir / "shrink.json").read_text())
-    assert stopped["finished"] is False
-    assert "resumes it" in (run_dir / "shrink.md").read_text()
-    first = stopped["steps"][0]
-    # WHEN it is run again, it goes on from there: the decided step is not run again
-    result, state = _shrink(run_dir, "--measure", "0")
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert state["finished"] is True
-    assert state["steps"][0] == first
-    assert [s["label"] for s in state["steps"]] == ["workers 2 -> 1", "threads 2 -> 1", "batches 100 -> 1"]
-    assert state["launches"] == sum(s["launches"] for s in state["steps"])
 
 
 def test_a_run_that_did_not_hang_is_refused_in_one_line(report_dir: Path) -> None:
