@@ -76,7 +76,7 @@ def orphaned_wait(f: ProbeFinding, capture: Capture | None, parent: Capture | No
         or only.wait.kind not in (WaitKind.LOCK, WaitKind.TIMED, WaitKind.POLL)
     ):
         return None
-    view = next((t for t in capture.threads if t.tid == only.tid), None)
+    view = capture.thread(only.tid)
     lib = waiting_library(view) if view is not None else None
     if lib is None:
         return None
@@ -109,7 +109,7 @@ def handler_wait(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
     if capture is None:
         return None
     p = next((t for t in f.threads if t.tid == f.progress_tid), None)
-    view = next((t for t in capture.threads if p is not None and t.tid == p.tid), None)
+    view = capture.thread(p.tid if p is not None else None)
     if p is None or view is None or not p.parked or not vocab.has(view, PREFORK):
         return None
     rest = [t for t in f.threads if t.tid != p.tid]

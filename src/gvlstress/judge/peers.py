@@ -188,7 +188,7 @@ def teardown_frame(capture: Capture | None, tid: int) -> str | None:
     ``Context.term``, ``Drop::drop``), if any."""
     if capture is None:
         return None
-    t = next((v for v in capture.threads if v.tid == tid), None)
+    t = capture.thread(tid)
     if t is None:
         return None
     for f in [*t.native, *(t.python.frames if t.python else ())]:
@@ -205,7 +205,7 @@ def channel_frame(capture: Capture | None, tid: int) -> str | None:
     bootstrap further out, under every spawned worker's code)."""
     if capture is None:
         return None
-    t = next((v for v in capture.threads if v.tid == tid), None)
+    t = capture.thread(tid)
     frames = t.python.frames if t is not None and t.python else ()
     f = next((x for x in frames if x.file and x.file.endswith(".py")), None)  # past native frames
     if f is None or not f.file or "/multiprocessing/" not in f.file.replace("\\", "/"):
@@ -234,7 +234,7 @@ def judge_peer(
         return None  # it can end from outside: idle, as judged already
     who = f"thread {p.tid} ({'main thread' if p.tid == f.pid else p.comm})"
     live = sorted({o for e in found for o in e.others})
-    view = next((t for t in capture.threads if t.tid == p.tid), None) if capture else None
+    view = capture.thread(p.tid) if capture else None
     by_design = (
         (
             vocab.idle_reason(view, p.wait.kind)

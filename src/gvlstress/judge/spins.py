@@ -85,7 +85,7 @@ def spin_of(t: ThreadDelta, capture: Capture | None, window: float) -> Spin | No
     """`t` spun in one loop over the window, or None (it waits, moves data, or its stack moved)."""
     if capture is None or not _wants_cpu(t, window) or t.parked or (t.moved or 0) > 0:
         return None
-    first = next((v for v in capture.threads if v.tid == t.tid), None)
+    first = capture.thread(t.tid)
     if first is None or not first.native:
         return None
     stacks = [first.native, *(n.frames for s in capture.resamples for n in s.native if n.tid == t.tid)]
@@ -177,7 +177,7 @@ def handler_spin(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
     if capture is None:
         return None
     p = next((t for t in f.threads if t.tid == f.progress_tid), None)
-    view = next((v for v in capture.threads if p is not None and v.tid == p.tid), None)
+    view = capture.thread(p.tid if p is not None else None)
     if p is None or view is None or not vocab.has(view, PREFORK):
         return None
     spin = spin_of(p, capture, f.window_s)

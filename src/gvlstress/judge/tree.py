@@ -134,7 +134,7 @@ def blocked_behind_wedge(
     main thread is in _sendback_result, on the result queue's lock the dead worker held."""
     if capture is None:
         return f, None
-    main = next((t for t in capture.threads if t.tid == f.pid), None)
+    main = capture.thread(f.pid)
     if main is None or not vocab.python_at(
         main, "concurrent/futures/process.py", "_sendback_result", depth=8
     ):

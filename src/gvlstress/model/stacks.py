@@ -101,3 +101,7 @@ class Capture:
     """Later looks at the stacks within the window (the first look is `threads`)."""
     core: KeptCore | None = None
     """A core of the process written before it was killed (``--keep-core``), or why there is none."""
+
+    def thread(self, tid: int | None) -> ThreadView | None:
+        """The view of thread `tid`, if this capture has one."""
+        return next((t for t in self.threads if t.tid == tid), None) if tid is not None else None

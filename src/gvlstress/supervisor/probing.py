@@ -185,7 +185,7 @@ class Prober:
             if f.kind is ProbeKind.DEADLOCK:
                 cap = by_pid[pid].capture
                 named = patterns.match(f, cap)
-                main = next((t for t in cap.threads if t.tid == pid), None) if cap else None
+                main = cap.thread(pid) if cap else None
                 pooled = main is not None and vocab.waits_for_pool_results(main)
                 if named is not None and named.pattern not in GENERIC and not pooled:
                     continue  # a shape of its own stacks names it already
