@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from gvlstress.judge import patterns
-from gvlstress.judge.look import Judged, judge_look
+from gvlstress.judge.across import Judged, judge_look
 from gvlstress.judge.verdict import judge
 from gvlstress.model import (
     Capture,
@@ -26,6 +25,7 @@ from gvlstress.model import (
     ThreadView,
     ToolRun,
 )
+from gvlstress.model.look import Look, Looked
 from gvlstress.model.wiring import Endpoint, Holder, OpenFile, Relatives, Wiring
 from gvlstress.probes.procfs import parse_syscall_args
 
@@ -196,16 +196,15 @@ class World:
             tree=self.tree,
         )
         wiring = Wiring({p.pid: p.files for p in self.procs}, self.sockets, self.holders)
-        progress = [p.pid for p in self.procs if p.progress]
-        return judge_look(findings, captures, relatives, wiring, progress=progress)
+        progress = frozenset(p.pid for p in self.procs if p.progress)
+        looked = {p: Looked(f, captures[p], ()) for p, f in findings.items()}
+        return judge_look(Look(looked, relatives, wiring, progress, tuple(findings)))
 
     def named(self, pid: int) -> tuple[ProbeKind, str | None]:
         """The verdict of `pid` and its pattern as the report names it (a closed wait set that
         no rule across processes named is named from its own stacks, as `explain` does)."""
-        f, m = self.judged()[pid]
-        if m is None and f.kind is ProbeKind.DEADLOCK:
-            m = patterns.match(f, capture(next(p for p in self.procs if p.pid == pid)))
-        return f.kind, m.pattern if m else None
+        j = self.judged()[pid]
+        return j.finding.kind, j.named.pattern if j.named else None
 
 
 def held(target: str, *by: tuple[int, int, str]) -> dict[str, tuple[Holder, ...]]:

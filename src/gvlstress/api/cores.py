@@ -21,12 +21,11 @@ from gvlstress.api.inspect import write_inspected
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.errors import UsageError
 from gvlstress.judge.explain import explain
-from gvlstress.judge.look import judge_look
-from gvlstress.judge.verdict import INSPECT_VERDICT, judge
+from gvlstress.judge.verdict import INSPECT_VERDICT
+from gvlstress.look.core import look_at_core
 from gvlstress.model import Inspected, InspectResult
 from gvlstress.model.cores import CoreSource
-from gvlstress.model.wiring import Relatives, Wiring
-from gvlstress.probes import capture, corefile
+from gvlstress.probes import corefile
 from gvlstress.probes import host as hostenv
 from gvlstress.system import watchdog
 from gvlstress.system.redact import redact_argv, redact_path, redact_text
@@ -40,8 +39,8 @@ def inspect_core(
     report_dir: Path = Path("reports"),
     command: tuple[str, ...] | None = None,
 ) -> InspectResult:
-    """Judge the process a core holds, offline, through `judge_look` as ``inspect`` does a live
-    one (its one process; no rule across processes). `executable` is the program it ran (the
+    """Judge the process a core holds, offline, through the look pipeline as ``inspect`` does a
+    live one (its one process; no rule across processes). `executable` is the program it ran (the
     interpreter), by default the first file the core maps."""
     try:
         mode = core.stat().st_mode
@@ -65,13 +64,10 @@ def inspect_core(
                 f"--core {core}: the program it ran ({exe or 'not named in the core'}) is not on this host",
                 hint="pass --exe with the interpreter the process ran (the same build)",
             )
-        looked = corefile.stacks(raw, exe, found.pid)
-    names = corefile.thread_names(looked.native_raw)
-    first, second = corefile.sample(found, names, 0.0), corefile.sample(found, names, corefile.WINDOW_S)
-    finding = judge(first, second, progress_tid=found.pid, progress=False)
-    cap = capture.assemble(finding, looked)
-    judged = judge_look({found.pid: finding}, {found.pid: cap}, Relatives(), Wiring())
-    finding, named = judged[found.pid]
+        seen = look_at_core(raw, found, exe)
+    verdict = seen.judged[found.pid]
+    finding, named = verdict.finding, verdict.named
+    cap = seen.look.processes[found.pid].capture
     diagnosis = explain(INSPECT_VERDICT[finding.kind], finding, cap, HOW, named=named)
     run_dir = new_run_dir(report_dir, f"core-{found.pid}", started)
     source = CoreSource(

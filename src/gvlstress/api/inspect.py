@@ -17,15 +17,16 @@ from gvlstress.judge.activity import activity
 from gvlstress.judge.explain import explain
 from gvlstress.judge.tree import died
 from gvlstress.judge.verdict import INSPECT_VERDICT
+from gvlstress.look.pipeline import LOOK_WINDOW_S, look_and_judge
 from gvlstress.model import (
     Inspected,
     InspectResult,
 )
+from gvlstress.model.look import Subject
 from gvlstress.probes import host as hostenv
 from gvlstress.probes import procfs
 from gvlstress.reporters import json_report, markdown, raw
 from gvlstress.reporters.files import write_atomic
-from gvlstress.supervisor.look import LOOK_WINDOW_S, look_and_judge, peers_of
 from gvlstress.system import watchdog
 from gvlstress.system.redact import redact_argv, redact_path
 
@@ -39,7 +40,7 @@ def inspect(
 ) -> InspectResult:
     """Capture and explain a live process (and its descendants with `tree`); never kill it.
 
-    There is no heartbeat, so it looks over `window` seconds (`supervisor.look`): /proc and the
+    There is no heartbeat, so it looks over `window` seconds (`gvlstress.look`): /proc and the
     stacks several times, each process's activity (CPU, syscalls, wake-ups per thread) the
     progress signal one snapshot lacks. The verdict is idle, busy, stopped or stalled, and
     deadlock or livelock only when a rule shows a wait nothing can end (a closed wait set, a
@@ -97,10 +98,12 @@ def _inspect(
     window: float,
 ) -> InspectResult:
     pids = [p.pid for p in procs]
-    for pid in peers_of(pids):
-        with contextlib.suppress(psutil.Error):
-            procs.append(psutil.Process(pid))
-    looked, linked = look_and_judge([p.pid for p in procs], window, tree=tree)
+    seen = look_and_judge([Subject(p) for p in pids], window, tree=tree)
+    linked, looked = seen.judged, seen.look.processes
+    for pid in linked:  # the peers and parents the look took in are reported too
+        if pid not in pids:
+            with contextlib.suppress(psutil.Error):
+                procs.append(psutil.Process(pid))
     ended = _ended(procs[0])  # after the look: what it saw may be its last moments, not idleness
     if ended is not None or pids[0] not in linked:
         did, left = ended or ("exited", "gone")
@@ -113,7 +116,7 @@ def _inspect(
     for proc in procs:
         if proc.pid not in linked:
             continue
-        f, named = linked[proc.pid]
+        f, named = linked[proc.pid].finding, linked[proc.pid].named
         try:
             cmdline = " ".join(redact_argv(proc.cmdline())) or proc.name()
         except (psutil.NoSuchProcess, psutil.AccessDenied):
@@ -122,9 +125,9 @@ def _inspect(
         verdict = INSPECT_VERDICT[f.kind]
         how = f"looked at over {window:g}s (no heartbeat: CPU, waits and stacks over the window)"
         diagnosis = explain(verdict, f, cap, how, named=named)
-        seen = activity(list(looked[proc.pid].samples), looked[proc.pid].stops)
-        diagnosis = replace(diagnosis, evidence=(seen.summary, *diagnosis.evidence))
-        inspected.append(Inspected(proc.pid, cmdline, f, cap, diagnosis, seen))
+        over = activity(list(looked[proc.pid].samples), looked[proc.pid].stops)
+        diagnosis = replace(diagnosis, evidence=(over.summary, *diagnosis.evidence))
+        inspected.append(Inspected(proc.pid, cmdline, f, cap, diagnosis, over))
     result = InspectResult(
         tuple(inspected),
         hostenv.snapshot(),

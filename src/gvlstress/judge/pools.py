@@ -231,10 +231,11 @@ def behind_workers(
     relatives: Relatives,
     captures: Mapping[int, Capture],
     judged: Mapping[int, tuple[ProbeFinding, Match | None]],
-) -> tuple[ProbeFinding, Match | None] | None:
+) -> tuple[ProbeFinding, Match | None, int] | None:
     """A launcher waiting for its pool's results while the workers that hold its tasks are hung
     themselves (deadlocked or spinning: a library forked into them after its pool started), and
-    the rest wait for tasks: the launcher's hang is theirs, told from its side."""
+    the rest wait for tasks: the launcher's hang is theirs, told from its side (and the first
+    hung worker, whose stacks show it)."""
     if not relatives.tree:
         return None
     look = _Look.of(capture)
@@ -264,4 +265,4 @@ def behind_workers(
     reason = f"blocked behind its pool's worker(s) {', '.join(map(str, hung))}: {first.reason}"
     evidence = (line, *(named.evidence if named else ()))
     match = Match(named.pattern, named.hint, evidence) if named else None
-    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line)), match
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line)), match, hung[0]
