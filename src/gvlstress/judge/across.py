@@ -159,6 +159,7 @@ def judge_look(look: Look) -> Judged:
                 linked[pid] = found
                 break
     behind = _behind(linked, captures, relatives)
+    behind |= _quiet_over_a_hang(linked, captures, relatives, look.progress, behind)
     return {
         pid: Judgement(f, _named(f, named, captures.get(behind.get(pid, pid))), behind.get(pid))
         for pid, (f, named) in linked.items()
@@ -207,6 +208,50 @@ def _behind(
         if not changed:
             break
     return culprit
+
+
+def _quiet_over_a_hang(
+    linked: dict[int, tuple[ProbeFinding, Match | None]],
+    captures: Mapping[int, Capture],
+    relatives: Relatives,
+    progress: frozenset[int],
+    behind: Mapping[int, int],
+) -> dict[int, int]:
+    """A process whose progress signal went quiet (``run``'s worker, ``watch``'s job) while it
+    waits on nothing its own threads hold, with a hung process in its tree (a deadlock, or a
+    spin a rule named): the stall is that process's hang, named after it. Without a progress
+    signal (``inspect``) a quiet parent may be a service between jobs; there each line stands."""
+    out: dict[int, int] = {}
+    hung = {p for p, (f, m) in linked.items() if Judgement(f, m).hung}
+    for pid in progress:
+        if pid not in linked or pid in hung or not relatives.tree:
+            continue
+        f, _ = linked[pid]
+        if f.kind not in (ProbeKind.WAITING, ProbeKind.STALLED, ProbeKind.IDLE):
+            continue
+        below = [c for c in _descendants(pid, relatives.parents) if c in hung]
+        if not below:
+            continue
+        c = below[0]
+        kid, kid_named = linked[c]
+        line = f"no progress from process {pid} while process {c} in its tree is {kid.kind.value}ed: {kid.reason}"
+        named = _named(kid, kid_named, captures.get(c)) or patterns.unrecognised(captures.get(c))
+        linked[pid] = (
+            replace(f, kind=kid.kind, reason=line, chain=(*f.chain, f.reason, line)),
+            Match(named.pattern, named.hint, (line, *named.evidence)),
+        )
+        out[pid] = behind.get(c, c)
+    return out
+
+
+def _descendants(pid: int, parents: Mapping[int, int | None]) -> list[int]:
+    """Every process of the look below `pid`, nearest first."""
+    out: list[int] = []
+    level = [pid]
+    while level:
+        level = sorted(c for c, p in parents.items() if p in level and c not in out and c != pid)
+        out += level
+    return out
 
 
 def _named(f: ProbeFinding, named: Match | None, cap: Capture | None) -> Match | None:

@@ -160,7 +160,7 @@ def look_at(
     relatives = list(dict.fromkeys([*kids, *peers, *parents]))
     family = [*asked, *relatives]
     before = {p: zombies_of(p) for p in family}
-    series = {p: _Series(asked.get(p) or Subject(p), _start(asked.get(p), adaptive)) for p in family}
+    series = {p: _Series(sub, _start(sub, adaptive)) for p in family if (sub := asked.get(p) or Subject(p))}
     spent = 0.0
     mine: Stacks | None = None
     with ThreadPoolExecutor(max_workers=len(series) + 1, thread_name_prefix="gvlstress-look") as pool:
@@ -191,11 +191,11 @@ def look_at(
     )
 
 
-def _start(sub: Subject | None, adaptive: bool) -> ProcSample | None:
+def _start(sub: Subject, adaptive: bool) -> ProcSample | None:
     """The first /proc sample: the caller's earlier one where the look is adaptive (``run``)."""
-    if sub is not None and adaptive and sub.presample is not None:
+    if adaptive and sub.presample is not None:
         return sub.presample
-    return procfs.sample(sub.pid) if sub is not None else None
+    return procfs.sample(sub.pid)
 
 
 def _pair(series: dict[int, _Series]) -> None:
