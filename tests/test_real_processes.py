@@ -18,7 +18,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ import pytest
 
 from conftest import SUPPORT, cli_run, run_cli, wait_for
 from gvlstress.api import realbugs
+from gvlstress.controls.catalogue import NO_RUNTIME
 from gvlstress.controls.realbugs import BUGS_DIR
 from gvlstress.judge import patterns
 
@@ -37,22 +38,31 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 
 @contextmanager
-def shape(name: str, *args: str, python: str = "") -> Iterator[tuple[subprocess.Popen[bytes], list[str]]]:
+def shape(
+    name: str | Path, *args: str, python: str = "", env: Mapping[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], list[str]]]:
     """Start a corpus program (or a real-bug catalogue trigger, which names the hung process in
-    a `look PID` line) in its own process group, with `python` (this one by default); yield
-    once it printed `ready`."""
-    program = CORPUS / f"{name}.py"
+    a `look PID` line) in its own process group, with `python` (this one by default) and `env`
+    on top of this environment; yield once it printed `ready`. A trigger whose runtime this
+    host lacks (it exits NO_RUNTIME) is a skip."""
+    program = name if isinstance(name, Path) else CORPUS / f"{name}.py"
     scratch = tempfile.mkdtemp(prefix="gvlstress-shape-")  # what a killed program leaves, removed
     proc = subprocess.Popen(
-        [python or sys.executable, str(program if program.exists() else BUGS_DIR / f"{name}.py"), *args],
+        [
+            python or sys.executable,
+            str(program if program.exists() else BUGS_DIR / f"{program.stem}.py"),
+            *args,
+        ],
         stdout=subprocess.PIPE,
         start_new_session=True,
-        env={**os.environ, "TMPDIR": scratch},
+        env={**os.environ, **(env or {}), "TMPDIR": scratch},
     )
     try:
         lines = realbugs.handshake(proc, READY_S)
         if "ready" not in lines:
             code = proc.poll()
+            if code == NO_RUNTIME:
+                pytest.skip(f"{name}: this host lacks its runtime")
             why = f"did not get ready within {READY_S:g}s" if code is None else "exited before it was ready"
             pytest.fail(f"{name} {why} (printed {lines}, code {code})")
         yield proc, lines

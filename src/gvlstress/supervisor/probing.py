@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 
 from gvlstress.judge.across import Judgement
 from gvlstress.look.pipeline import RUN_WINDOW_S, Seen, look_and_judge
-from gvlstress.model import ProbeFinding, ProbeKind
+from gvlstress.model import ProbeFinding, ProbeKind, ProcSample
 from gvlstress.model.look import Subject
 from gvlstress.probes import procfs
 from gvlstress.probes.core import Keep, keep_all
@@ -26,6 +26,17 @@ from gvlstress.probes.procfs import PROBE_WINDOW_S
 from gvlstress.probes.tools import Hung
 from gvlstress.supervisor.slots import Slot
 from gvlstress.system.heartbeat import Board
+
+
+def look_at_workers(
+    workers: Mapping[int, ProcSample | None], due: Collection[int] | None = None, hung: Hung | None = None
+) -> Seen:
+    """``run``'s look at its workers: each with a progress signal on its main thread (the one
+    calling the target) and the /proc sample taken a window ahead; the `due` ones (all, by
+    default) in focus, with their descendants and peers. The same pipeline and rules as
+    ``inspect --tree`` (`gvlstress.look`); only the window adapts."""
+    subjects = [Subject(pid, pid, first, focus=due is None or pid in due) for pid, first in workers.items()]
+    return look_and_judge(subjects, RUN_WINDOW_S, tree=True, adaptive=True, hung=hung)
 
 
 class Prober:
@@ -76,12 +87,9 @@ class Prober:
         children and peers over a window where one snapshot cannot decide; the rest from /proc
         unless a hang is found) and keep each slot's judgement and the capture that shows it."""
         with self.quiet():
-            subjects = [
-                Subject(pid, pid, s.presample, focus=due is None or pid in due) for pid, s in by_pid.items()
-            ]
+            seen = look_at_workers({pid: s.presample for pid, s in by_pid.items()}, due, self.hung)
             for s in by_pid.values():
                 s.presample = None  # used once
-            seen = look_and_judge(subjects, RUN_WINDOW_S, tree=True, adaptive=True, hung=self.hung)
             return {pid: self._keep(by_pid[pid], seen, pid) for pid in by_pid if pid in seen.judged}
 
     def _keep(self, s: Slot, seen: Seen, pid: int) -> ProbeFinding:
