@@ -166,12 +166,16 @@ def reap_or_announce_spin(pid: int) -> None:
 
 
 def app(
-    *args: str, env: dict[str, str] | None = None, stdout: int | None = subprocess.DEVNULL
+    *args: str,
+    env: dict[str, str] | None = None,
+    stdout: int | None = subprocess.DEVNULL,
+    stdin: int | None = None,
 ) -> subprocess.Popen[bytes]:
     """This program again as a child, `PROGRAM _app ARGS`: the process with the bug, watched
-    from outside (its stdout is not the handshake's)."""
+    from outside (its stdout is not the handshake's; `stdin=PIPE` lets this program tell it
+    when to go on, a handshake where the app must wait for something done from outside)."""
     script = os.path.abspath(sys.argv[0])
-    return subprocess.Popen([sys.executable, script, "_app", *args], env=env, stdout=stdout)
+    return subprocess.Popen([sys.executable, script, "_app", *args], env=env, stdout=stdout, stdin=stdin)
 
 
 def is_app() -> bool:
