@@ -13,6 +13,7 @@ notifies another waiter in its place."""
 from __future__ import annotations
 
 import asyncio
+from typing import Literal
 
 import _ready
 
@@ -21,7 +22,7 @@ class FixedCondition(asyncio.Condition):
     """GH-112201: whatever ends a wait() by an exception may have consumed a notify(), so pass
     one on (a spurious wake-up, which the condition-variable protocol allows)."""
 
-    async def wait(self) -> bool:
+    async def wait(self) -> Literal[True]:
         try:
             return await super().wait()
         except BaseException:

@@ -17,13 +17,13 @@ import _ready
 
 WORKERS, TASKS, SEEN = 2, 4, 10
 MODEL = "/nonexistent/gvlstress-model.bin"
+WEIGHTS: list[bytes] = []
 
 
 def init() -> None:
     """Load what every task needs: a missing file (a bad path, an unmounted volume) raises."""
-    global WEIGHTS
     with open(MODEL, "rb") as fh:
-        WEIGHTS = fh.read()
+        WEIGHTS.append(fh.read())
 
 
 def task(i: int) -> int:

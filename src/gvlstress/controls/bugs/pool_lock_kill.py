@@ -16,7 +16,6 @@ import multiprocessing as mp
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -59,7 +58,7 @@ def replaced(pid: int, victim: int) -> bool:
     return (
         victim not in _ready.children(pid)
         and len(alive) == WORKERS
-        and all(_ready.call_of(k) == _ready.FUTEX for k in alive)
+        and all(_ready.shared_wait(k) for k in alive)
     )
 
 
@@ -69,7 +68,7 @@ def stuck(app: int) -> bool:
     alive = _ready.workers(app)
     return (
         len(alive) == WORKERS
-        and all(_ready.parked(k) for k in alive)
+        and all(_ready.shared_wait(k) for k in alive)
         and _ready.waiting(app)
         and _ready.call_of(app) == _ready.FUTEX
     )
@@ -79,13 +78,15 @@ def main() -> None:
     if _ready.is_app():
         with mp.get_context("fork").Pool(WORKERS) as pool:
             pool.map(task, range(WORKERS))  # both workers started and idle
-            sys.stdin.readline()  # the worker that held the queue's lock is dead
+            # the worker that held the queue's lock is dead: a raw read, as sys.stdin's buffer
+            # lock, held by this thread, would be copied locked into the replacement's fork
+            os.read(0, 64)
             pool.map(task, range(TASKS))  # never returns: no worker can take the lock
         return
     if _ready.control():
         ex = ProcessPoolExecutor(WORKERS, mp_context=mp.get_context("fork"))
         assert list(ex.map(task, range(WORKERS))) == list(range(WORKERS))
-        kill_reader(lambda: [p.pid for p in list(ex._processes.values()) if p.is_alive()])
+        kill_reader(lambda: [p.pid for p in list(ex._processes.values()) if p.is_alive() and p.pid])
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
