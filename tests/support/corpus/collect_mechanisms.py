@@ -2,7 +2,7 @@
 queue item, a lost wake-up in an event loop): regenerate the per-program part of that section
 of FACTS.md (not a test; run by hand as root).
 
-Usage: python tests/support/corpus/collect_mechanisms.py [--out DIR] [NAME ...] > part.md
+Usage: python tests/support/corpus/collect_mechanisms.py [--out DIR | --render DIR] [NAME ...] > part.md
 
 NAME is a corpus program or a catalogue trigger (controls/bugs), optionally `NAME:ARG`. Each is
 started in its own session; once it prints `ready` the process to look at is its `look PID`
@@ -411,12 +411,17 @@ def pyspy_lines(res: dict[str, Any]) -> list[str]:
 
 def render(d: dict[str, Any]) -> str:
     o = [
-        f"### {d['name']}",
+        f"#### {d['name']}",
         f"stdout: `{' / '.join(d['stdout'])}`; left after the kill: {d['left'] or 'none'}",
     ]
     if not d["ready"]:
         return "\n".join([*o, "NOT READY"])
+    gone = [pid for pid, pr in d["procs"].items() if pr["ppid"] is None]
+    if gone:
+        o.append(f"children gone between the listing and the look: {len(gone)}")
     for pid, pr in d["procs"].items():
+        if pid in gone:
+            continue
         o += [
             "",
             f"**pid {pid}** (ppid {pr['ppid']}, start {pr['start_ticks']} ticks) `{pr['cmdline'][-90:]}`",
@@ -464,8 +469,14 @@ def render(d: dict[str, Any]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--out", default=None)
+    ap.add_argument("--render", default=None, help="only render the raw JSON of an earlier --out DIR")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
+    if args.render:
+        for spec in args.names or ORDER:
+            with open(os.path.join(args.render, spec.replace(":", "_") + ".json")) as fh:
+                print(render(json.load(fh)), "\n")
+        return
     out = args.out or tempfile.mkdtemp(prefix="mechanism-facts-")
     os.makedirs(out, exist_ok=True)
     for spec in args.names or ORDER:
