@@ -180,6 +180,21 @@ def test_an_idle_process_pool_tree_is_idle_throughout(report_dir: Path, workers:
 
 
 @pytest.mark.parametrize(
+    "name",
+    ["mp_lock_live_holder", "pool_recycle", "queue_empty_producer", "loop_sleep", "loop_slow_peer"],
+)
+def test_the_look_alikes_of_the_issue_36_mechanisms_are_never_hangs(report_dir: Path, name: str) -> None:
+    # GIVEN a healthy process tree that looks like a dead lock holder (the holder is alive and
+    # slow), a respawn loop (workers recycled by maxtasksperchild), a dropped queue item (the
+    # queue is merely empty) or a lost wake-up in an event loop (a long timer, a slow peer)
+    with shape(name) as (proc, _):
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    # THEN no process of it is called a hang
+    assert code == 0, [p["diagnosis"]["summary"] for p in data["processes"]]
+    assert not {"deadlock", "livelock", "stalled"} & set(verdicts(data).values()), verdicts(data)
+
+
+@pytest.mark.parametrize(
     ("wait", "how"),
     [
         ("executor-result", "busy"),
