@@ -465,3 +465,16 @@ def test_without_a_native_stack_tool_a_spawned_deadlock_is_not_called_a_fork_pro
     assert w["verdict"] == "deadlock"
     assert w["diagnosis"]["pattern"] != "fork after pool start"
     assert any("native" in m for m in w["diagnosis"]["missing"])
+
+
+def test_a_wake_up_lost_behind_a_timer_is_idle_and_says_what_one_look_cannot_tell(report_dir: Path) -> None:
+    """CPython 3.11's wait_for() swallowing a cancellation (gh-86296): the loop then waits on the
+    consumer's one-hour timer. One look cannot tell that from a healthy loop on a timer (the task
+    graph is in memory no tool reads), so it is idle, with its next wake-up, never a guess."""
+    with shape(BUGS_DIR / "asyncio_waitfor_cancel.py") as (proc, lines):
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    assert code == 0
+    loop = the(data, look(lines))["diagnosis"]
+    assert loop["verdict"] == "idle", loop["summary"]
+    assert "one look cannot tell" in loop["summary"]
+    assert "next wake-up in" in loop["summary"]

@@ -406,17 +406,6 @@ CATALOGUE: tuple[RealBug, ...] = (
         shape="lost wake-up",
     ),
     RealBug(
-        "asyncio-wait-for-swallows-cancel",
-        "asyncio.wait_for() (CPython 3.11): an item and the cancellation arrive together; the cancel is "
-        "swallowed and the shutdown's await never returns",
-        "https://github.com/python/cpython/issues/86296 (bpo-42130; fixed in 3.12 by "
-        "https://github.com/python/cpython/pull/98518)",
-        "asyncio_waitfor_cancel",
-        names.LOOP_LOST_WAKEUP,
-        python="3.11",
-        shape="lost wake-up",
-    ),
-    RealBug(
         "asyncio-condition-notify-lost",
         "asyncio.Condition (CPython 3.11): notify(1) wakes a task that is cancelled at once; the other "
         "waiter never wakes",

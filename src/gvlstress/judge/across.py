@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from gvlstress.judge import patterns, vocab
+from gvlstress.judge import loops, patterns, queues, vocab
 from gvlstress.judge.forks import judge_forks
-from gvlstress.judge.names import JOIN_BLOCKED, LOST_WAKEUP, UNRECOGNISED, Match
+from gvlstress.judge.loops import judge_loop
+from gvlstress.judge.names import FEEDER_DROPPED, JOIN_BLOCKED, LOST_WAKEUP, PIPE_CYCLE, UNRECOGNISED, Match
 from gvlstress.judge.peers import judge_peer
 from gvlstress.judge.pools import behind_workers, judge_pool
 from gvlstress.judge.spins import judge_spins
@@ -38,6 +39,9 @@ from gvlstress.model.look import Look
 from gvlstress.model.wiring import Relatives, Wiring
 
 GENERIC = frozenset({LOST_WAKEUP, JOIN_BLOCKED, UNRECOGNISED})
+LOCALS_WANTED = {**queues.LOCALS, **loops.LOCALS}
+"""The Python locals a rule reads ((file suffix, function) -> names): the look pipeline takes
+them, once, from processes whose stacks show such a frame."""
 """Shapes named from a thread's wait alone, which a rule across processes may name better."""
 
 
@@ -61,12 +65,23 @@ class Judgement:
 
 Judged = dict[int, Judgement]
 
+
+@dataclass(frozen=True)
+class Others:
+    """What a rule may know of the other processes of the look: their findings and the names
+    judged for them so far (a deadlock's own stacks' shape where no rule named it yet)."""
+
+    findings: Mapping[int, ProbeFinding]
+    names: Mapping[int, Match | None]
+    captures: Mapping[int, Capture]
+
+
 Rule = Callable[
-    [ProbeFinding, Capture | None, Capture | None, Wiring, Mapping[int, ProbeFinding], Relatives],
+    [ProbeFinding, Capture | None, Capture | None, Wiring, Others, Relatives],
     tuple[ProbeFinding, Match | None] | None,
 ]
 """A rule for a process its own stacks leave unnamed: (its finding, its capture, the capture of the
-parent it was forked from, the wiring, every process's finding, the relatives) -> a new finding
+parent it was forked from, the wiring, the other processes, the relatives) -> a new finding
 and its name (None: a verdict no pattern names, e.g. a wait on a stopped peer), or None when the
 rule has nothing to say."""
 
@@ -76,7 +91,7 @@ def _spins(
     cap: Capture | None,
     origin: Capture | None,
     wiring: Wiring,
-    others: Mapping[int, ProbeFinding],
+    others: Others,
     relatives: Relatives,
 ) -> tuple[ProbeFinding, Match | None] | None:
     return judge_spins(f, cap, origin, wiring)
@@ -87,7 +102,7 @@ def _forks(
     cap: Capture | None,
     origin: Capture | None,
     wiring: Wiring,
-    others: Mapping[int, ProbeFinding],
+    others: Others,
     relatives: Relatives,
 ) -> tuple[ProbeFinding, Match | None] | None:
     return judge_forks(f, cap, origin, wiring)
@@ -98,13 +113,35 @@ def _peers(
     cap: Capture | None,
     origin: Capture | None,
     wiring: Wiring,
-    others: Mapping[int, ProbeFinding],
+    others: Others,
     relatives: Relatives,
 ) -> tuple[ProbeFinding, Match | None] | None:
-    return judge_peer(f, cap, wiring, others, relatives)
+    return judge_peer(f, cap, wiring, others.findings, relatives, others.names)
 
 
-RULES: list[Rule] = [_spins, _forks, _peers]
+def _dead_holder(
+    f: ProbeFinding,
+    cap: Capture | None,
+    origin: Capture | None,
+    wiring: Wiring,
+    others: Others,
+    relatives: Relatives,
+) -> tuple[ProbeFinding, Match | None] | None:
+    return queues.dead_holder(f, cap, wiring, others.findings, others.captures, relatives)
+
+
+def _loop(
+    f: ProbeFinding,
+    cap: Capture | None,
+    origin: Capture | None,
+    wiring: Wiring,
+    others: Others,
+    relatives: Relatives,
+) -> tuple[ProbeFinding, Match | None] | None:
+    return judge_loop(f, cap, wiring)
+
+
+RULES: list[Rule] = [_spins, _forks, _dead_holder, _loop, _peers]
 """The rules tried, in order, on a process nothing named yet (after the pool's accounting). A new
 rule is added here once, and ``run``, ``inspect``, ``inspect --tree`` and ``watch`` all apply it."""
 
@@ -118,6 +155,7 @@ def judge_look(look: Look) -> Judged:
     linked = link_tree(decided, relatives.parents, relatives.pipes)
     piped = link_pipes({p: f for p, (f, m) in linked.items() if m is None}, relatives.pipes)
     linked.update(piped)
+    _dropped(linked, captures, wiring)
     for pid, zombies in relatives.zombies.items():  # a wedged executor: dead children unreaped
         if pid not in linked or linked[pid][1] is not None or not zombies:
             continue
@@ -128,7 +166,10 @@ def judge_look(look: Look) -> Judged:
                 linked[child] = blocked_behind_wedge(
                     linked[child][0], captures.get(child), pid, died(zombies)
                 )
-    others = {p: f for p, (f, _) in linked.items()}
+    findings_now = {p: f for p, (f, _) in linked.items()}
+    others = Others(
+        findings_now, {p: _named(f, m, captures.get(p)) for p, (f, m) in linked.items()}, captures
+    )
     for pid, (f, named) in list(linked.items()):
         if (
             f.kind in (ProbeKind.GONE, ProbeKind.STOPPED)
@@ -137,7 +178,7 @@ def judge_look(look: Look) -> Judged:
         ):
             continue
         cap = captures.get(pid)
-        pool = judge_pool(f, cap, relatives, captures, others, wiring)
+        pool = judge_pool(f, cap, relatives, captures, findings_now, wiring)
         if pool is not None:  # what the pool accounts for says more than a generic Python shape
             linked[pid] = pool
             continue
@@ -164,6 +205,33 @@ def judge_look(look: Look) -> Judged:
         pid: Judgement(f, _named(f, named, captures.get(behind.get(pid, pid))), behind.get(pid))
         for pid, (f, named) in linked.items()
     }
+
+
+def _dropped(
+    linked: dict[int, tuple[ProbeFinding, Match | None]], captures: Mapping[int, Capture], wiring: Wiring
+) -> None:
+    """A consumer whose queue item its producer's feeder dropped is named so, and so is every
+    process of the pipe cycle it is part of (a reader and a writer waiting on each other is what
+    the drop looks like from outside)."""
+    found = {}
+    for pid, (f, _) in linked.items():
+        got = queues.dropped(f, captures.get(pid), captures, wiring)
+        if got is not None:
+            found[pid] = got
+    linked.update(found)
+    if not found:
+        return
+    first = next(iter(found.values()))[1]
+    for pid, (f, named) in list(linked.items()):
+        if pid not in found and named is not None and named.pattern == PIPE_CYCLE:
+            linked[pid] = (
+                f,
+                Match(
+                    FEEDER_DROPPED,
+                    first.hint,
+                    (f"in a cycle with a queue's consumer: {f.reason}", *first.evidence),
+                ),
+            )
 
 
 def _behind(
