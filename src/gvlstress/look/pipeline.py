@@ -109,7 +109,7 @@ def look_at(
     before = {p: zombies_of(p) for p in family}
     series = {p: Series(sub, _start(sub, adaptive)) for p in family if (sub := asked.get(p) or Subject(p))}
     if tree:
-        for p in focus:
+        for p in series:
             series[p].note_kids(time.monotonic())
     spent = 0.0
     mine: Stacks | None = None

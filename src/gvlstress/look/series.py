@@ -148,6 +148,22 @@ def _shows(st: Stacks | None, wanted: Mapping[tuple[str, str], tuple[str, ...]])
     )
 
 
+KIDS_EVERY_S = 0.1
+"""Between two reads of the children within a window's sampling interval: a pool replacing
+workers that die in a fifth of a second (a spawn interpreter's start) shows them all."""
+
+
+def _nap(seconds: float, watched: list[Series]) -> None:
+    """Wait `seconds` (the window's own sampling interval), reading the children of `watched`
+    every KIDS_EVERY_S meanwhile (cheap: /proc/PID/task/*/children)."""
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        time.sleep(min(left, KIDS_EVERY_S) if watched else left)  # the window's interval itself
+        for x in watched:
+            if x.samples:
+                x.note_kids(time.monotonic())
+
+
 def window(series: dict[int, Series], pids: set[int], seconds: float, stacks: Taker, kids: bool) -> float:
     """Look at `pids` over `seconds`: /proc every EVERY_S (with `kids`, their children too),
     Python stacks between, native stacks again where a thread burned CPU; returns the seconds
@@ -157,15 +173,16 @@ def window(series: dict[int, Series], pids: set[int], seconds: float, stacks: Ta
     first = [p for p in live if series[p].first is None]
     stacks(first)
     cost = max(time.monotonic() - t0, 0.05)
-    end = t0 + seconds
+    # the first stacks may take most of a short window: watch at least two intervals after them
+    end = max(t0 + seconds, time.monotonic() + 2 * EVERY_S + cost)
     for p in live:
         if kids:
             series[p].add(procfs.sample(p), kids)
     while time.monotonic() + EVERY_S + cost < end:
-        time.sleep(EVERY_S)  # the sampling interval of the window itself
+        _nap(EVERY_S, [series[p] for p in live] if kids else [])
         alive = [p for p in live if series[p].add(procfs.sample(p), kids)]
         stacks(alive, False)
-    time.sleep(max(0.0, end - cost - time.monotonic()))  # the rest of the window
+    _nap(max(0.0, end - cost - time.monotonic()), [series[p] for p in live] if kids else [])
     hot = [p for p in live if wants_cpu_between(series[p].samples[0], procfs.sample(p))]
     stacks(hot)
     for p in live:
