@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, SUPPORT, cli_env, run_cli
 from gvlstress.controls.catalogue import CATALOGUE
 from gvlstress.judge import names
 from gvlstress.probes.interpreter import satisfied
@@ -143,3 +145,62 @@ def test_run_names_each_shape_at_the_stall(kind: str, entry: str, report_dir: Pa
     (worker,) = wave["workers"]
     assert worker["diagnosis"]["pattern"] == bug.pattern, worker["diagnosis"]["summary"]
     assert wave["detected_by"] == "stall", wave
+
+
+def test_a_rule_added_once_reaches_run_and_inspect(report_dir: Path) -> None:
+    """One rule inserted into `judge.across.RULES` (tests/support/newrule.py) names the process it
+    knows, in `run` at the stall and in `inspect`, with no other change; without it, inspect
+    calls the same process idle (the rule, not the process, made the name)."""
+    newrule = [sys.executable, str(SUPPORT / "newrule.py")]
+    program = SUPPORT / "marked_sleep.py"
+    args = ["run", "--target", "program", "-o", f"path={program}", "--workers", "1", "--waves", "1"]
+    args += [
+        "--stall",
+        "2",
+        "--startup-grace",
+        "2",
+        "--timeout",
+        "60",
+        "--report-dir",
+        str(report_dir / "run"),
+    ]
+    ran = subprocess.run(
+        [*newrule, *args], capture_output=True, text=True, timeout=240, env=cli_env(), check=False
+    )
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    (path,) = (report_dir / "run").glob("*/run.json")
+    (worker,) = json.loads(path.read_text())["waves"][0]["workers"]
+    assert worker["diagnosis"]["pattern"] == "a rule added once"
+    with shape(program) as (proc, _):
+        looked = [*newrule, "inspect", str(proc.pid), "--report-dir", str(report_dir / "inspect")]
+        seen = subprocess.run(looked, capture_output=True, text=True, timeout=240, env=cli_env(), check=False)
+        code, data = inspect(proc.pid, report_dir / "plain")
+    assert seen.returncode == 1, seen.stdout + seen.stderr
+    (path,) = (report_dir / "inspect").glob("*/inspect.json")
+    assert json.loads(path.read_text())["processes"][0]["diagnosis"]["pattern"] == "a rule added once"
+    assert (code, data["processes"][0]["diagnosis"]["verdict"]) == (0, "idle")
+
+
+def test_run_names_a_fork_after_the_harness_started_a_pool(report_dir: Path) -> None:
+    """``run --start-method fork`` over a target whose module starts polars' pools at import: the
+    pools' threads live in the harness that forked the worker, and run's look reads the harness
+    as the fork's parent (its native stacks), so it names the hang as inspect does."""
+    args = [
+        "run",
+        "--target",
+        "fork_target:batches",
+        "--start-method",
+        "fork",
+        "--workers",
+        "1",
+        "--waves",
+        "1",
+    ]
+    args += ["--stall", "3", "--startup-grace", "3", "--timeout", "90", "--report-dir", str(report_dir)]
+    result = run_cli(args, timeout=240)
+    assert result.returncode == 1, result.stdout + result.stderr
+    (path,) = report_dir.glob("*/run.json")
+    wave = json.loads(path.read_text())["waves"][0]
+    (worker,) = wave["workers"]
+    assert worker["diagnosis"]["pattern"] == names.FORK_AFTER_INIT, worker["diagnosis"]["summary"]
+    assert wave["detected_by"] == "stall"
