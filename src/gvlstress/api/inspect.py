@@ -125,7 +125,7 @@ def _inspect(
         verdict = INSPECT_VERDICT[f.kind]
         how = f"looked at over {window:g}s (no heartbeat: CPU, waits and stacks over the window)"
         diagnosis = explain(verdict, f, cap, how, named=named)
-        over = activity(list(looked[proc.pid].samples), looked[proc.pid].stops)
+        over = activity(list(looked[proc.pid].samples), looked[proc.pid].stops, cap)
         diagnosis = replace(diagnosis, evidence=(over.summary, *diagnosis.evidence))
         inspected.append(Inspected(proc.pid, cmdline, f, cap, diagnosis, over))
     result = InspectResult(

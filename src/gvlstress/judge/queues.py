@@ -151,7 +151,9 @@ def dead_holder(
             th = next((x for x in findings[m].threads if x.tid == v.tid), None)
             other = _reads_pipe(th)
             if other is None or other in pipes:
-                return None  # inside that queue's get, or one whose pipe it does not read: it may hold the lock
+                return (
+                    None  # inside that queue's get, or one whose pipe it does not read: it may hold the lock
+                )
     dead = [(p, c, st) for p, kids in relatives.zombies.items() for c, st in kids.items()]
     begun = {m: relatives.started[m] for m in waiters if m in relatives.started}
     later = sorted(m for m in begun if begun[m] - min(begun.values()) > 0.1)
