@@ -147,6 +147,10 @@ SHAPES = {
     "fork": "polars-fork",
     "tree": "executor-killed-mid-send",
     "spin": "pool-result-unpickle-spin",
+    "dead lock holder": "pool-lock-holder-killed",
+    "respawn loop": "pool-initializer-raises",
+    "dropped item": "mp-queue-put-unpicklable",
+    "event loop": "asyncio-condition-notify-lost",
 }
 
 
