@@ -33,8 +33,8 @@ from gvlstress.judge.tree import (
     link_tree,
     wedged_launcher,
 )
-from gvlstress.judge.verdict import decide
-from gvlstress.model import Capture, ProbeFinding, ProbeKind
+from gvlstress.judge.verdict import INSPECT_VERDICT, decide
+from gvlstress.model import Capture, ProbeFinding, ProbeKind, Verdict
 from gvlstress.model.look import Look
 from gvlstress.model.wiring import Relatives, Wiring
 
@@ -61,6 +61,14 @@ class Judgement:
         return self.finding.kind is ProbeKind.DEADLOCK or (
             self.finding.kind is ProbeKind.LIVELOCK and self.named is not None
         )
+
+    @property
+    def verdict(self) -> Verdict:
+        """What a report of a look calls it (``inspect``, ``watch``): a spin no rule named is
+        ``busy`` (long pure computation looks the same), an outside wait ``idle``."""
+        if self.finding.kind is ProbeKind.LIVELOCK and self.named is None:
+            return Verdict.BUSY
+        return INSPECT_VERDICT[self.finding.kind]
 
 
 Judged = dict[int, Judgement]
