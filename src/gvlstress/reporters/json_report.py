@@ -24,6 +24,7 @@ from gvlstress.errors import UsageError
 from gvlstress.judge.audit import audit
 from gvlstress.model import Capture, InspectResult, RunResult, WaveResult, WorkerOutcome
 from gvlstress.model.shrink import ShrinkResult
+from gvlstress.model.watch import WatchResult
 from gvlstress.reporters.files import append_line, write_atomic
 from gvlstress.system.safeio import read_bytes_capped, read_text_capped
 
@@ -148,6 +149,17 @@ INSPECT_SCHEMA = "gvlstress.inspect/1"
 def write_inspect(result: InspectResult, run_dir: Path) -> Path:
     data = {"schema": INSPECT_SCHEMA, "gvlstress_version": __version__, **_plain(result)}
     path = run_dir / "inspect.json"
+    write_atomic(path, json.dumps(data, indent=2) + "\n")
+    return path
+
+
+WATCH_SCHEMA = "gvlstress.watch/1"
+
+
+def write_watch(result: WatchResult, run_dir: Path) -> Path:
+    """watch.json: a whole watch (its quiet spells, the hang as inspect reports it, how it ended)."""
+    data = {"schema": WATCH_SCHEMA, "gvlstress_version": __version__, **_plain(result)}
+    path = run_dir / "watch.json"
     write_atomic(path, json.dumps(data, indent=2) + "\n")
     return path
 

@@ -12,6 +12,7 @@ from gvlstress.reporters.markdown.inspect import render_inspect
 from gvlstress.reporters.markdown.run import REPORT_LIMIT, render, render_files, summary_paragraph
 from gvlstress.reporters.markdown.shrink import render_shrink
 from gvlstress.reporters.markdown.stacks import stacks_section
+from gvlstress.reporters.markdown.watch import render_watch
 
 __all__ = [
     "REPORT_LIMIT",
@@ -23,6 +24,7 @@ __all__ = [
     "render_selftest",
     "render_shrink",
     "render_sweep",
+    "render_watch",
     "stacks_section",
     "summary_paragraph",
 ]

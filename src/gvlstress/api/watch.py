@@ -1,0 +1,166 @@
+"""`gvlstress watch`: a hang watchdog for a long job, reporting through the same look as inspect.
+
+The loop (`supervisor.watching`) reads the job's tree from /proc until it stops making progress,
+looks at it then, and tells this module; here the reports are written (report.md and watch.json
+always, inspect.json and the cores when a hang was found), so a watch stopped by a scheduler's
+SIGTERM still leaves what it saw.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Protocol
+
+import psutil
+
+from gvlstress.api.inspect import described, write_inspected
+from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
+from gvlstress.judge.across import Judgement
+from gvlstress.look.pipeline import Seen
+from gvlstress.model import Inspected, InspectResult
+from gvlstress.model.cores import KeptCore
+from gvlstress.model.watch import Quiet, TreeReading, WatchResult
+from gvlstress.probes import host as hostenv
+from gvlstress.probes.core import Keep, keep_all
+from gvlstress.reporters import json_report, markdown
+from gvlstress.reporters.files import write_atomic
+from gvlstress.supervisor.events import StopFlag
+from gvlstress.supervisor.watching import Watcher, WatchPlan, check_pid, restricted_ptrace
+from gvlstress.system import watchdog
+from gvlstress.system.redact import redact_argv, redact_path
+
+
+class View(Protocol):
+    """What a live view is told (`reporters.console.watch.WatchView`)."""
+
+    def reading(self, r: TreeReading, quiet_s: float, last: str) -> None: ...
+
+    def quiet(self, spell: Quiet) -> None: ...
+
+    def hang(self, judged: Mapping[int, Judgement], quiet_s: float) -> None: ...
+
+
+class _Reports:
+    """Writes the hang's report the moment it is found (before --on-hang acts), and keeps what
+    the live view is told."""
+
+    def __init__(self, run_dir: Path, command: tuple[str, ...], view: View | None, keep: Keep | None) -> None:
+        self.run_dir, self.command, self.view, self.keep = run_dir, command, view, keep
+        self.found: InspectResult | None = None
+
+    def reading(self, r: TreeReading, quiet_s: float, last: str) -> None:
+        if self.view is not None:
+            self.view.reading(r, quiet_s, last)
+
+    def quiet(self, spell: Quiet, seen: Seen) -> None:
+        if self.view is not None:
+            self.view.quiet(spell)
+
+    def hang_found(self, seen: Seen, quiet_s: float) -> InspectResult:
+        procs = []
+        for pid in [*seen.look.subjects, *(p for p in seen.judged if p not in seen.look.subjects)]:
+            try:
+                procs.append(psutil.Process(pid))
+            except psutil.Error:
+                continue
+        how = f"no progress for {quiet_s:.0f}s, then looked at (/proc, stacks, a window where needed)"
+        inspected = described(seen, procs, how)
+        if self.keep is not None:
+            hung = [p.pid for p in inspected if seen.judged[p.pid].hung]
+            kept = keep_all(self.keep, hung)
+            inspected = tuple(_with_core(p, kept[p.pid]) if p.pid in kept else p for p in inspected)
+        result = InspectResult(
+            inspected,
+            hostenv.snapshot(),
+            utc_now().isoformat(timespec="seconds"),
+            self.command,
+            redact_path(str(self.run_dir)),
+        )
+        return write_inspected(result, self.run_dir)
+
+    def hang(self, seen: Seen, quiet_s: float) -> None:
+        self.found = self.hang_found(seen, quiet_s)
+        if self.view is not None:
+            self.view.hang(seen.judged, quiet_s)
+
+
+def _with_core(p: Inspected, core: KeptCore) -> Inspected:
+    return p if p.capture is None else replace(p, capture=replace(p.capture, core=core))
+
+
+def blind_spots(plan: WatchPlan) -> tuple[str, ...]:
+    """What this watch cannot see, said before it starts (an attached process of another user, a
+    ptrace this user is not allowed)."""
+    out = []
+    if plan.pid is not None and restricted_ptrace():
+        try:
+            parent = psutil.Process(plan.pid).ppid()
+        except psutil.Error:
+            parent = -1
+        if parent != os.getpid():
+            out.append(
+                "stacks: this host allows ptrace of descendants only (Yama ptrace_scope 1) and the job was not "
+                "started by this watch, so a stall is judged from /proc alone (no Python or native stacks); run "
+                "the job as `gvlstress watch -- COMMAND`, or watch as root"
+            )
+    if plan.pid is not None and not os.access(f"/proc/{plan.pid}/io", os.R_OK):
+        out.append(
+            "bytes read and written: /proc/PID/io is not readable here, so only CPU, pages and processes count"
+        )
+    return tuple(out)
+
+
+def watch(
+    plan: WatchPlan,
+    report_dir: Path = Path("reports"),
+    stop: StopFlag | None = None,
+    view: View | None = None,
+    keep_core: int | None = None,
+    command: tuple[str, ...] | None = None,
+) -> WatchResult:
+    """Watch the job until it ends (or a stop); report a hang with the look ``inspect --tree``
+    gives. `keep_core`: bytes kept per core of a hung process (None: no core)."""
+    check_report_dir(report_dir)
+    if plan.pid is not None:
+        check_pid(plan.pid, lambda p: psutil.Process(p).uids().real in (os.getuid(), 0) or os.geteuid() == 0)
+    started = utc_now()
+    name = f"watch-{plan.pid}" if plan.pid is not None else f"watch-{Path(plan.command[0]).name}"
+    run_dir = new_run_dir(report_dir, name, started)
+    said = redact_argv(command if command is not None else tuple(sys.argv))
+    keep = Keep(run_dir, keep_core, 0) if keep_core else None
+    reports = _Reports(run_dir, said, view, keep)
+    stop = stop or StopFlag()
+    t0 = time.monotonic()
+    watcher = Watcher(plan, stop, reports)
+    with watchdog.guarding():
+        try:
+            watcher.run()
+        finally:
+            result = WatchResult(
+                command=redact_argv(plan.command) if plan.command else (f"pid {plan.pid}",),
+                pid=getattr(watcher, "pid", plan.pid or 0),
+                attached=plan.pid is not None,
+                started_at=started.isoformat(timespec="seconds"),
+                seconds=round(time.monotonic() - t0, 1),
+                stall_s=plan.stall_s,
+                quiet=tuple(watcher.spells),
+                hang=reports.found,
+                action=watcher.action,
+                exit_code=watcher.exit_code,
+                stopped_by=_signal_name(stop.signum),
+                blind=blind_spots(plan),
+                report_dir=redact_path(str(run_dir)),
+            )
+            json_report.write_watch(result, run_dir)
+            write_atomic(run_dir / "report.md", markdown.render_watch(result))
+    return result
+
+
+def _signal_name(signum: int | None) -> str | None:
+    return signal.Signals(signum).name if signum is not None else None

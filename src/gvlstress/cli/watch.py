@@ -1,0 +1,175 @@
+"""`watch`: a hang watchdog for any long job (a training run, a test suite, a pipeline step)."""
+
+from __future__ import annotations
+
+import math
+import re
+import signal
+import sys
+from pathlib import Path
+
+import click
+
+from gvlstress.api.watch import watch as run_watch
+from gvlstress.cli.group import cli
+from gvlstress.cli.help import usage
+from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
+from gvlstress.errors import ExitCode, UsageError
+from gvlstress.look.pipeline import RUN_WINDOW_S
+from gvlstress.model.watch import HangAction, WatchResult
+from gvlstress.reporters.console.watch import WatchView, print_watch
+from gvlstress.scenario import parse_size
+from gvlstress.supervisor.watching import WatchPlan
+
+STALL_S = 60.0
+"""The default stall: longer than a healthy job's quietest stretch in most work (a checkpoint, an
+epoch's validation, a slow batch), short enough that the report comes within a minute."""
+
+
+def _on_hang(text: str) -> tuple[HangAction, int]:
+    """keep | kill | signal:NAME (SIGQUIT, QUIT, USR1, 10...)."""
+    kind, _, name = text.partition(":")
+    if kind in ("keep", "kill") and not name:
+        return HangAction(kind), signal.SIGQUIT
+    if kind == "signal" and name:
+        n = name.upper()
+        try:
+            sig = (
+                signal.Signals(int(n))
+                if n.isdigit()
+                else signal.Signals[n if n.startswith("SIG") else f"SIG{n}"]
+            )
+        except (KeyError, ValueError):
+            raise UsageError(
+                f"--on-hang {text}: no such signal", hint="e.g. signal:QUIT or signal:USR1"
+            ) from None
+        return HangAction.SIGNAL, int(sig)
+    raise UsageError(f"--on-hang {text!r}: expected keep, kill or signal:NAME", hint="gvlstress watch --help")
+
+
+def exit_code(result: WatchResult, hang_code: int) -> int:
+    """A hang: `hang_code`; stopped: 130/143; otherwise the job's own code (killed by a signal:
+    128 + the signal, as a shell says)."""
+    if result.hung:
+        return hang_code
+    if result.stopped_by is not None:
+        return int(interrupted_code(signal.Signals[result.stopped_by]))
+    code = result.exit_code or 0
+    return 128 - code if code < 0 else code
+
+
+@cli.command(
+    epilog=usage(
+        "watch",
+        "gvlstress watch -- python train.py --epochs 90",
+        "gvlstress watch --stall 120 --on-hang kill -- pytest -x tests/",
+        "gvlstress watch --pid 4242 --heartbeat /tmp/job.beat",
+        exits=(
+            (ExitCode.OK, "the job ended with 0 (otherwise: the job's own exit code)"),
+            (ExitCode.HANG, "a hang was found and reported (see --hang-exit-code)"),
+            (ExitCode.USAGE, "bad options, no such command or pid"),
+            (ExitCode.ENVIRONMENT, "cannot read the process or write the report"),
+            ExitCode.INTERRUPTED,
+            ExitCode.TERMINATED,
+        ),
+        notes=(
+            "Progress is any data written or read, new memory touched, or a process started or\n"
+            "ended in the job's tree (CPU alone is not: a spin burns CPU); with --heartbeat or\n"
+            "--progress-regex only that signal counts. After --stall seconds without progress the\n"
+            "tree is judged as `inspect --tree` judges it; a healthy quiet spell is noted and\n"
+            "watching goes on (looked at again after 2x, 4x, 8x the stall)."
+        ),
+    ),
+)
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@click.option("--pid", type=int, help="Watch a job already running (and its descendants) instead.")
+@click.option(
+    "--stall",
+    type=click.FloatRange(1, 86400),
+    default=STALL_S,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds without progress before the job is looked at.",
+)
+@click.option(
+    "--heartbeat", type=click.Path(path_type=Path), metavar="FILE", help="Progress is this file's mtime."
+)
+@click.option("--progress-regex", metavar="REGEX", help="Progress is an output line matching this.")
+@click.option(
+    "--on-hang",
+    default="keep",
+    show_default=True,
+    metavar="keep|kill|signal:NAME",
+    help="After the report: leave the job running, kill its tree, or send it a signal.",
+)
+@click.option(
+    "--hang-exit-code",
+    type=click.IntRange(1, 255),
+    default=int(ExitCode.HANG),
+    show_default=True,
+    metavar="N",
+    help="Exit code for a hang (pick one your job never uses, e.g. 86).",
+)
+@click.option("--keep-core", is_flag=True, help="Keep a gzip core of each hung process (holds its memory).")
+@click.option("--core-limit", default="256M", show_default=True, metavar="SIZE", help="Memory kept per core.")
+@click.option(
+    "--window",
+    type=click.FloatRange(0.5, 60),
+    default=RUN_WINDOW_S,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long a look may watch what one snapshot cannot decide.",
+)
+@click.option(
+    "--report-dir", default="reports", show_default=True, metavar="DIR", help="Where the report goes."
+)
+@click.option(
+    "--live/--no-live",
+    default=None,
+    help="A live table on stderr [default: with --pid on a terminal; the job keeps the terminal].",
+)
+def watch(
+    command: tuple[str, ...],
+    pid: int | None,
+    stall: float,
+    heartbeat: Path | None,
+    progress_regex: str | None,
+    on_hang: str,
+    hang_exit_code: int,
+    keep_core: bool,
+    core_limit: str,
+    window: float,
+    report_dir: str,
+    live: bool | None,
+) -> None:
+    """Run COMMAND (after --) and watch its whole process tree for a hang: when it stops
+    making progress, say why (deadlock, spin, lost task, dead peer, fork hang) and report."""
+    if (pid is None) == (not command):
+        raise UsageError(
+            "give a COMMAND after -- or --pid PID, not both nor neither", hint="gvlstress watch --help"
+        )
+    if not math.isfinite(stall) or not math.isfinite(window):
+        raise UsageError("--stall and --window must be finite numbers of seconds")
+    if progress_regex is not None:
+        try:
+            re.compile(progress_regex.encode())
+        except re.error as exc:
+            raise UsageError(f"--progress-regex: not a regular expression ({exc})") from None
+        if pid is not None:
+            raise UsageError("--progress-regex reads the job's output: it goes with a COMMAND, not --pid")
+    action, sig = _on_hang(on_hang)
+    limit = parse_size(core_limit, "--core-limit")
+    plan = WatchPlan(command, pid, stall, heartbeat, progress_regex, action, sig, window)
+    err = make_console(stderr=True)
+    view = WatchView(err, live if live is not None else (pid is not None and err.is_terminal), stall)
+    said = tuple(["gvlstress", *sys.argv[1:]])
+    try:
+        with stop_on_signals() as stop:
+            result = run_watch(plan, Path(report_dir), stop, view, limit if keep_core else None, said)
+    finally:
+        view.close()
+    print_watch(err, result)
+    raise SystemExit(exit_code(result, hang_exit_code))
+
+
+__all__ = ["watch"]

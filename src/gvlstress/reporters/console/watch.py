@@ -1,0 +1,95 @@
+"""What `gvlstress watch` shows while it watches: a live table on stderr (the job keeps stdout
+and the terminal) when asked, else one line per quiet spell and per hang."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rich.console import Console
+from rich.live import Live
+from rich.markup import escape
+from rich.table import Table
+
+from gvlstress.judge.across import Judgement
+from gvlstress.model.watch import Quiet, TreeReading, WatchResult
+from gvlstress.system.text import clip, one_line
+
+
+class WatchView:
+    """The live view (`live`) or plain lines; the same events either way."""
+
+    def __init__(self, console: Console, live: bool, stall_s: float) -> None:
+        self.console, self.stall_s = console, stall_s
+        self._live: Live | None = Live(console=console, transient=True, auto_refresh=False) if live else None
+        self._prev: TreeReading | None = None
+        if self._live is not None:
+            self._live.start()
+
+    def reading(self, r: TreeReading, quiet_s: float, last: str) -> None:
+        if self._live is None:
+            self._prev = r
+            return
+        table = Table(title=f"gvlstress watch: quiet for {quiet_s:.0f}s of {self.stall_s:g}s", expand=False)
+        for col in ("pid", "threads", "CPU %", "MB read", "MB written"):
+            table.add_column(col, justify="right")
+        before = {p.pid: p for p in self._prev.procs} if self._prev else {}
+        span = max(r.at - self._prev.at, 1e-9) if self._prev else 1.0
+        for p in r.procs[:20]:
+            b = before.get(p.pid)
+            cpu = 100.0 * (p.cpu_ticks - b.cpu_ticks) / 100 / span if b else 0.0
+            table.add_row(
+                str(p.pid),
+                str(p.threads),
+                f"{cpu:.0f}",
+                f"{(p.rchar or 0) / 1e6:.1f}",
+                f"{(p.wchar or 0) / 1e6:.1f}",
+            )
+        table.caption = escape(clip(f"last progress: {last}", 100))
+        self._live.update(table, refresh=True)
+        self._prev = r
+
+    def quiet(self, spell: Quiet) -> None:
+        self._say(f"quiet for {spell.quiet_s:.0f}s: looked, healthy ({spell.verdict}): {spell.summary}")
+
+    def hang(self, judged: Mapping[int, Judgement], quiet_s: float) -> None:
+        hung = [(p, j) for p, j in judged.items() if j.hung]
+        for pid, j in hung[:4]:
+            name = j.named.pattern if j.named else j.finding.kind.value
+            self._say(
+                f"[bold red]hang[/] after {quiet_s:.0f}s quiet: pid {pid}: {j.verdict.value} ({name})",
+                markup=True,
+            )
+
+    def _say(self, text: str, markup: bool = False) -> None:
+        line = clip(one_line(text), 400)
+        self.console.print(line if markup else escape(line), markup=True, highlight=False)
+
+    def close(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+
+
+def print_watch(console: Console, result: WatchResult) -> None:
+    """The end of a watch, on stderr: what was found, what was done, where the report is."""
+    if result.hang is not None:
+        first = next(
+            (p for p in result.hang.processes if p.diagnosis.verdict.is_hang), result.hang.processes[0]
+        )
+        console.print(escape(clip(f"gvlstress watch: hang: pid {first.pid}: {first.diagnosis.summary}", 400)))
+        if result.action:
+            console.print(escape(f"gvlstress watch: {result.action}"))
+    elif result.stopped_by:
+        console.print(
+            escape(f"gvlstress watch: stopped by {result.stopped_by}; no hang seen in {result.seconds:.0f}s")
+        )
+    else:
+        end = f"exit code {result.exit_code}" if result.exit_code is not None else "ended"
+        console.print(
+            escape(
+                f"gvlstress watch: the job {end}; no hang ({len(result.quiet)} quiet spell(s) judged healthy)"
+            )
+        )
+    for b in result.blind:
+        console.print(escape(f"gvlstress watch: could not see {b}"))
+    console.print(escape(f"report: {result.report_dir}/report.md"))

@@ -1,0 +1,326 @@
+"""The watch loop: a long job read from /proc until it stops making progress, then looked at.
+
+A watch is a wave whose worker someone else wrote: the job (started here, or attached to with
+``--pid``) and its descendants are read every `TICK_S` from /proc only (`probes.progress`: CPU,
+bytes, pages, processes; the job's output lines and an explicit heartbeat or log-line signal when
+asked), and nothing is stopped or attached to before a stall. When no progress (`judge.progress`)
+came for ``--stall`` seconds, the tree is looked at through the one look pipeline, with a
+progress signal on every process (the tree went quiet), exactly as ``run`` looks at a quiet worker
+and ``inspect --tree`` at a tree. A hang is handed to the caller (the report) and then kept,
+killed or signalled; a healthy quiet spell (idle, sleeping, computing, waiting on a live peer) is
+noted and looked at again after twice, four and eight times the stall if it stays quiet.
+
+The job keeps the terminal: it runs in its own process group, made the terminal's foreground
+group when gvlstress has the terminal, so Ctrl-C and its stdin reach it as if it ran alone.
+Signals gvlstress itself gets (a scheduler's SIGTERM) are passed to the job's group, which gets
+`GRACE_S` to end before the rest of its tree is killed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import IO, Protocol
+
+from gvlstress.errors import EnvironmentProblem, UsageError
+from gvlstress.judge import progress
+from gvlstress.look.pipeline import RUN_WINDOW_S, Seen, look_and_judge
+from gvlstress.model import worst
+from gvlstress.model.look import Subject
+from gvlstress.model.watch import HangAction, Quiet, TreeReading
+from gvlstress.probes import progress as counters
+from gvlstress.probes.tools import Hung
+from gvlstress.supervisor.events import StopFlag
+from gvlstress.system import proctree, watchdog
+
+TICK_S = 1.0
+"""Between two readings of the tree's counters (/proc only)."""
+TREE_S = 5.0
+"""Between two scans for the tree's processes (every process's parent: the costlier read)."""
+GRACE_S = 10.0
+"""How long a job gets to end after the signal gvlstress passed on, before its tree is killed."""
+BACKOFF = (1, 2, 4, 8)
+"""A quiet job judged healthy is looked at again after these multiples of the stall."""
+
+
+@dataclass(frozen=True)
+class WatchPlan:
+    """What to watch and what to do, parsed and checked by the CLI."""
+
+    command: tuple[str, ...] = ()
+    pid: int | None = None
+    stall_s: float = 60.0
+    heartbeat: Path | None = None
+    progress_regex: str | None = None
+    on_hang: HangAction = HangAction.KEEP
+    hang_signal: int = signal.SIGQUIT
+    window_s: float = RUN_WINDOW_S
+
+
+class Watching(Protocol):
+    """What the loop tells its caller (the API: reports; the console: the live view)."""
+
+    def reading(self, r: TreeReading, quiet_s: float, last: str) -> None: ...
+
+    def quiet(self, spell: Quiet, seen: Seen) -> None: ...
+
+    def hang(self, seen: Seen, quiet_s: float) -> None: ...
+
+
+class _Output:
+    """The job's stdout or stderr passed through unchanged, its lines counted (and matched)."""
+
+    def __init__(self, src: IO[bytes], dst: IO[bytes], regex: re.Pattern[bytes] | None) -> None:
+        self.lines = 0
+        self.matched = 0
+        self._src, self._dst, self._regex = src, dst, regex
+        self.thread = threading.Thread(target=self._pump, name="gvlstress-output", daemon=True)
+        self.thread.start()
+
+    def _pump(self) -> None:
+        partial = b""
+        while chunk := os.read(self._src.fileno(), 65536):
+            with contextlib.suppress(OSError):
+                self._dst.write(chunk)
+                self._dst.flush()
+            partial += chunk
+            *done, partial = partial.split(b"\n")
+            self.lines += len(done)
+            if self._regex is not None:
+                self.matched += sum(1 for line in done if self._regex.search(line))
+            partial = partial[-65536:]
+
+
+class Job:
+    """The watched job: started here (its own process group, the terminal's foreground), or an
+    existing process attached to."""
+
+    def __init__(self, plan: WatchPlan) -> None:
+        self.plan = plan
+        self.popen: subprocess.Popen[bytes] | None = None
+        self.outputs: list[_Output] = []
+        self._tty: int | None = None
+        regex = re.compile(plan.progress_regex.encode()) if plan.progress_regex else None
+        if plan.pid is not None:
+            self.pid = plan.pid
+            return
+        pipe = subprocess.PIPE if regex is not None else None
+        argv = list(plan.command)
+        if restricted_ptrace():  # the stack tools are our children, not the job's ancestors
+            argv = [sys.executable, "-m", "gvlstress.system.ptracer", str(os.getpid()), "--", *argv]
+        try:
+            self.popen = subprocess.Popen(argv, stdout=pipe, stderr=pipe, process_group=0)
+        except OSError as exc:
+            raise UsageError(
+                f"cannot start {plan.command[0]!r}: {exc.strerror}", hint="check the command after --"
+            ) from None
+        self.pid = self.popen.pid
+        watchdog.watch(self.pid)
+        if self.popen.stdout is not None and self.popen.stderr is not None:
+            self.outputs = [
+                _Output(self.popen.stdout, sys.stdout.buffer, regex),
+                _Output(self.popen.stderr, sys.stderr.buffer, regex),
+            ]
+        self._foreground()
+
+    def _foreground(self) -> None:
+        """Give the job the terminal, as a shell does, when gvlstress has it."""
+        with contextlib.suppress(OSError):
+            if os.isatty(0) and os.tcgetpgrp(0) == os.getpgrp():
+                old = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+                try:
+                    os.tcsetpgrp(0, self.pid)
+                    self._tty = 0
+                finally:
+                    signal.signal(signal.SIGTTOU, old)
+
+    def release_terminal(self) -> None:
+        if self._tty is not None:
+            old = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+            try:
+                with contextlib.suppress(OSError):
+                    os.tcsetpgrp(self._tty, os.getpgrp())
+            finally:
+                signal.signal(signal.SIGTTOU, old)
+            self._tty = None
+
+    def ended(self, timeout: float = 0.0) -> int | None:
+        """Its exit code once it has ended (negative: the signal that killed it); an attached
+        process's is not ours to read (0 once it is gone)."""
+        if self.popen is not None:
+            try:
+                return self.popen.wait(timeout) if timeout > 0 else self.popen.poll()
+            except subprocess.TimeoutExpired:
+                return None
+        gone = not os.path.exists(f"/proc/{self.pid}") or counters.counters(self.pid) is None
+        if not gone and timeout > 0:
+            time.sleep(timeout)  # an attached process cannot be waited on: this is the tick itself
+        return 0 if gone else None
+
+    def signal(self, sig: int) -> None:
+        """Send `sig` to the job's process group (the job itself when attached)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            if self.popen is not None:
+                os.killpg(self.pid, sig)
+            else:
+                os.kill(self.pid, sig)
+
+    def kill_tree(self) -> None:
+        """SIGKILL the job and every descendant, then reap it."""
+        proctree.kill_trees([self.pid])
+        self.signal(signal.SIGKILL)
+        if self.popen is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(5)
+
+    def reading(self, pids: tuple[int, ...]) -> TreeReading:
+        r = counters.reading(pids)
+        beat = None
+        if self.plan.heartbeat is not None:
+            with contextlib.suppress(OSError):
+                beat = self.plan.heartbeat.stat().st_mtime
+        return replace(
+            r,
+            output_lines=sum(o.lines for o in self.outputs),
+            matched_lines=sum(o.matched for o in self.outputs),
+            heartbeat_mtime=beat,
+        )
+
+    def close(self) -> None:
+        self.release_terminal()
+        for o in self.outputs:
+            o.thread.join(timeout=2)
+
+
+class Watcher:
+    """One watch: read, wait for a stall, look, report, act; until the job ends or a stop."""
+
+    def __init__(self, plan: WatchPlan, stop: StopFlag, tell: Watching) -> None:
+        self.plan, self.stop, self.tell = plan, stop, tell
+        self.hung = Hung()
+        self.spells: list[Quiet] = []
+        self.hang_seen: Seen | None = None
+        self.action: str | None = None
+        self.exit_code: int | None = None
+        self.t0 = time.monotonic()
+
+    def run(self) -> None:
+        job = Job(self.plan)
+        self.pid = job.pid
+        try:
+            self._loop(job)
+        except BaseException:  # a second Ctrl-C, a bug: a job we started does not outlive us
+            if job.popen is not None and job.ended() is None:
+                job.kill_tree()
+            raise
+        finally:
+            job.close()
+
+    def _loop(self, job: Job) -> None:
+        explicit = self.plan.heartbeat is not None or self.plan.progress_regex is not None
+        pids = counters.tree(job.pid)
+        last = job.reading(pids)
+        moved_at, tree_at, step = last.at, last.at, 0
+        said = "started"
+        while True:
+            code = job.ended(TICK_S)
+            if code is not None:
+                self.exit_code = code
+                return
+            if self.stop:
+                self._stop(job)
+                return
+            now = time.monotonic()
+            if now - tree_at >= TREE_S:
+                pids, tree_at = counters.tree(job.pid), now
+            r = job.reading(pids)
+            moved = progress.between(last, r, explicit)
+            last = r
+            if moved.moved:
+                moved_at, step, said = r.at, 0, "; ".join(moved.signs)
+            quiet = r.at - moved_at
+            self.tell.reading(r, quiet, said)
+            if self.hang_seen is not None or quiet < self.plan.stall_s * BACKOFF[min(step, len(BACKOFF) - 1)]:
+                continue
+            seen = self._look(counters.tree(job.pid))
+            hung = [p for p, j in seen.judged.items() if j.hung]
+            if hung:
+                self.hang_seen = seen
+                self.tell.hang(seen, quiet)
+                self._act(job)
+                if self.plan.on_hang is HangAction.KILL:
+                    self.exit_code = None
+                    return
+                continue
+            verdict = worst([j.verdict for j in seen.judged.values()]).value if seen.judged else "gone"
+            spell = Quiet(round(r.at - self.t0, 1), round(quiet, 1), verdict, _summary(seen), False)
+            self.spells.append(spell)
+            self.tell.quiet(spell, seen)
+            step += 1
+
+    def _look(self, pids: tuple[int, ...]) -> Seen:
+        """The tree through the one look pipeline; every process has gone quiet (a progress
+        signal on each: a closed wait set is a deadlock, a burn without progress a livelock)."""
+        return look_and_judge(
+            [Subject(p, p) for p in pids], self.plan.window_s, tree=True, adaptive=True, hung=self.hung
+        )
+
+    def _act(self, job: Job) -> None:
+        """--on-hang, once the report is written."""
+        if self.plan.on_hang is HangAction.KILL:
+            job.kill_tree()
+            self.action = "killed the job's process tree"
+        elif self.plan.on_hang is HangAction.SIGNAL:
+            job.signal(self.plan.hang_signal)
+            self.action = f"sent {signal.Signals(self.plan.hang_signal).name} to the job"
+        else:
+            self.action = f"left the job running (pid {job.pid}) for a human"
+
+    def _stop(self, job: Job) -> None:
+        """gvlstress was asked to stop: the job gets the same signal and GRACE_S to end, then its
+        tree is killed; an attached job (not ours) is left as it is."""
+        if job.popen is None:
+            return
+        job.signal(self.stop.signum or signal.SIGTERM)
+        self.exit_code = job.ended(GRACE_S)
+        if self.exit_code is None:
+            job.kill_tree()
+
+
+def _summary(seen: Seen) -> str:
+    """The root's verdict in one line, for the record of a quiet spell."""
+    root = seen.look.subjects[0] if seen.look.subjects else None
+    j = seen.judged.get(root) if root is not None else None
+    if j is None:
+        return "the job exited while it was looked at"
+    return f"{j.verdict.value}: {j.finding.reason}"
+
+
+def restricted_ptrace() -> bool:
+    """Yama allows ptrace of descendants only, and this user has no way around it (not root)."""
+    try:
+        with open("/proc/sys/kernel/yama/ptrace_scope") as fh:
+            scope = int(fh.read().strip() or 0)
+    except (OSError, ValueError):
+        return False
+    return scope == 1 and os.geteuid() != 0
+
+
+def check_pid(pid: int, own: Callable[[int], bool]) -> None:
+    """``--pid`` names a live user process this user may read."""
+    if counters.counters(pid) is None:
+        raise UsageError(f"no live process with pid {pid}", hint="check the pid (ps -ef)")
+    if not own(pid):
+        raise EnvironmentProblem(
+            f"process {pid} is not this user's: watch reads its /proc counters and, at a stall, its stacks",
+            hint="run as its owner or root",
+        )
