@@ -260,3 +260,32 @@ def test_an_event_loop_nothing_can_wake(world: World, expected: Verdict) -> None
 def test_a_loop_on_a_timer_says_what_a_snapshot_cannot_tell() -> None:
     j = loop_world(timeout=600_000, timers="1").judged()[E]
     assert "one look cannot tell" in j.finding.reason
+
+
+# -- a quiet worker over a hang in its tree ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("root", "expected"),
+    [
+        # the worker sleeps while its child is deadlocked: the stall is the child's hang
+        (Th(400, SLEEP), (ProbeKind.DEADLOCK, None)),
+        # the worker burns CPU no rule names (an OpenMP team's active wait): the same
+        (Th(400, None, "R", 1800), (ProbeKind.DEADLOCK, None)),
+    ],
+    ids=["sleeps", "burns-unnamed"],
+)
+def test_a_quiet_worker_over_a_hang_in_its_tree_is_that_hang(root: Th, expected: Verdict) -> None:
+    inversion = (
+        Th(402, LOCK.format(addr=0xA0), py=(("inv", "/srv/app.py", 10),)),
+        Th(403, LOCK.format(addr=0xB0), py=(("inv", "/srv/app.py", 20),)),
+    )
+    kid = Proc(
+        401, (Th(401, LOCK.format(addr=0xC0), py=(("join", THREADING, 1100),)), *inversion), parent=400
+    )
+    world = World((Proc(400, (root,), progress=True), kid))
+    j, child = world.judged()[400], world.judged()[401]
+    assert (j.finding.kind, j.behind) == (expected[0], 401)
+    assert j.named is not None
+    assert child.named is not None
+    assert j.named.pattern == child.named.pattern

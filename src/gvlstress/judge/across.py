@@ -294,16 +294,18 @@ def _quiet_over_a_hang(
     behind: Mapping[int, int],
 ) -> dict[int, int]:
     """A process whose progress signal went quiet (``run``'s worker, ``watch``'s job) while it
-    waits on nothing its own threads hold, with a hung process in its tree (a deadlock, or a
-    spin a rule named): the stall is that process's hang, named after it. Without a progress
+    waits on something outside it or burns CPU no rule explains, with a hung process in its tree
+    (a deadlock, or a spin a rule named): the stall is that process's hang, named after it. Without a progress
     signal (``inspect``) a quiet parent may be a service between jobs; there each line stands."""
     out: dict[int, int] = {}
     hung = {p for p, (f, m) in linked.items() if Judgement(f, m).hung}
     for pid in progress:
         if pid not in linked or pid in hung or not relatives.tree:
             continue
-        f, _ = linked[pid]
-        if f.kind not in (ProbeKind.WAITING, ProbeKind.STALLED, ProbeKind.IDLE):
+        f, named = linked[pid]
+        # a burn no rule named (an OpenMP team's active wait, compute) explains no stall either
+        unnamed_burn = f.kind is ProbeKind.LIVELOCK and named is None
+        if f.kind not in (ProbeKind.WAITING, ProbeKind.STALLED, ProbeKind.IDLE) and not unnamed_burn:
             continue
         below = [c for c in _descendants(pid, relatives.parents) if c in hung]
         if not below:
