@@ -16,22 +16,31 @@ of every shape (``--target program``), so the stall path is exercised end to end
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import psutil
 import pytest
 
-from conftest import ROOT, SUPPORT, cli_env, run_cli
-from gvlstress.controls.catalogue import CATALOGUE
+from conftest import ROOT, SUPPORT, cli_env, run_cli, wait_for
+from gvlstress.api import realbugs
+from gvlstress.controls.catalogue import CATALOGUE, NO_RUNTIME
 from gvlstress.judge import names
 from gvlstress.probes.interpreter import interpreter, satisfied
 from gvlstress.supervisor.probing import look_at_workers
-from test_real_processes import CORPUS, inspect, shape
+from test_real_processes import CORPUS, READY_S, end_group, inspect, shape
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -69,7 +78,9 @@ HANGS = [
         )
     ),
 ]
-ROWS: list[tuple[str, str, str, str, str]] = []
+ROWS: list[tuple[str, str, str, str, str, str, str]] = []
+WATCH_STALL_S = 2.0
+"""The agreement test's --stall for watch: short, so the table costs little; the rule is the same."""
 BEGIN, END = "<!-- agreement table: begin -->", "<!-- agreement table: end -->"
 """Where the table goes in the documentation's page (``GVLSTRESS_AGREEMENT=docs/reference/agreement.md``)."""
 
@@ -81,11 +92,11 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     if not ROWS:
         return
     lines = [
-        "| hang | from | expected | `run` at the stall | `inspect --tree` | agree |",
-        "|---|---|---|---|---|---|",
+        "| hang | from | expected | `run` at the stall | `inspect --tree` | `watch` | watch named it after | agree |",
+        "|---|---|---|---|---|---|---|---|",
         *(
-            f"| {n} | {src} | {e} | {r} | {i} | {'yes' if r == i == e else '**no**'} |"
-            for n, src, e, r, i in ROWS
+            f"| {n} | {src} | {e} | {r} | {i} | {w} | {t} | {'yes' if r == i == w == e else '**no**'} |"
+            for n, src, e, r, i, w, t in ROWS
         ),
     ]
     out = tmp_path_factory.getbasetemp() / "agreement-table.md"
@@ -111,33 +122,82 @@ def _params() -> list[object]:
     ]
 
 
+@contextmanager
+def watched(hang: Hang, python: str, out: Path) -> Iterator[tuple[int, list[str], dict[str, Any], float]]:
+    """The hang started under ``gvlstress watch --on-hang keep`` (its stdout passed through, so the
+    handshake is read as ever); yields once watch has reported it: the job's root pid, the
+    handshake, watch's inspect.json, and the seconds from `ready` to the report. On the way out
+    watch is sent SIGTERM (it ends the job's tree and writes its report), and nothing is left."""
+    scratch = tempfile.mkdtemp(prefix="gvlstress-agree-")
+    cmd = [sys.executable, "-m", "gvlstress", "watch", "--stall", str(WATCH_STALL_S), "--on-hang", "keep"]
+    cmd += ["--report-dir", str(out), "--", python, str(hang.program), *hang.args]
+    with open(Path(scratch) / "watch.stderr", "wb") as err:
+        proc = subprocess.Popen(
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            start_new_session=True,
+            env=cli_env(**dict(hang.env), TMPDIR=scratch),
+        )
+    try:
+        lines = realbugs.handshake(proc, READY_S)
+        if "ready" not in lines:
+            if proc.poll() == NO_RUNTIME:
+                pytest.skip(f"{hang.name}: this host lacks its runtime")
+            pytest.fail(f"{hang.name} did not get ready under watch (printed {lines}, code {proc.poll()})")
+        ready = time.monotonic()
+        report = wait_for(
+            lambda: next(out.glob("*/inspect.json"), None), WATCH_STALL_S + 60, "watch's report"
+        )
+        took = time.monotonic() - ready
+        root = next(
+            c.pid for c in psutil.Process(proc.pid).children() if str(hang.program) in " ".join(c.cmdline())
+        )
+        yield root, lines, json.loads(report.read_text()), took
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(30)
+        end_group(proc)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _name(pattern: str | None, hung: bool, verdict: str) -> str:
+    return pattern if hung and pattern else f"not a hang ({verdict})"
+
+
 @pytest.mark.parametrize("hang", _params())
-def test_run_and_inspect_name_the_same_hang_alike(hang: Hang, report_dir: Path) -> None:
-    # GIVEN a real hang, started once (with its pinned packages' interpreter where it has some)
+def test_run_inspect_and_watch_name_the_same_hang_alike(hang: Hang, report_dir: Path) -> None:
+    # GIVEN a real hang, started once under watch (with its pinned packages' interpreter where
+    # it has some), and reported by watch when it went quiet
     python, why = (
         interpreter(hang.packages, hang.python) if hang.source == "catalogue" else (sys.executable, "")
     )
     if python is None:
         pytest.skip(why)
-    with shape(hang.program, *hang.args, python=python, env=dict(hang.env)) as (proc, lines):
-        hung = _hung_pid(lines, proc.pid)
+    with watched(hang, python, report_dir / "watch") as (root, lines, by_watch, took):
+        hung = _hung_pid(lines, root)
         # WHEN inspect --tree judges its root, and run's look judges the root as a quiet worker
-        code, data = inspect(proc.pid, report_dir, "--tree")
-        seen = look_at_workers({proc.pid: None})
+        code, data = inspect(root, report_dir / "inspect", "--tree")
+        seen = look_at_workers({root: None})
     by_pid = {p["pid"]: p for p in data["processes"]}
     assert hung in by_pid, f"inspect --tree did not look at {hung}: {sorted(by_pid)}"
     said = by_pid[hung]["diagnosis"]
-    run_said = seen.judged[proc.pid]
-    run_name = (
-        run_said.named.pattern
-        if run_said.hung and run_said.named
-        else f"not a hang ({run_said.finding.kind})"
+    inspect_name = _name(said["pattern"], code == 1, said["verdict"])
+    run_said = seen.judged[root]
+    run_name = _name(run_said.named.pattern if run_said.named else None, run_said.hung, run_said.finding.kind)
+    watch_said = next((p["diagnosis"] for p in by_watch["processes"] if p["pid"] == hung), None)
+    watch_name = (
+        _name(watch_said["pattern"], watch_said["verdict"] in ("deadlock", "livelock"), watch_said["verdict"])
+        if watch_said
+        else "not looked at"
     )
-    inspect_name = said["pattern"] if code == 1 and said["pattern"] else f"not a hang ({said['verdict']})"
-    ROWS.append((hang.name, hang.source, hang.expected, run_name, inspect_name))
-    # THEN both name the entry's pattern
+    ROWS.append((hang.name, hang.source, hang.expected, run_name, inspect_name, watch_name, f"{took:.1f}s"))
+    # THEN all three name the entry's pattern
     assert inspect_name == hang.expected, said["summary"]
     assert run_name == inspect_name, run_said.finding.reason
+    assert watch_name == inspect_name, watch_said["summary"] if watch_said else by_watch["processes"]
 
 
 SHAPES = {

@@ -135,7 +135,7 @@ def watch(
     said = redact_argv(command if command is not None else tuple(sys.argv))
     keep = Keep(run_dir, keep_core, 0) if keep_core else None
     reports = _Reports(run_dir, said, view, keep)
-    stop = stop or StopFlag()
+    stop = stop if stop is not None else StopFlag()
     t0 = time.monotonic()
     watcher = Watcher(plan, stop, reports)
     with watchdog.guarding():
