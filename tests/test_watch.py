@@ -23,7 +23,9 @@ import psutil
 import pytest
 
 from conftest import SUPPORT, all_gone, cli_env, wait_for
+from gvlstress.controls.catalogue import CATALOGUE, NO_RUNTIME, RealBug
 from gvlstress.controls.realbugs import BUGS_DIR
+from gvlstress.probes.interpreter import satisfied
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 JOBS = SUPPORT / "watch_jobs.py"
@@ -219,3 +221,33 @@ def test_on_hang_signal_sends_it_and_the_exit_code_says_hang(report_dir: Path) -
     assert code == 86
     assert data["action"] == "sent SIGUSR1 to the job"
     assert data["exit_code"] == 5  # its handler ended it
+
+
+CONTROLS = [
+    pytest.param(b, id=b.name)
+    for b in CATALOGUE
+    if satisfied((*b.packages, *(b.control_packages or ())), b.python)
+]
+
+
+@pytest.mark.parametrize("bug", CONTROLS)
+def test_every_catalogue_control_runs_to_its_end_under_watch_with_no_hang(
+    report_dir: Path, bug: RealBug
+) -> None:
+    """The fixed release or the documented workaround of every real bug, under watch and two CPU
+    burners: its own exit code (0), no hang report, whatever quiet spells it had."""
+    with burners():
+        code, _, data = watch(
+            report_dir,
+            "--stall",
+            "2",
+            "--",
+            sys.executable,
+            str(bug.script),
+            "control",
+            *bug.args,
+            timeout=180,
+        )
+    if code == NO_RUNTIME:
+        pytest.skip(f"{bug.name}: this host lacks its runtime")
+    assert (code, data["hang"]) == (0, None), data["quiet"]
