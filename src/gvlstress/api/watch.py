@@ -81,6 +81,7 @@ class _Reports:
             utc_now().isoformat(timespec="seconds"),
             self.command,
             redact_path(str(self.run_dir)),
+            by="watch",
         )
         return write_inspected(result, self.run_dir)
 

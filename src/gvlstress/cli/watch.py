@@ -61,8 +61,7 @@ def exit_code(result: WatchResult, hang_code: int) -> int:
 @cli.command(
     epilog=usage(
         "watch",
-        "gvlstress watch -- python train.py --epochs 90",
-        "gvlstress watch --stall 120 --on-hang kill -- pytest -x tests/",
+        "gvlstress watch --stall 120 --on-hang kill -- python train.py --epochs 90",
         "gvlstress watch --pid 4242 --heartbeat /tmp/job.beat",
         exits=(
             (ExitCode.OK, "the job ended with 0 (otherwise: the job's own exit code)"),

@@ -59,6 +59,8 @@ class InspectResult:
     run_dir: str
     core: CoreSource | None = None
     """Set when the process was judged offline from a core (``inspect --core``)."""
+    by: str = "inspect"
+    """Which command looked: 'inspect', or 'watch' (after the job went quiet: a progress signal)."""
 
     @property
     def looks_deadlocked(self) -> bool:

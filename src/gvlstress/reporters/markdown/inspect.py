@@ -19,6 +19,14 @@ def render_inspect(result: InspectResult) -> str:
     if result.core is not None:
         out[0] = "# gvlstress inspect --core: 1 process, offline"
         out += offline_section(result.core)
+    elif result.by == "watch":
+        out.append(
+            "A look at a job's process tree after it made no progress for the stall (no data moved, no new "
+            "memory, no process started or ended). With that progress signal every process is judged as `run` "
+            "judges a quiet worker: a closed wait set is a *deadlock*, a spin is a *livelock* when a rule names "
+            "what it waits for (else *busy*), an outside wait *idle*; a process whose tree holds a hung one is "
+            "named after it."
+        )
     else:
         out.append(
             "A look at live process(es) with no heartbeat to say whether they make progress. Each is judged "
