@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gvlstress.judge import runtimes, vocab
@@ -151,7 +152,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
     inversion = _gil_lock_inversion(threads, owners, pid)
     if inversion is not None:
         return inversion
-    fork = _fork(threads, others, latch_waiters, pool, native_complete)
+    fork = _fork(threads, native_complete)
     if fork is not None:
         return fork
 
@@ -269,62 +270,76 @@ def _gil_lock_inversion(threads: list[ThreadView], owners: list[ThreadView], pid
     )
 
 
-def _fork(
-    threads: list[ThreadView],
-    others: list[ThreadView],
-    latch_waiters: list[ThreadView],
-    pool: list[ThreadView],
-    native_complete: bool,
-) -> Match | None:
-    """A wait for pool threads that do not exist in this process (they were not forked)."""
+@dataclass(frozen=True)
+class _Runtime:
+    """A native runtime whose worker threads a forked child waits for (one row of the table)."""
+
+    name: str
+    waits: Callable[[ThreadView], bool]
+    """A thread waiting for the runtime's workers to do something."""
+    worker: Callable[[ThreadView], bool]
+    """One of the runtime's own worker threads."""
+    where: Callable[[ThreadView], str]
+    what: str
+    """What the waiter waits for, in words."""
+    after: str
+    """Why they are missing, and what to do, in words."""
+
+
+_RUNTIMES = (
+    _Runtime(
+        "rayon",
+        lambda t: not vocab.is_pool_thread(t) and vocab.has(t, vocab.LATCH),
+        vocab.is_pool_thread,
+        lambda t: vocab.first(t, vocab.LATCH),
+        "pool jobs, and no rayon pool thread exists",
+        "rayon's pool threads were started before fork(); the child inherited the pool's bookkeeping but not "
+        "its threads",
+    ),
+    _Runtime(
+        "OpenMP",
+        runtimes.waits_for_omp_team,
+        runtimes.is_omp_worker,
+        lambda t: (
+            vocab.first(t, runtimes.OMP_WAIT) if vocab.has(t, runtimes.OMP_WAIT) else "the OpenMP runtime"
+        ),
+        "an OpenMP team, and none of the process's threads is an OpenMP worker",
+        "the OpenMP runtime's pool was started before fork(); the child inherited its bookkeeping but not its "
+        "threads (libgomp is not fork-safe: set the pool aside with spawn/forkserver, or OMP_NUM_THREADS=1 in "
+        "the parent)",
+    ),
+    _Runtime(
+        "tokio",
+        lambda t: (
+            vocab.has(t, vocab.TOKIO_PARK) and not vocab.is_tokio_thread(t) and not vocab.is_pool_thread(t)
+        ),
+        vocab.is_tokio_thread,
+        lambda t: vocab.first(t, vocab.TOKIO_PARK),
+        "an async runtime, and none of the process's threads belongs to it",
+        "the runtime's threads were started before fork(); the child inherited its state but not its threads",
+    ),
+)
+"""The runtimes whose missing workers a forked child waits for: one rule, one row each."""
+
+
+def _fork(threads: list[ThreadView], native_complete: bool) -> Match | None:
+    """A wait for a runtime's worker threads that do not exist in this process (they were not
+    forked). Needs every thread's native stack: absence is only known from a complete view."""
     if not native_complete:
         return None
-    if not pool and latch_waiters:
-        t = latch_waiters[0]
-        return Match(
-            FORK_AFTER_INIT,
-            HINTS[FORK_AFTER_INIT],
-            (
-                f"the process has {len(threads)} OS thread(s), the native stacks of all of them, and no rayon "
-                f"pool thread, yet thread {t.tid} waits in {vocab.first(t, vocab.LATCH)} for pool jobs",
-                "rayon's pool threads were started before fork(); the child inherited the pool's bookkeeping "
-                "but not its threads",
-            ),
-        )
-    omp = [t for t in threads if runtimes.waits_for_omp_team(t)]
-    if omp and not any(runtimes.is_omp_worker(t) for t in threads):
-        t = omp[0]
-        return Match(
-            FORK_AFTER_INIT,
-            HINTS[FORK_AFTER_INIT],
-            (
-                f"thread {t.tid} waits in "
-                + (
-                    vocab.first(t, runtimes.OMP_WAIT)
-                    if vocab.has(t, runtimes.OMP_WAIT)
-                    else "the OpenMP runtime"
-                )
-                + " for an OpenMP team, and none of the "
-                f"process's {len(threads)} thread(s) (native stacks of all of them) is an OpenMP worker",
-                "the OpenMP runtime's pool was started before fork(); the child inherited its bookkeeping but "
-                "not its threads (libgomp is not fork-safe: set the pool aside with spawn/forkserver, or "
-                "OMP_NUM_THREADS=1 in the parent)",
-            ),
-        )
-    parked = [t for t in others if vocab.has(t, vocab.TOKIO_PARK) and not vocab.is_tokio_thread(t)]
-    runtime = [t for t in threads if vocab.is_tokio_thread(t)]
-    if parked and not runtime:
-        t = parked[0]
-        return Match(
-            FORK_AFTER_INIT,
-            HINTS[FORK_AFTER_INIT],
-            (
-                f"thread {t.tid} waits in {vocab.first(t, vocab.TOKIO_PARK)} for an async runtime, and none of "
-                f"the process's {len(threads)} thread(s) (native stacks of all of them) belongs to it",
-                "the runtime's threads were started before fork(); the child inherited its state but not its "
-                "threads",
-            ),
-        )
+    for rt in _RUNTIMES:
+        waiting = [t for t in threads if rt.waits(t)]
+        if waiting and not any(rt.worker(t) for t in threads):
+            t = waiting[0]
+            return Match(
+                FORK_AFTER_INIT,
+                HINTS[FORK_AFTER_INIT],
+                (
+                    f"thread {t.tid} waits in {rt.where(t)} for {rt.what} (the process has {len(threads)} OS "
+                    "thread(s), the native stacks of all of them)",
+                    rt.after,
+                ),
+            )
     return None
 
 
