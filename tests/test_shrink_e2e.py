@@ -169,6 +169,37 @@ def test_a_timing_race_shrinks_and_its_reproducer_hangs_at_a_measured_rate(
     assert alone.returncode == 1
 
 
+def test_a_time_budget_below_the_steps_launches_leaves_the_shrink_to_resume_not_finished(
+    report_dir: Path,
+) -> None:
+    # GIVEN a run whose one wave of 1 worker x 2 threads deadlocked
+    cli_run(
+        ["run", "--fault", "lock_across_par_iter", "--workers", "1", "--rayon", "2", "--waves", "1"],
+        1,
+        report_dir,
+    )
+    run_dir = _run_dir(report_dir)
+    # WHEN it is shrunk on a time budget far below what its steps' launches need (each step may
+    # take 30 launches: issue 37 found 0 launches, "every smaller setting was tried", finished)
+    result, state = _shrink(run_dir, "--budget", "15s", "--measure", "0")
+    # THEN it launched within the budget, and stopped unfinished, saying the budget ended it
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert 0 < state["launches"] == sum(s["launches"] for s in state["steps"])
+    assert state["finished"] is False
+    assert "time budget" in state["stopped"]
+    assert all(s["decision"] in ("kept", "dropped", "pending") for s in state["steps"])
+    assert not any(s["decision"] in ("kept", "dropped") and s["launches"] == 0 for s in state["steps"])
+    # WHEN the same command runs again THEN it goes on from there: no step is forgotten or redone
+    again, resumed = _shrink(run_dir, "--budget", "15s", "--measure", "0")
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert resumed["launches"] > state["launches"]
+    assert [s["label"] for s in resumed["steps"][: len(state["steps"])]] == [
+        s["label"] for s in state["steps"]
+    ]
+    decided = [s for s in state["steps"] if s["decision"] != "pending"]
+    assert resumed["steps"][: len(decided)] == decided
+
+
 def test_a_run_that_did_not_hang_is_refused_in_one_line(report_dir: Path) -> None:
     cli_run(["run", "--workers", "1", "--rayon", "2", "--waves", "1", "--iterations", "5"], 0, report_dir)
     result = run_cli(["shrink", str(_run_dir(report_dir))])

@@ -12,7 +12,7 @@ from gvlstress.api.shrink import MAX_LAUNCHES, STEP_LAUNCHES, Budget
 from gvlstress.campaign.shrink import RATIO
 from gvlstress.cli.group import cli
 from gvlstress.cli.help import usage
-from gvlstress.cli.options import _duration
+from gvlstress.cli.options import PROBABILITY, RATIO_TYPE, _duration
 from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
 from gvlstress.errors import ExitCode
 from gvlstress.model.shrink import ShrinkResult
@@ -63,12 +63,12 @@ SHRINK_EPILOG = usage(
 )
 @click.option(
     "--rate",
-    type=float,
+    type=PROBABILITY,
     help="The hang rate per launch the smallest setting must keep [default: the run's own, at most 0.9].",
 )
 @click.option(
     "--ratio",
-    type=float,
+    type=RATIO_TYPE,
     default=RATIO,
     show_default=True,
     help="H0 of each step: a rate this many times lower.",
