@@ -35,6 +35,9 @@ def render_toml(rep: Reproduction) -> str:
     return "\n".join(out) + "\n"
 
 
+MAX_WORD = 100_000
+"""Bytes of one word of a command line, and of all of them (Linux passes at most 128 KiB per
+argument to a program it starts)."""
 _BOOL_FLAGS = {"warm_parent": "--warm-parent", "preload": "--preload", "keep_core": "--keep-core"}
 
 
@@ -88,18 +91,21 @@ def _rides(key: str, value: Any) -> bool:
 
 def line_carries(rep: Reproduction) -> bool:
     """Can the run line carry the setting as it is? Not a NUL (no command line holds one), a
-    list or table option, or a string option `-o` would read as a number or trim: then the run
-    line is the scenario file's."""
+    word longer than the kernel passes to a program, a list or table option, or a string option
+    `-o` would read as a number or trim: then the run line is the scenario file's."""
     plain = all(
         not isinstance(v, (list, tuple, dict)) or k == "thread_env"
         for k, v in rep.scenario.items()
         if k != "options"
     )
     options = rep.scenario.get("options") or {}
+    argv = run_argv(rep)
     return (
         plain
         and all(_rides(str(k), v) for k, v in options.items())
-        and not any("\0" in a for a in run_argv(rep))
+        and not any("\0" in a for a in argv)
+        and max(len(a.encode(errors="surrogateescape")) for a in argv) < MAX_WORD
+        and sum(len(a) for a in argv) < MAX_WORD
     )
 
 
