@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Protocol
 
 from gvlstress.api import reproduce
-from gvlstress.api.run import MIN_WAVE_S, NullObserver, run
+from gvlstress.api.run import NullObserver, run
+from gvlstress.api.waves import MIN_WAVE_S
 from gvlstress.campaign import shrink as plan
 from gvlstress.campaign import stats
 from gvlstress.errors import GvlstressError, UsageError
