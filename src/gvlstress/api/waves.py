@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from gvlstress.api import like
-from gvlstress.api.output import new_run_dir, utc_now, write_reports
+from gvlstress.api.output import new_run_dir, utc_now, write_human, write_reports
 from gvlstress.campaign import explore
 from gvlstress.errors import UsageError
 from gvlstress.judge.audit import audit
@@ -260,8 +260,7 @@ class Waves:
                 batch_seen = max(batch_seen, wave.batch_s_max)
             if self._record(wave):
                 break
-        final = self.result(final=True)
-        write_reports(final, self.run_dir)
+        final = self._write_final(self.result(final=True))
         if self.kept is not None and self.drive.keep_alive is not None and not self.stop:
             self._hold(final, self.drive.keep_alive)
         return final
@@ -299,8 +298,11 @@ class Waves:
             if line not in self.warnings:
                 self.warnings.append(line)
                 self.observer.warn(line)
-        raw.write(wave, self.run_dir)  # each wave's files are written once, here
-        json_report.append_wave(wave, self.run_dir)
+        try:
+            raw.write(wave, self.run_dir)  # each wave's files are written once, here
+            json_report.append_wave(wave, self.run_dir)
+        except OSError as exc:  # a full disk: the wave's verdict stays, its files are said lost
+            self._lost(f"wave {wave.index + 1}'s stacks and captures", exc)
         if self.drive.until is not None and (why := self.drive.until(self.waves)):
             self.warnings.append(f"stopped early: {why}")
             self.stopped = why
@@ -309,6 +311,25 @@ class Waves:
             write_reports(self.result(final=True), self.run_dir)
             raise UsageError(misuse, hint=f"see {self.shown_dir}/report.md")
         return False
+
+    def _lost(self, what: str, exc: OSError) -> None:
+        line = f"not written: {what} ({exc.strerror or exc}; is the disk full?)"
+        if line not in self.warnings:
+            self.warnings.append(line)
+            self.observer.warn(line)
+
+    def _write_final(self, final: RunResult) -> RunResult:
+        """run.json, report.md and junit.xml. Where the disk refuses them, report.md alone (it is
+        small) says what was found and what could not be written; where it refuses that too,
+        the error carries what was found (the CLI prints it)."""
+        try:
+            write_reports(final, self.run_dir)
+            return final
+        except OSError as exc:
+            self._lost("run.json (and what it refers to)", exc)
+        final = replace(final, warnings=tuple(self.warnings))
+        write_human(final, self.run_dir)
+        return final
 
     def _hold(self, final: RunResult, seconds: float) -> None:
         """Leave the kept worker running for a debugger until the time is up, a stop signal, or
