@@ -3,6 +3,7 @@ standalone reproducer run where gvlstress cannot be imported at all."""
 
 from __future__ import annotations
 
+import glob
 import json
 import shutil
 import signal
@@ -198,6 +199,35 @@ def test_a_time_budget_below_the_steps_launches_leaves_the_shrink_to_resume_not_
     ]
     decided = [s for s in state["steps"] if s["decision"] != "pending"]
     assert resumed["steps"][: len(decided)] == decided
+
+
+def test_hunt_shrink_under_a_secret_looking_report_dir_shrinks_the_real_run_and_shows_usable_paths(
+    tmp_path: Path,
+) -> None:
+    # GIVEN a report directory whose path looks like a secret (a token=, a 32-hex Bazel output base)
+    secret = "token=hunter2hunter2XYZ"
+    reports = tmp_path / secret / "0123456789abcdef0123456789abcdef"
+    # WHEN a hunt finds a deadlock and shrinks it
+    r = run_cli(
+        ["hunt", "--fault", "lock_across_par_iter", "--workers", "1", "--rayon", "1", "--iterations", "1",
+         "--max-waves", "1", "--shrink", "--report-dir", str(reports)],
+        timeout=800,
+    )  # fmt: skip
+    # THEN the shrink ran on the real run directory (issue 37: it was handed the redacted one, exit 2)
+    assert r.returncode == 1, r.stdout + r.stderr
+    (run_dir,) = (p.parent for p in reports.glob("*/run.json"))
+    assert json.loads((run_dir / "shrink.json").read_text())["finished"] is True
+    assert (run_dir / "shrink" / "reproduce.py").is_file()
+    # AND the console spells no secret, and every path it shows opens
+    shown = r.stdout + r.stderr
+    assert "hunter2" not in shown
+    assert "<redacted>" not in shown
+    paths = [w for line in shown.splitlines() for w in line.split() if w.startswith(str(tmp_path)[:8])]
+    assert any(p.endswith("/report.md") for p in paths)
+    for p in paths:
+        assert len(glob.glob(p)) == 1, p
+    # AND no file written holds it
+    assert not [p for p in run_dir.rglob("*") if p.is_file() and b"hunter2" in p.read_bytes()]
 
 
 def test_a_run_that_did_not_hang_is_refused_in_one_line(report_dir: Path) -> None:

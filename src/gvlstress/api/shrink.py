@@ -225,8 +225,10 @@ def _resumable(saved: ShrinkResult, path: Path) -> ShrinkResult:
 
 
 def _runnable(recorded: Scenario, run_dir: Path) -> Scenario:
-    """The run's scenario as it ran, refused where run.json kept a secret redacted."""
-    hidden = [k for k, v in recorded.to_dict().items() if REDACTED in str(v)]
+    """The run's scenario as it ran, refused where run.json kept a secret redacted in a setting
+    a step runs with (not its name, nor the report directory: each step writes under RUN_DIR)."""
+    unused = ("name", "description", "report_dir", "source")
+    hidden = [k for k, v in recorded.to_dict().items() if REDACTED in str(v) and k not in unused]
     if hidden:
         raise UsageError(
             f"{run_dir}/run.json keeps {', '.join(hidden)} redacted (a secret), so its setting cannot be run again",

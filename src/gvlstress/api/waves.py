@@ -198,6 +198,7 @@ class Waves:
             shard=self.drive.shard,
             stopped=self.stopped,
             like=self.recreation,
+            path=str(self.run_dir),
         )
         return replace(r, audit=audit(r)) if final else r
 
@@ -215,7 +216,7 @@ class Waves:
         sc, shard = self.scenario, self.drive.shard
         indices = range(shard.index, sc.waves, shard.count) if shard else range(sc.waves)
         json_report.write(self.result(), self.run_dir, complete=False)  # a harness that dies leaves this
-        self.observer.run_started(self.shown_dir)
+        self.observer.run_started(str(self.run_dir))  # the console shows it through its own door
         began = time.monotonic()
         batch_seen = 0.0
         for done, index in enumerate(indices):

@@ -16,6 +16,7 @@ from gvlstress.cli.options import PROBABILITY, RATIO_TYPE, _duration
 from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
 from gvlstress.errors import ExitCode
 from gvlstress.model.shrink import ShrinkResult
+from gvlstress.reporters.console.paths import shown_path
 from gvlstress.reporters.console.shrink import ShrinkView, print_shrink
 
 SHRINK_EPILOG = usage(
@@ -101,7 +102,7 @@ def run_shrink(
     console = make_console()
     with stop_on_signals() as stop, ShrinkView(console) as view:
         result = api.shrink(run_dir, limits, rate, ratio, measure, view, stop, force)
-    print_shrink(console, result, str(run_dir))
+    print_shrink(console, result, shown_path(str(run_dir)))
     if stop:
         raise SystemExit(int(interrupted_code(stop.signum)))
     return result
