@@ -83,7 +83,7 @@ def _verdict_lines() -> str:
 @click.option(
     "--exe",
     metavar="PYTHON",
-    help="With --core: the program the process ran [default: the first file the core maps].",
+    help="With --core: the program the process ran [default: the one the core names].",
 )
 def inspect(
     pid: int | None,
