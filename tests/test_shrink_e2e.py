@@ -209,14 +209,17 @@ def test_hunt_shrink_under_a_secret_looking_report_dir_shrinks_the_real_run_and_
     reports = tmp_path / secret / "0123456789abcdef0123456789abcdef"
     # WHEN a hunt finds a deadlock and shrinks it
     r = run_cli(
-        ["hunt", "--fault", "lock_across_par_iter", "--workers", "1", "--rayon", "1", "--iterations", "1",
+        ["hunt", "--fault", "lock_across_par_iter", "--workers", "1", "--rayon", "2", "--iterations", "1",
          "--max-waves", "1", "--shrink", "--report-dir", str(reports)],
         timeout=800,
     )  # fmt: skip
     # THEN the shrink ran on the real run directory (issue 37: it was handed the redacted one, exit 2)
     assert r.returncode == 1, r.stdout + r.stderr
     (run_dir,) = (p.parent for p in reports.glob("*/run.json"))
-    assert json.loads((run_dir / "shrink.json").read_text())["finished"] is True
+    state = json.loads((run_dir / "shrink.json").read_text())
+    assert state["finished"] is True
+    assert [(s["label"], s["decision"]) for s in state["steps"]] == [("threads 2 -> 1", "kept")]
+    assert all((run_dir / s["runs"][0] / "run.json").is_file() for s in state["steps"])
     assert (run_dir / "shrink" / "reproduce.py").is_file()
     # AND the console spells no secret, and every path it shows opens
     shown = r.stdout + r.stderr

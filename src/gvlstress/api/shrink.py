@@ -125,7 +125,10 @@ def _shrink(
         if observer is not None and done.done:
             observer.step_finished(number, done)
         if not done.done and done.launches == step.launches and not stop:  # no launch fitted
-            state = replace(state, stopped="the time budget had no room for a launch", finished=False)
+            why = (
+                "the time budget had no room for a launch" if deadline is not None else "a step ran no launch"
+            )
+            state = replace(state, stopped=why, finished=False)
             break
     return _finish(run_dir, original_run, original, state, measure, observer, stop)
 
@@ -193,7 +196,6 @@ def _resumable(saved: ShrinkResult, path: Path) -> ShrinkResult:
     each step sets settings a run takes (a hand-edited or damaged shrink.json is refused in one
     line, never a crash halfway through)."""
     hint = "add --force to start the shrink over"
-    test = (saved.stated_rate, saved.ratio, saved.alpha, saved.beta)
     if not (
         0 < saved.stated_rate < 1
         and 1 < saved.ratio <= plan.MAX_RATIO
@@ -202,7 +204,7 @@ def _resumable(saved: ShrinkResult, path: Path) -> ShrinkResult:
         raise UsageError(
             f"{path}: stated_rate {saved.stated_rate!r} and ratio {saved.ratio!r} state no test", hint=hint
         )
-    if not all(0 < x < 0.5 for x in test[2:]):
+    if not all(0 < x < 0.5 for x in (saved.alpha, saved.beta)):
         raise UsageError(
             f"{path}: alpha {saved.alpha!r} and beta {saved.beta!r} must be between 0 and 0.5", hint=hint
         )
@@ -291,7 +293,7 @@ def _run_step(
         ended = "it was stopped" if stop else f"{ended}: the next shrink goes on with it"
         said = ("pending", f"{hangs}/{launches} hung when {ended}")
     decision, why = said
-    where = os.path.relpath(result.run_dir, run_dir)
+    where = os.path.relpath(result.path or result.run_dir, run_dir)  # on disk: run_dir is redacted
     return replace(
         step,
         launches=launches,
