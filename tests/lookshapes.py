@@ -1,4 +1,4 @@
-"""Builders for the rules over a look (`judge.look`): processes, their threads over a window
+"""Builders for the rules over a look (`judge.across`): processes, their threads over a window
 (two /proc samples, three looks at their stacks), the pipes and sockets between them.
 
 A test names only what its shape is about: every field has a plain default. Native frames are
@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from gvlstress.judge import patterns
-from gvlstress.judge.look import Judged, judge_look
+from gvlstress.judge.across import Judged, judge_look
 from gvlstress.judge.verdict import judge
 from gvlstress.model import (
     Capture,
@@ -26,7 +25,9 @@ from gvlstress.model import (
     ThreadView,
     ToolRun,
 )
-from gvlstress.model.wiring import Endpoint, Holder, OpenFile, Relatives, Wiring
+from gvlstress.model.look import Look, Looked
+from gvlstress.model.stacks import Local
+from gvlstress.model.wiring import Churn, Endpoint, Holder, OpenFile, Relatives, SharedLock, Wiring
 from gvlstress.probes.procfs import parse_syscall_args
 
 WINDOW = 2.0
@@ -91,6 +92,8 @@ class Proc:
     """The signals it catches (SIGINT, as every Python program)."""
     pipes: Mapping[str, str] = field(default_factory=dict)
     """The pipes it holds: 'pipe:[N]' -> 'r', 'w' or 'rw' (``--tree``)."""
+    locals: tuple[Local, ...] = ()
+    """The Python locals the look took (a feeder's `obj`, an event loop's timers)."""
 
 
 def frames(names: tuple[str, ...]) -> tuple[Frame, ...]:
@@ -170,6 +173,7 @@ def capture(p: Proc) -> Capture:
         ToolRun("pystack", True, 0.3),
         forked_from=p.forked_from,
         resamples=resamples,
+        locals=p.locals,
     )
 
 
@@ -181,6 +185,9 @@ class World:
     sockets: Mapping[int, Endpoint] = field(default_factory=dict)
     holders: Mapping[str, tuple[Holder, ...]] = field(default_factory=dict)
     tree: bool = True
+    shared: Mapping[tuple[int, int], SharedLock] = field(default_factory=dict)
+    """The shared lock each (pid, futex address) waits on."""
+    churn: Mapping[int, Churn] = field(default_factory=dict)
 
     def judged(self) -> Judged:
         findings = {}
@@ -194,18 +201,18 @@ class World:
             zombies={p.pid: p.zombies for p in self.procs},
             pipes={p.pid: p.pipes for p in self.procs if p.pipes},
             tree=self.tree,
+            churn=self.churn,
         )
-        wiring = Wiring({p.pid: p.files for p in self.procs}, self.sockets, self.holders)
-        progress = [p.pid for p in self.procs if p.progress]
-        return judge_look(findings, captures, relatives, wiring, progress=progress)
+        wiring = Wiring({p.pid: p.files for p in self.procs}, self.sockets, self.holders, shared=self.shared)
+        progress = frozenset(p.pid for p in self.procs if p.progress)
+        looked = {p: Looked(f, captures[p], ()) for p, f in findings.items()}
+        return judge_look(Look(looked, relatives, wiring, progress, tuple(findings)))
 
     def named(self, pid: int) -> tuple[ProbeKind, str | None]:
         """The verdict of `pid` and its pattern as the report names it (a closed wait set that
         no rule across processes named is named from its own stacks, as `explain` does)."""
-        f, m = self.judged()[pid]
-        if m is None and f.kind is ProbeKind.DEADLOCK:
-            m = patterns.match(f, capture(next(p for p in self.procs if p.pid == pid)))
-        return f.kind, m.pattern if m else None
+        j = self.judged()[pid]
+        return j.finding.kind, j.named.pattern if j.named else None
 
 
 def held(target: str, *by: tuple[int, int, str]) -> dict[str, tuple[Holder, ...]]:

@@ -1,11 +1,21 @@
-"""`inspect --watch`'s rule (pure): what a thread did over the watch, from /proc samples."""
+"""`inspect`'s window (pure): what a thread did over it, from /proc samples, and whether its
+stacks say it spins or computes."""
 
 from __future__ import annotations
 
 import pytest
 
-from gvlstress.judge.activity import activity
-from gvlstress.model import ProcSample, ThreadSample
+from gvlstress.judge.activity import activity, which
+from gvlstress.model import (
+    Capture,
+    Frame,
+    ProcSample,
+    PyThread,
+    StackSample,
+    ThreadSample,
+    ThreadView,
+    ToolRun,
+)
 from gvlstress.model.syscalls import CLK_TCK
 
 PID = 4000
@@ -94,3 +104,35 @@ def test_a_watch_counts_what_the_process_did_not_what_the_look_did(
     samples: tuple[ProcSample, ...], says: str
 ) -> None:
     assert says in activity(list(samples)).summary
+
+
+def _capture(*places: tuple[str, int] | None) -> Capture:
+    """A capture of thread PID+1 seen at each look in the Python line (function, line) given
+    (None: a look that did not see it)."""
+
+    def py(place: tuple[str, int]) -> PyThread:
+        return PyThread(PID + 1, "handler", True, True, (Frame(place[0], "/srv/app.py", place[1]),))
+
+    first, *later = places
+    view = ThreadView(PID + 1, "handler", "R", None, None, None, 1.0, 0, 0, py(first) if first else None, ())
+    resamples = tuple(StackSample(0.4 * (i + 1), (py(p),) if p else ()) for i, p in enumerate(later))
+    return Capture(
+        PID, (view,), ToolRun("py-spy", True, 0.1), ToolRun("pystack", True, 0.3), resamples=resamples
+    )
+
+
+@pytest.mark.parametrize(
+    ("capture", "faults", "says"),
+    [
+        (_capture(("spin", 12), ("spin", 12), ("spin", 12)), 0, "a spin: at all 3 looks it was at spin"),
+        (_capture(("mean", 40), ("sum", 77), ("mean", 41)), 0, "computation: its stack moved between looks"),
+        (_capture(("kernel", 9), ("kernel", 9)), 350, "computation in one place"),
+        (_capture(("spin", 12), None, None), 0, "its stack was seen at one look only"),
+        (None, 0, "its stack was seen at one look only"),
+    ],
+    ids=["still", "moved", "still-but-faulting", "one-look", "no-stacks"],
+)
+def test_the_stacks_say_whether_a_busy_thread_spins_or_computes(
+    capture: Capture | None, faults: int, says: str
+) -> None:
+    assert says in which(capture, PID + 1, faults)

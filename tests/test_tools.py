@@ -230,3 +230,42 @@ def test_a_zombie_capture_says_zombie_not_ptrace_denied() -> None:
         assert not run.ok
         assert run.error is not None
         assert run.error.startswith("a zombie"), run.error
+
+
+@pytest.mark.slow
+def test_a_tool_that_hung_once_in_a_look_is_not_asked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every stack tool hangs (a py-spy and a pystack that never answer): a look asks each once,
+    not at every one of its looks (first stacks, the Python looks between, the hot native look),
+    and says why the later views are missing. Short deadlines keep the test fast; the count is the
+    behaviour (each ask of a hung tool costs its whole deadline)."""
+    from gvlstress.look.pipeline import look_and_judge
+    from gvlstress.model.look import Subject
+    from gvlstress.probes import capture
+
+    log = tmp_path / "asked.log"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("py-spy", "pystack"):
+        tool = bin_dir / name
+        tool.write_text(f"#!/bin/sh\necho {name} >> {log}\nexec sleep 300\n")
+        tool.chmod(0o755)
+    monkeypatch.setenv("GVLSTRESS_PYSPY", str(bin_dir / "py-spy"))
+    monkeypatch.setenv("GVLSTRESS_NATIVE_TOOL", "pystack")
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(capture, "PYSPY_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(capture, "NATIVE_TIMEOUT_S", 2.0)
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+    try:
+        seen = look_and_judge([Subject(busy.pid)], window=2.0)
+    finally:
+        os.killpg(busy.pid, signal.SIGKILL)
+        busy.wait(10)
+    asked = log.read_text().split()
+    assert asked.count("py-spy") == 1, asked
+    assert asked.count("pystack") == 1, asked
+    cap = seen.look.processes[busy.pid].capture
+    assert cap is not None
+    assert not cap.pyspy.ok
+    assert "timed out" in (cap.pyspy.error or "")

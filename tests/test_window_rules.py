@@ -115,7 +115,8 @@ def pool(*procs: Proc, tree: bool = True) -> World:
 
 
 def named(world: World, pid: int = L) -> tuple[ProbeKind, str | None]:
-    f, m = world.judged()[pid]
+    j = world.judged()[pid]
+    f, m = j.finding, j.named
     return f.kind, m.pattern if m else None
 
 
@@ -177,7 +178,8 @@ def test_pool_accounting(world: World, expected: tuple[ProbeKind, str | None]) -
 
 
 def test_a_lost_task_names_the_replacement_worker() -> None:
-    _, m = pool(launcher(), worker(W1), worker(W2, started=0.8)).judged()[L]
+    j = pool(launcher(), worker(W1), worker(W2, started=0.8)).judged()[L]
+    _, m = j.finding, j.named
     assert m is not None
     assert any(f"worker(s) {W2} started 0.70 s after the first" in line for line in m.evidence)
 
@@ -265,7 +267,7 @@ PPE_WORKER_SLEEPS = Proc(
         (World((executor(SHUTDOWN_JOIN),), tree=False), (ProbeKind.IDLE, None)),
         # a ThreadPoolExecutor's task waits on a future of its own one-worker pool: no process
         # pool, no manager thread to miss (the thread pool's own shape names it)
-        (World((THREAD_POOL,), tree=False), (ProbeKind.DEADLOCK, None)),
+        (World((THREAD_POOL,), tree=False), (ProbeKind.DEADLOCK, patterns.THREAD_POOL_EXHAUSTION)),
     ],
     ids=[
         "max-tasks-no-worker",
@@ -417,7 +419,8 @@ def test_peers(world: World, expected: tuple[ProbeKind, str | None]) -> None:
 
 def test_a_wait_behind_a_deadlocked_peer_is_that_peers_hang() -> None:
     world = World((waiter(), PEER_LOCKED), unix(SOCK_A, SOCK_B), OTHER_HELD)
-    f, _ = world.judged()[L]
+    j = world.judged()[L]
+    f, _ = j.finding, j.named
     assert f.kind is ProbeKind.DEADLOCK
     assert "blocked behind process(es) 200" in f.reason
 
@@ -425,7 +428,8 @@ def test_a_wait_behind_a_deadlocked_peer_is_that_peers_hang() -> None:
 def test_a_pool_worker_waiting_for_tasks_from_a_hung_launcher_stays_idle() -> None:
     """By design it waits for its launcher; the launcher's hang is the launcher's verdict."""
     world = World((launcher(results=False), worker(W1)), holders=held("pipe:[6]", (L, 4, "w"), (W1, 3, "r")))
-    f, _ = world.judged()[W1]
+    j = world.judged()[W1]
+    f, _ = j.finding, j.named
     assert f.kind is ProbeKind.IDLE
 
 
@@ -451,7 +455,8 @@ def test_an_inherited_end_outliving_the_child_is_stalled() -> None:
         **held("pipe:[12]", (L, 5, "r"), (300, 2, "w")),
     }
     sockets = {77: Endpoint(77, "tcp", "LISTEN", listener=True)}
-    f, _ = World((runner, server), sockets, holders).judged()[L]
+    j = World((runner, server), sockets, holders).judged()[L]
+    f, _ = j.finding, j.named
     assert f.kind is ProbeKind.STALLED
     assert "inherited the descriptor" in f.reason
 
@@ -895,7 +900,7 @@ def test_a_launcher_behind_its_hung_workers_is_their_hang() -> None:
     world = World((launcher_, kid, worker(W2)))
     assert world.named(W1) == (ProbeKind.DEADLOCK, patterns.FORK_AFTER_INIT)
     assert world.named(L) == (ProbeKind.DEADLOCK, patterns.FORK_AFTER_INIT)
-    assert f"blocked behind its pool's worker(s) {W1}" in world.judged()[L][0].reason
+    assert f"blocked behind its pool's worker(s) {W1}" in world.judged()[L].finding.reason
 
 
 def test_a_launcher_whose_worker_is_at_work_is_not_behind_it() -> None:

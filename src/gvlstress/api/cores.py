@@ -21,12 +21,11 @@ from gvlstress.api.inspect import write_inspected
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.explain import explain
-from gvlstress.judge.look import judge_look
-from gvlstress.judge.verdict import INSPECT_VERDICT, judge
+from gvlstress.judge.verdict import INSPECT_VERDICT
+from gvlstress.look.core import look_at_core
 from gvlstress.model import Inspected, InspectResult
 from gvlstress.model.cores import CoreSource
-from gvlstress.model.wiring import Relatives, Wiring
-from gvlstress.probes import capture, corefile
+from gvlstress.probes import corefile
 from gvlstress.probes import host as hostenv
 from gvlstress.system import watchdog
 from gvlstress.system.redact import redact_argv, redact_path, redact_text
@@ -67,8 +66,8 @@ def inspect_core(
     report_dir: Path = Path("reports"),
     command: tuple[str, ...] | None = None,
 ) -> InspectResult:
-    """Judge the process a core holds, offline, through `judge_look` as ``inspect`` does a live
-    one (its one process; no rule across processes). `executable` is the program it ran (the
+    """Judge the process a core holds, offline, through the look pipeline as ``inspect`` does a
+    live one (its one process; no rule across processes). `executable` is the program it ran (the
     interpreter), by default the one the core names; a core whose stacks cannot be read is
     refused, never judged from its registers alone."""
     try:
@@ -88,22 +87,20 @@ def inspect_core(
                 f"--core {core}: {exc}", hint="pass an ELF core of a Linux x86_64 process"
             ) from None
         exe = _program(core, executable, corefile.program(raw), found.files)
-        looked = corefile.stacks(raw, exe, found.pid)
-        if not looked.native.ok:  # registers alone would say "stalled": never a clean bill of health
-            missing = looked.native.error and "not found" in looked.native.error
-            raise EnvironmentProblem(
-                f"--core {core}: no stacks could be read from it with {exe} ({looked.native.error}); "
-                "without them no verdict is given",
-                hint="pip install pystack"
-                if missing
-                else "pass --exe with the interpreter the process ran (the same build)",
-            )
-    names = corefile.thread_names(looked.native_raw)
-    first, second = corefile.sample(found, names, 0.0), corefile.sample(found, names, corefile.WINDOW_S)
-    finding = judge(first, second, progress_tid=found.pid, progress=False)
-    cap = capture.assemble(finding, looked)
-    judged = judge_look({found.pid: finding}, {found.pid: cap}, Relatives(), Wiring())
-    finding, named = judged[found.pid]
+        seen = look_at_core(raw, found, exe)
+    verdict = seen.judged[found.pid]
+    finding, named = verdict.finding, verdict.named
+    cap = seen.look.processes[found.pid].capture
+    why = "no capture" if cap is None else cap.native.error
+    if cap is None or not cap.native.ok:  # registers alone would say "stalled": never a clean bill of health
+        missing = why is not None and "not found" in why
+        raise EnvironmentProblem(
+            f"--core {core}: no stacks could be read from it with {exe} ({why}); "
+            "without them no verdict is given",
+            hint="pip install pystack"
+            if missing
+            else "pass --exe with the interpreter the process ran (the same build)",
+        )
     diagnosis = explain(INSPECT_VERDICT[finding.kind], finding, cap, HOW, named=named)
     run_dir = new_run_dir(report_dir, f"core-{found.pid}", started)
     source = CoreSource(

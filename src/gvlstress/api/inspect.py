@@ -16,16 +16,16 @@ from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.activity import activity
 from gvlstress.judge.explain import explain
 from gvlstress.judge.tree import died
-from gvlstress.judge.verdict import INSPECT_VERDICT
+from gvlstress.look.pipeline import LOOK_WINDOW_S, Seen, look_and_judge
 from gvlstress.model import (
     Inspected,
     InspectResult,
 )
+from gvlstress.model.look import Subject
 from gvlstress.probes import host as hostenv
 from gvlstress.probes import procfs
 from gvlstress.reporters import json_report, markdown, raw
 from gvlstress.reporters.files import write_atomic
-from gvlstress.supervisor.look import LOOK_WINDOW_S, look_and_judge, peers_of
 from gvlstress.system import watchdog
 from gvlstress.system.redact import redact_argv, redact_path
 
@@ -39,7 +39,7 @@ def inspect(
 ) -> InspectResult:
     """Capture and explain a live process (and its descendants with `tree`); never kill it.
 
-    There is no heartbeat, so it looks over `window` seconds (`supervisor.look`): /proc and the
+    There is no heartbeat, so it looks over `window` seconds (`gvlstress.look`): /proc and the
     stacks several times, each process's activity (CPU, syscalls, wake-ups per thread) the
     progress signal one snapshot lacks. The verdict is idle, busy, stopped or stalled, and
     deadlock or livelock only when a rule shows a wait nothing can end (a closed wait set, a
@@ -97,10 +97,12 @@ def _inspect(
     window: float,
 ) -> InspectResult:
     pids = [p.pid for p in procs]
-    for pid in peers_of(pids):
-        with contextlib.suppress(psutil.Error):
-            procs.append(psutil.Process(pid))
-    looked, linked = look_and_judge([p.pid for p in procs], window, tree=tree)
+    seen = look_and_judge([Subject(p) for p in pids], window, tree=tree)
+    linked = seen.judged
+    for pid in linked:  # the peers and parents the look took in are reported too
+        if pid not in pids:
+            with contextlib.suppress(psutil.Error):
+                procs.append(psutil.Process(pid))
     ended = _ended(procs[0])  # after the look: what it saw may be its last moments, not idleness
     if ended is not None or pids[0] not in linked:
         did, left = ended or ("exited", "gone")
@@ -108,31 +110,37 @@ def _inspect(
             f"process {pids[0]} {did} while it was being inspected ({left}): there is nothing left to judge",
             hint="inspect it again while it runs",
         )
-    captures = {p: c for p in linked if (c := looked[p].capture) is not None}
-    inspected = []
-    for proc in procs:
-        if proc.pid not in linked:
-            continue
-        f, named = linked[proc.pid]
-        try:
-            cmdline = " ".join(redact_argv(proc.cmdline())) or proc.name()
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            cmdline = "?"
-        cap = captures.get(proc.pid)
-        verdict = INSPECT_VERDICT[f.kind]
-        how = f"looked at over {window:g}s (no heartbeat: CPU, waits and stacks over the window)"
-        diagnosis = explain(verdict, f, cap, how, named=named)
-        seen = activity(list(looked[proc.pid].samples), looked[proc.pid].stops)
-        diagnosis = replace(diagnosis, evidence=(seen.summary, *diagnosis.evidence))
-        inspected.append(Inspected(proc.pid, cmdline, f, cap, diagnosis, seen))
+    how = f"looked at over {window:g}s (no heartbeat: CPU, waits and stacks over the window)"
+    inspected = described(seen, procs, how)
     result = InspectResult(
-        tuple(inspected),
+        inspected,
         hostenv.snapshot(),
         started.isoformat(timespec="seconds"),
         redact_argv(command if command is not None else sys.argv),
         redact_path(str(run_dir)),  # --report-dir is the user's: a secret in it stays out
     )
     return write_inspected(result, run_dir)
+
+
+def described(seen: Seen, procs: list[psutil.Process], how: str) -> tuple[Inspected, ...]:
+    """Each judged process of a look as a report shows it: its command line (redacted), its
+    verdict explained, what it did over the window. The order of `procs` (the root first)."""
+    out = []
+    for proc in procs:
+        j = seen.judged.get(proc.pid)
+        if j is None:
+            continue
+        try:
+            cmdline = " ".join(redact_argv(proc.cmdline())) or proc.name()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            cmdline = "?"
+        looked = seen.look.processes[proc.pid]
+        cap = looked.capture
+        diagnosis = explain(j.verdict, j.finding, cap, how, named=j.named)
+        over = activity(list(looked.samples), looked.stops, cap)
+        diagnosis = replace(diagnosis, evidence=(over.summary, *diagnosis.evidence))
+        out.append(Inspected(proc.pid, cmdline, j.finding, cap, diagnosis, over))
+    return tuple(out)
 
 
 def write_inspected(result: InspectResult, run_dir: Path) -> InspectResult:

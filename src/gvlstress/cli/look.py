@@ -17,6 +17,7 @@ from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signa
 from gvlstress.controls.realbugs import NAMES as _REAL_NAMES
 from gvlstress.controls.selftest import NAMES as _SELFTEST_NAMES
 from gvlstress.errors import ExitCode, UsageError
+from gvlstress.look.pipeline import LOOK_WINDOW_S
 from gvlstress.model import IN_INSPECT
 from gvlstress.reporters.console import (
     print_checks,
@@ -25,7 +26,6 @@ from gvlstress.reporters.console import (
     print_realbugs,
     print_selftest,
 )
-from gvlstress.supervisor.look import LOOK_WINDOW_S
 
 
 def _verdict_lines() -> str:

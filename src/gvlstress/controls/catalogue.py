@@ -6,56 +6,17 @@ hang and prints ``look PID`` and ``ready``; the harness inspects that process as
 and expects the entry's verdict (``deadlock``, or ``livelock`` for a spin; exit 1 either way)
 and its pattern. ``PROGRAM control`` runs the fixed variant, which must finish with exit 0.
 Entries with packages (or a CPython of their own) run in an interpreter that has exactly the
-pinned versions: this one if it does, else a venv built once in the cache.
-
-Shapes, for the docs: ``cycle`` (threads or processes wait on each other), ``spin`` (a thread
-burns CPU in a loop for something that cannot come), ``lost task`` (a process pool waits for a
-result no worker holds), ``peer`` (a wait on a pipe, socket or thread that will never act).
+pinned versions: this one if it does, else a venv built once in the cache. An entry's fields
+and the shapes that group the entries in the docs: ``controls.realbug``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-
+from gvlstress.controls.realbug import BUGS_DIR, NO_RUNTIME, SHAPES, RealBug
 from gvlstress.judge import names, patterns
 
-BUGS_DIR = Path(__file__).parent / "bugs"
-NO_RUNTIME = 4
-"""A trigger's exit code when this host lacks what it needs (a skip, never a failure)."""
+__all__ = ["BUGS_DIR", "CATALOGUE", "NAMES", "NO_RUNTIME", "SHAPES", "RealBug"]
 
-
-@dataclass(frozen=True)
-class RealBug:
-    name: str
-    title: str
-    source: str
-    """The public report or documentation of the hang."""
-    program: str
-    pattern: str
-    packages: tuple[str, ...] = ()
-    """Pinned requirements (``name==version``) beyond the standard library."""
-    tree: bool = False
-    """Inspect the process with its descendants (the hang spans processes)."""
-    control_packages: tuple[str, ...] | None = None
-    """The control's pins when the fix is a release (None: the trigger's, the fix is in the code)."""
-    verdict: str = "deadlock"
-    """The verdict `inspect` must give (``livelock`` for a named spin)."""
-    python: str | None = None
-    """The CPython minor version (``"3.8"``) the pins need; None: the one running gvlstress."""
-    env: tuple[tuple[str, str], ...] = ()
-    """Environment variables the trigger and the control run with."""
-    shape: str = "cycle"
-    """What the hang is made of: ``cycle``, ``spin``, ``lost task``, ``peer`` (see SHAPES)."""
-    args: tuple[str, ...] = ()
-    """The program's arguments (a variant), for the trigger and, after ``control``, the control."""
-
-    @property
-    def script(self) -> Path:
-        return BUGS_DIR / f"{self.program}.py"
-
-
-SHAPES = ("cycle", "spin", "lost task", "peer")
 _DUCKDB_PANDAS_DEPS = (
     "pandas==1.5.3",
     "numpy==1.23.5",
@@ -320,6 +281,29 @@ CATALOGUE: tuple[RealBug, ...] = (
         shape="lost task",
     ),
     RealBug(
+        "pool-initializer-raises",
+        "multiprocessing.Pool: the initializer raises; each worker dies at start and the pool starts "
+        "another at once, map() never returns",
+        "https://github.com/python/cpython/issues/87472 (bpo-43306; e.g. https://github.com/zeldaret/oot/pull/2297)",
+        "pool_init_fail",
+        names.RESPAWN_LOOP,
+        tree=True,
+        verdict="livelock",
+        shape="lost task",
+    ),
+    RealBug(
+        "pool-spawn-without-main-guard",
+        "multiprocessing.Pool under spawn at a script's top level, no __main__ guard: each worker re-runs "
+        "the script and dies bootstrapping; the pool keeps replacing them",
+        "https://docs.python.org/3/library/multiprocessing.html#the-spawn-and-forkserver-start-methods "
+        "(e.g. https://github.com/AI4EPS/GaMMA/pull/32)",
+        "pool_no_main_guard",
+        names.RESPAWN_LOOP,
+        tree=True,
+        verdict="livelock",
+        shape="lost task",
+    ),
+    RealBug(
         "pool-result-unpickle",
         "multiprocessing.Pool: apply_async().get() of a task whose exception cannot be unpickled; "
         "the result handler died",
@@ -348,6 +332,27 @@ CATALOGUE: tuple[RealBug, ...] = (
         "(e.g. https://github.com/Bogdanp/dramatiq/pull/707)",
         "mp_pipe_recv",
         names.PEER_GONE,
+        shape="peer",
+    ),
+    RealBug(
+        "pool-lock-holder-killed",
+        "multiprocessing.Pool: an idle worker SIGKILLed while it held the task queue's read lock; its "
+        "replacement and siblings wait on that semaphore forever",
+        "https://github.com/python/cpython/issues/96062 (family of https://github.com/python/cpython/issues/66587)",
+        "pool_lock_kill",
+        names.DEAD_LOCK_HOLDER,
+        tree=True,
+        shape="peer",
+    ),
+    RealBug(
+        "queue-consumer-terminated",
+        "multiprocessing.Queue: Process.terminate() of a consumer waiting in get(); the other consumers "
+        "wait forever on the read lock it held",
+        "https://docs.python.org/3/library/multiprocessing.html#pipes-and-queues (the warning; "
+        "https://docs.python.org/3/library/multiprocessing.html#programming-guidelines)",
+        "queue_consumer_terminated",
+        names.DEAD_LOCK_HOLDER,
+        tree=True,
         shape="peer",
     ),
     RealBug(
@@ -388,6 +393,27 @@ CATALOGUE: tuple[RealBug, ...] = (
         packages=("grpcio==1.85.3", "typing_extensions==4.16.0"),
         env=(("GRPC_ENABLE_FORK_SUPPORT", "0"),),
         shape="peer",
+    ),
+    # -- lost wake-ups: the item, notify or cancellation a wait needs was lost on the way
+    RealBug(
+        "mp-queue-put-unpicklable",
+        "multiprocessing.Queue: put() of a result that cannot be pickled; the feeder thread drops it and "
+        "the consumer's get() waits forever",
+        "https://github.com/python/cpython/issues/84376 (bpo-40195; https://github.com/python/cpython/issues/109554)",
+        "queue_unpicklable",
+        names.FEEDER_DROPPED,
+        tree=True,
+        shape="lost wake-up",
+    ),
+    RealBug(
+        "asyncio-condition-notify-lost",
+        "asyncio.Condition (CPython 3.11): notify(1) wakes a task that is cancelled at once; the other "
+        "waiter never wakes",
+        "https://github.com/python/cpython/issues/112202 (fixed in 3.13 by https://github.com/python/cpython/pull/112201)",
+        "asyncio_condition_notify",
+        names.LOOP_LOST_WAKEUP,
+        python="3.11",
+        shape="lost wake-up",
     ),
 )
 NAMES = tuple(b.name for b in CATALOGUE)

@@ -6,8 +6,9 @@ counting from before it would call a spinner that was held still most of the win
 
 from __future__ import annotations
 
+from gvlstress.judge import vocab
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, RUNNABLE_SHARE, cpu_between
-from gvlstress.model import Activity, ProcSample, ThreadActivity
+from gvlstress.model import Activity, Capture, ProcSample, ThreadActivity, ThreadView
 from gvlstress.model.syscalls import CLK_TCK, syscall_name
 
 KERNEL_SHARE = 0.05
@@ -20,7 +21,42 @@ def makes_syscalls(t: ThreadActivity) -> bool:
     return bool(t.syscalls) or t.voluntary_ctxt > 0 or t.kernel_s >= KERNEL_SHARE * t.cpu_s > 0
 
 
-def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
+def _where(capture: Capture, tid: int) -> list[str]:
+    """Where `tid` was at each look of the capture: its innermost Python line, else its innermost
+    named native frame (one entry per look that saw it)."""
+    out = []
+    looks: list[ThreadView | None] = [capture.thread(tid)]
+    for s in capture.resamples:
+        py = next((p for p in s.python if p.tid == tid), None)
+        nat = next((n.frames for n in s.native if n.tid == tid), ())
+        looks.append(
+            ThreadView(tid, "", "", None, None, None, 0.0, None, None, py, nat) if py or nat else None
+        )
+    for v in looks:
+        if v is None:
+            continue
+        line = vocab.python_line(v) if v.python is not None else ""
+        native = next((f.name for f in v.native if f.name not in ("", "??", "???")), "")
+        if line or native:
+            out.append(line or vocab.short_name(native, keep=2))
+    return out
+
+
+def which(capture: Capture | None, tid: int, faults: int) -> str:
+    """What the stacks say of a busy thread: a spin (the same place at every look, touching no new
+    memory), computation (its stack moved between looks, or it faults in new pages), or that the
+    looks cannot say (its stack was seen once)."""
+    seen = _where(capture, tid) if capture is not None else []
+    if len(seen) < 2:
+        return "its stack was seen at one look only: the looks cannot say whether it spins or computes"
+    if len(set(seen)) > 1:
+        return f"computation: its stack moved between looks ({seen[0]} -> {seen[-1]})"
+    if faults > 0:
+        return f"computation in one place ({seen[0]}): it keeps touching new memory ({faults} page faults)"
+    return f"a spin: at all {len(seen)} looks it was at {seen[0]}, and it touched no new memory"
+
+
+def activity(samples: list[ProcSample], stops: int = 0, capture: Capture | None = None) -> Activity:
     """Per-thread CPU, context switches, syscalls and waits across a watch.
 
     `stops` is how often the look's own stack tools stopped the process meanwhile: each ptrace
@@ -28,7 +64,8 @@ def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
     which are not the thread's doing.
 
     It tells "busy and making syscalls" (I/O, a service at work) from "burning CPU with no
-    syscall and no voluntary switch" (a spin, or pure computation: the stacks say which).
+    syscall and no voluntary switch", and with the `capture`'s looks, a spin from computation
+    (`which`).
     """
     if len(samples) < 2:
         return Activity(0.0, len(samples), (), "too few samples to watch (the process exited)")
@@ -37,6 +74,7 @@ def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
     seconds = max(last.at - first.at, 1e-9)
     out = []
     runnable: set[int] = set()
+    faults: dict[int, int] = {}
     for t in last.threads:
         seen = [s_t for s in watched for s_t in s.threads if s_t.tid == t.tid]
         a = seen[0]
@@ -46,6 +84,7 @@ def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
             # a read blocked across a stop is restarted and counted again: not the thread's doing
             calls = max(0, (t.syscr or 0) + (t.syscw or 0) - (a.syscr or 0) - (a.syscw or 0) - stops)
         kernel = max(0, t.stime - a.stime) / CLK_TCK
+        faults[t.tid] = max(0, (t.minflt or 0) - (a.minflt or 0))
         if None not in (a.run_ns, a.queued_ns, t.run_ns, t.queued_ns):
             wanted = ((t.run_ns or 0) + (t.queued_ns or 0) - (a.run_ns or 0) - (a.queued_ns or 0)) / 1e9
             if wanted >= RUNNABLE_SHARE * seconds:  # wanted a CPU all along: a crowded host
@@ -74,18 +113,20 @@ def activity(samples: list[ProcSample], stops: int = 0) -> Activity:
     switches = sum(t.voluntary_ctxt for t in out)
     kernel = sum(t.kernel_s for t in out)
     if spinning:
+        busiest = max(spinning, key=lambda t: t.cpu_s)
         summary = (
             f"watched {seconds:.1f}s: {len(spinning)} thread(s) ({', '.join(str(t.tid) for t in spinning[:4])}) "
-            f"burned {sum(t.cpu_s for t in spinning):.1f} CPU-s with no syscall and no voluntary switch: a spin "
-            "(livelock) or pure computation; the stacks show which"
+            f"burned {sum(t.cpu_s for t in spinning):.1f} CPU-s with no syscall and no voluntary switch; "
+            f"thread {busiest.tid}: {which(capture, busiest.tid, faults.get(busiest.tid, 0))}"
         )
     elif hot:
         caught = sorted({w for t in hot for w in t.waits_seen})
+        busiest = max(hot, key=lambda t: t.cpu_s)
         summary = (
             f"watched {seconds:.1f}s: busy ({cpu:.1f} CPU-s) and making syscalls ({kernel:.1f} CPU-s in the "
             f"kernel, {calls} reads/writes, {switches} voluntary switches"
             + (f"; caught in {', '.join(caught[:4])}" if caught else "")
-            + "): working, or polling in a loop; the stacks show which"
+            + f"); thread {busiest.tid}: {which(capture, busiest.tid, faults.get(busiest.tid, 0))}"
         )
     elif calls or switches:
         summary = (

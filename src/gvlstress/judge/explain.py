@@ -28,7 +28,9 @@ def explain(
     named: patterns.Match | None = None,
 ) -> Diagnosis:
     """The evidence behind a verdict: the wait chain, idle threads, futex groups, the GIL.
-    `named` is a pattern found beyond this process (``inspect --tree``)."""
+    `named` is the judge's name for it (`judge.across`); this only words it. (Without one, a
+    deadlock is named from its own stacks and a spin described from its busiest frames, for
+    verdicts that did not come from a look: a wave's end.)"""
     missing: list[str] = []
     if capture is None:
         missing.append("no stacks captured")
@@ -74,12 +76,12 @@ def explain(
     busy = sorted((t for t in finding.threads if t.cpu_s > 0), key=lambda t: -t.cpu_s)[:3]
     if busy:
         evidence.append("busiest threads: " + ", ".join(f"{t.tid} {t.cpu_s:.2f}s" for t in busy))
-    across = named is not None  # named beyond this process's stacks: its finding says what
-    if named is not None:
-        pass
-    elif verdict is Verdict.DEADLOCK:
-        named = patterns.match(finding, capture) or patterns.unrecognised(capture)
-    elif verdict is Verdict.LIVELOCK:
+    own = patterns.match(finding, capture) if verdict is Verdict.DEADLOCK else None
+    # named beyond this process's stacks (a rule across processes): its finding says what
+    across = named is not None and (own is None or own.pattern != named.pattern)
+    if named is None and verdict is Verdict.DEADLOCK:
+        named = own or patterns.unrecognised(capture)
+    elif named is None and verdict is Verdict.LIVELOCK:
         named = patterns.livelock(finding, capture)
     if named is not None:
         evidence = [*named.evidence, *evidence]

@@ -35,8 +35,36 @@ GIL_SPIN = "the GIL's holder spins waiting for threads that need the GIL"
 SIGNAL_HANDLER_LOCK = "a signal handler waits for a lock the code it interrupted holds"
 LOST_RESULTS = "a process pool's result handler has died"
 FORK_HANDLER = "fork() waits in an at-fork handler for threads that will not come"
+DEAD_LOCK_HOLDER = "a lock shared between processes is held by a process that died"
+RESPAWN_LOOP = "a process pool respawns workers that die at start"
+FEEDER_DROPPED = "a queue's feeder thread dropped an item (it failed to pickle)"
+LOOP_LOST_WAKEUP = "an event loop waits for a wake-up that will not come"
 
 HINTS = {
+    DEAD_LOCK_HOLDER: "a multiprocessing Lock or Queue lock is a POSIX semaphore, which has no owner: a "
+    "process killed while it holds one (SIGKILL, the OOM killer, Process.terminate() of a worker waiting "
+    "in Queue.get or a Pool worker waiting for a task) never releases it, and every process waiting on it "
+    "waits forever (CPython gh-96062): never kill a process that uses a shared queue or lock, stop it "
+    "cooperatively (a sentinel, an Event checked between timed gets); prefer "
+    "concurrent.futures.ProcessPoolExecutor, which fails with BrokenProcessPool when a worker dies; give "
+    "acquire() and get() a timeout; a pool or queue left this way cannot be repaired: make a new one",
+    RESPAWN_LOOP: "every worker the pool starts dies before it takes a task (its traceback is on stderr, once "
+    "per worker) and multiprocessing.Pool starts another at once: an initializer that raises (CPython "
+    "bpo-43306), or, under spawn/forkserver, a script that creates the pool at top level without "
+    '`if __name__ == "__main__":` (each worker re-runs it); fix the initializer or add the guard; '
+    "concurrent.futures.ProcessPoolExecutor raises BrokenProcessPool instead of respawning",
+    FEEDER_DROPPED: "multiprocessing.Queue.put() returns before the object is pickled: the queue's feeder "
+    "thread pickles it later and, when that fails (a lock, an open file, a lambda inside it), prints the "
+    "traceback and drops the item, so the get() waiting for it never returns (CPython bpo-40195): make the "
+    "object picklable (leave the lock out in __getstate__), pickle it yourself before put() so the error "
+    "is raised where it can be sent instead, or use multiprocessing.SimpleQueue, whose put() pickles in "
+    "the caller; give get() a timeout",
+    LOOP_LOST_WAKEUP: "a task waits for a wake-up another task consumed while it was cancelled: "
+    "asyncio.wait_for() before 3.12 returns the result and swallows the task's cancellation when both "
+    "arrive together (CPython bpo-42130: use `async with asyncio.timeout()`, or 3.12+); "
+    "asyncio.Condition.notify() before 3.13 is lost when the woken task is cancelled (gh-112202: 3.13+, or "
+    "notify again when a wait ends by an exception); never swallow CancelledError, and put a timeout on "
+    "waits for other tasks",
     SIGNAL_HANDLER_LOCK: "Python runs a signal handler on the main thread between two bytecodes of whatever "
     "it interrupted: a handler that takes a lock (a queue's put, logging, print to a locked stream) waits "
     "for the interrupted frame, which cannot resume; set a flag or use signal.set_wakeup_fd / "
@@ -115,6 +143,18 @@ HINTS = {
 
 
 SIGNS = {
+    DEAD_LOCK_HOLDER: "processes wait, untimed, on one shared futex in a /dev/shm semaphore (value 0) and no "
+    "live process mapping it can be its holder: the one whose place it is (a pool worker reading the task "
+    "pipe, a consumer inside Queue.get) is gone, and bytes wait unread in the pipe the lock guards",
+    RESPAWN_LOOP: "the launcher waits for pool results while its workers keep changing (new pids every few "
+    "tens or hundreds of milliseconds, each exiting with status 1 before it takes a task) and the tasks "
+    "stay queued in the pool's task pipe",
+    FEEDER_DROPPED: "a process waits in Queue.get() on an empty pipe; the producer that put into that queue "
+    "is alive, its feeder thread idle with its last object not pickled (the `_feed` frame's `obj` is the "
+    "item, not bytes), the pickling error's traceback on its stderr",
+    LOOP_LOST_WAKEUP: "an event loop's only thread waits in epoll_wait with nothing left that can wake it "
+    "(no timer but a task's own idle timeout, no descriptor but the loop's self-pipe, no other thread), "
+    "the main task awaiting a task that should have ended",
     POOL_EXHAUSTION: "every pool thread is inside a job blocked in a channel or park, none idle in "
     "rayon_core::sleep, and a caller waits in LockLatch::wait_and_reset",
     LOCK_ACROSS: "pool threads wait on one mutex (Mutex::lock_contended); a thread not waiting for it waits in "
@@ -186,8 +226,19 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "Processes and pools",
-        (EXECUTOR_WEDGED, JOIN_BEFORE_DRAIN, PIPE_CYCLE, LOST_TASK, LOST_RESULTS, PEER_GONE),
+        (
+            EXECUTOR_WEDGED,
+            JOIN_BEFORE_DRAIN,
+            PIPE_CYCLE,
+            LOST_TASK,
+            LOST_RESULTS,
+            PEER_GONE,
+            DEAD_LOCK_HOLDER,
+            RESPAWN_LOOP,
+            FEEDER_DROPPED,
+        ),
     ),
+    ("Event loops (asyncio)", (LOOP_LOST_WAKEUP,)),
     ("Spins and exits", (GIL_SPIN, LIVELOCK, EXIT_DESTRUCTOR)),
     ("Failures and the rest", (CRASH, NONDETERMINISTIC_ERROR, ERROR, UNRECOGNISED)),
 )

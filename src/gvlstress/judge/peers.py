@@ -219,9 +219,11 @@ def judge_peer(
     wiring: Wiring,
     others: Mapping[int, ProbeFinding],
     relatives: Relatives | None = None,
+    names: Mapping[int, Match | None] | None = None,
 ) -> tuple[ProbeFinding, Match | None] | None:
     """The progress thread's wait on pipes or sockets, judged by the other end; None when this
-    rule has nothing to say (not such a wait, or its other end is unknown)."""
+    rule has nothing to say (not such a wait, or its other end is unknown). Behind deadlocked
+    peers, it takes the first one's name (`names`: each process's pattern as judged so far)."""
     p = next((t for t in f.threads if t.tid == f.progress_tid), None)
     if p is None or p.wait is None or not p.parked or not waits_forever(p):
         return None
@@ -250,9 +252,10 @@ def judge_peer(
             assert first is not None
             line = f"{who} waits in {p.wait.detail}: " + "; ".join(e.words for e in found)
             reason = f"blocked behind process(es) {', '.join(map(str, live))}, deadlocked themselves: {first.reason}"
-            return replace(
-                f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *first.chain)
-            ), None
+            theirs = (names or {}).get(live[0])
+            return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *first.chain)), (
+                Match(theirs.pattern, theirs.hint, (line, *theirs.evidence)) if theirs else None
+            )
         if all(j is not None and j.kind is ProbeKind.STOPPED for j in judged):
             line = (
                 f"{who} waits in {p.wait.detail} for process(es) {', '.join(map(str, live))}, which hold the other "

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from gvlstress.judge import patterns, vocab
-from gvlstress.judge.names import HINTS, LOST_RESULTS, LOST_TASK, Match
+from gvlstress.judge.names import HINTS, LOST_RESULTS, LOST_TASK, RESPAWN_LOOP, Match
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, PyThread, ThreadView, WaitKind
 from gvlstress.model.wiring import Relatives, Wiring
@@ -175,6 +175,9 @@ def judge_pool(
         return replace(f, kind=kind_, reason=reason), Match(LOST_RESULTS, HINTS[LOST_RESULTS], lines)
     if not relatives.tree:
         return None  # the workers were not looked at: the launcher alone cannot tell
+    respawn = respawning(f, look, kind, relatives)
+    if respawn is not None:
+        return respawn
     kids = [c for c, parent in relatives.parents.items() if parent == f.pid and c in findings]
     workers: list[int] = []
     for c in kids:
@@ -225,16 +228,46 @@ def judge_pool(
     )
 
 
+def respawning(
+    f: ProbeFinding, look: _Look, kind: str, relatives: Relatives
+) -> tuple[ProbeFinding, Match] | None:
+    """A pool that replaces workers that die before they deliver anything: over the window its
+    children come and go, and the thread that delivers results never woke (no result arrived).
+    A pool recycling healthy workers (``maxtasksperchild``) delivers results as it goes."""
+    churn = relatives.churn.get(f.pid)
+    if churn is None or len(churn.born) < 2 or len(churn.gone) < 2:
+        return None
+    readers = {t.tid for lk in look.looks for t in lk.values() if _result_thread(kind, t)}
+    # bytes the reader read (a stack tool's stop wakes a thread too, but moves nothing)
+    woke = [t for t in f.threads if t.tid in readers and (t.moved is None or t.moved > 0)]
+    if not readers or woke:
+        return None  # results arrive (or no result reader to ask): a pool at work
+    codes = sorted({st >> 8 for st in churn.statuses if not st & 0x7F})
+    what = "multiprocessing.Pool" if kind == "pool" else "ProcessPoolExecutor"
+    lines = (
+        f"the main thread waits for a result of its {what}",
+        f"over {churn.seconds:.1f}s its workers kept changing: {len(churn.born)} started and {len(churn.gone)} "
+        f"exited (new pids {', '.join(map(str, churn.born[:4]))}{'...' if len(churn.born) > 4 else ''})"
+        + (f"; the dead caught exited with code {', '.join(map(str, codes))}" if codes else ""),
+        "the pool's result handler read nothing: no worker delivered anything before it died; each dying "
+        "worker printed why on stderr (an initializer that raises, a script without an `if __name__ == "
+        "'__main__':` guard re-run by spawn)",
+    )
+    reason = f"its {what} keeps replacing workers that die before they take a task; no result can come"
+    return replace(f, kind=ProbeKind.LIVELOCK, reason=reason), Match(RESPAWN_LOOP, HINTS[RESPAWN_LOOP], lines)
+
+
 def behind_workers(
     f: ProbeFinding,
     capture: Capture | None,
     relatives: Relatives,
     captures: Mapping[int, Capture],
     judged: Mapping[int, tuple[ProbeFinding, Match | None]],
-) -> tuple[ProbeFinding, Match | None] | None:
+) -> tuple[ProbeFinding, Match | None, int] | None:
     """A launcher waiting for its pool's results while the workers that hold its tasks are hung
     themselves (deadlocked or spinning: a library forked into them after its pool started), and
-    the rest wait for tasks: the launcher's hang is theirs, told from its side."""
+    the rest wait for tasks: the launcher's hang is theirs, told from its side (and the first
+    hung worker, whose stacks show it)."""
     if not relatives.tree:
         return None
     look = _Look.of(capture)
@@ -264,4 +297,4 @@ def behind_workers(
     reason = f"blocked behind its pool's worker(s) {', '.join(map(str, hung))}: {first.reason}"
     evidence = (line, *(named.evidence if named else ()))
     match = Match(named.pattern, named.hint, evidence) if named else None
-    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line)), match
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line)), match, hung[0]

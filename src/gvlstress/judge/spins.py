@@ -24,7 +24,7 @@ from gvlstress.judge.forks import PREFORK, _short, library_of
 from gvlstress.judge.names import FORK_AFTER_INIT, FORK_HANDLER, GIL_SPIN, HINTS, Match
 from gvlstress.judge.peers import ends
 from gvlstress.judge.runtimes import started_in
-from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, RUNNABLE_SHARE
+from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, wants_cpu
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadDelta, ThreadView, WaitKind
 from gvlstress.model.wiring import Wiring
 
@@ -44,11 +44,6 @@ class Spin:
     still: bool
     """Its innermost frame was the same at every look (a tight spin-wait: a pause or a yield
     loop); a wider loop (a task executor polling its queues) shares only the loop's frame."""
-
-
-def _wants_cpu(t: ThreadDelta, window: float) -> bool:
-    runnable = t.runnable_s if t.runnable_s is not None else t.cpu_s
-    return t.cpu_s >= LIVELOCK_CPU_SHARE * window or runnable >= RUNNABLE_SHARE * window
 
 
 def _common_root(stacks: list[tuple[Frame, ...]]) -> list[Frame]:
@@ -83,7 +78,7 @@ def _python_still(capture: Capture, tid: int) -> bool:
 
 def spin_of(t: ThreadDelta, capture: Capture | None, window: float) -> Spin | None:
     """`t` spun in one loop over the window, or None (it waits, moves data, or its stack moved)."""
-    if capture is None or not _wants_cpu(t, window) or t.parked or (t.moved or 0) > 0:
+    if capture is None or not wants_cpu(t, window) or t.parked or (t.moved or 0) > 0:
         return None
     first = capture.thread(t.tid)
     if first is None or not first.native:

@@ -64,6 +64,22 @@ def polls(
     return timed and involuntary * 20 <= voluntary and cpu_s <= POLL_WAKE_CPU_S * voluntary
 
 
+def wants_cpu(t: ThreadDelta, window: float) -> bool:
+    """The thread used at least LIVELOCK_CPU_SHARE of a CPU over the window, or was runnable
+    RUNNABLE_SHARE of it (a spinner on a crowded host gets little CPU but always wants it). The
+    one rule for "burning": the verdict, the spin rules and the look's second native look use it."""
+    runnable = t.runnable_s if t.runnable_s is not None else t.cpu_s
+    return t.cpu_s >= LIVELOCK_CPU_SHARE * window or runnable >= RUNNABLE_SHARE * window
+
+
+def wants_cpu_between(first: ProcSample | None, now: ProcSample | None) -> bool:
+    """Some thread wanted a CPU between the two samples (`wants_cpu`)."""
+    if first is None or now is None:
+        return False
+    span = max(now.at - first.at, 1e-9)
+    return any(wants_cpu(t, span) for t in thread_deltas(first, now))
+
+
 def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, ...]:
     """Threads present in both samples, with CPU used between them and what they wait on."""
     before = {t.tid: t for t in first.threads}

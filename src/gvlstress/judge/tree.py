@@ -189,42 +189,28 @@ def child_waited(f: ProbeFinding) -> int | None:
 
 def behind_child(
     f: ProbeFinding, children: Mapping[int, ProbeFinding], pipes: Mapping[int, Mapping[str, str]]
-) -> ProbeFinding | None:
-    """A worker blocked reading a pipe that only its deadlocked child writes (a loader child, a
-    DataLoader's worker), or waiting in wait4() for a deadlocked child (a fork that inherited a
-    held lock): the worker's hang is the child's. The child's finding, told from the worker's
-    side; None unless every process it waits on is a deadlocked child."""
+) -> tuple[int, str] | None:
+    """A process blocked reading a pipe that only its deadlocked children write (a loader child,
+    a DataLoader's worker), or waiting in wait4() for a deadlocked child (a fork that inherited a
+    held lock): its hang is the child's. (The child, how this process waits for it); None unless
+    every process it waits on is a deadlocked child."""
     waited = child_waited(f)
     if waited is not None:
         kid = children.get(waited)
         if kid is None or kid.kind is not ProbeKind.DEADLOCK:
             return None
-        return replace(
-            kid,
-            reason=f"blocked behind its child {waited}, which it waits for in wait4() and is deadlocked: "
-            f"{kid.reason}",
-            chain=(
-                f"process {f.pid} waits in wait4() for its child {waited}, which is deadlocked",
-                *kid.chain,
-            ),
-        )
+        return waited, f"process {f.pid} waits in wait4() for its child {waited}, which is deadlocked"
     pipe = pipe_waited(f)
     if pipe is None:
         return None
     writers = [c for c, held in pipes.items() if "w" in held.get(pipe, "") and c != f.pid]
     if not writers or any(c not in children or children[c].kind is not ProbeKind.DEADLOCK for c in writers):
         return None
-    c = writers[0]
-    kid = children[c]
     line = (
         f"process {f.pid} waits in read() on {pipe}; its only writer{'s' if len(writers) > 1 else ''} "
         f"{', '.join(map(str, writers))} (its child) {'are' if len(writers) > 1 else 'is'} deadlocked"
     )
-    return replace(
-        kid,
-        reason=f"blocked behind its child {c}, which holds the pipe it reads and is deadlocked: {kid.reason}",
-        chain=(line, *kid.chain),
-    )
+    return writers[0], line
 
 
 def pipe_graph(

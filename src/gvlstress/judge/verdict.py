@@ -29,9 +29,9 @@ from gvlstress.judge.finalize import is_native_join
 from gvlstress.judge.threads import (
     LIVELOCK_CPU_SHARE,
     PARKED_CPU_SHARE,
-    RUNNABLE_SHARE,
     futex_groups,
     thread_deltas,
+    wants_cpu,
 )
 from gvlstress.model import (
     Capture,
@@ -138,8 +138,7 @@ def _verdict(
         )
     burning = sum(t.cpu_s for t in threads if not t.parked)
     # on a crowded host a spinner gets a sliver of a CPU, but it is runnable all the time
-    starved = any(not t.parked and (t.runnable_s or 0) >= RUNNABLE_SHARE * window for t in threads)
-    if burning >= LIVELOCK_CPU_SHARE * window or starved:
+    if burning >= LIVELOCK_CPU_SHARE * window or any(not t.parked and wants_cpu(t, window) for t in threads):
         busy = sorted(threads, key=lambda t: -t.cpu_s)[:3]
         top = ", ".join(f"{t.tid} ({t.comm}) {t.cpu_s:.2f}s" for t in busy)
         kind = ProbeKind.LIVELOCK if progress else ProbeKind.BUSY

@@ -69,6 +69,19 @@ class ThreadView:
         return bool(self.python and self.python.owns_gil)
 
 
+@dataclass(frozen=True, slots=True)
+class Local:
+    """One local variable of a Python frame, where a rule needs it (a queue feeder's last item,
+    an event loop's timers): only its type, or a number, None or a bool, never its contents (a
+    repr may hold a secret)."""
+
+    tid: int
+    function: str
+    name: str
+    value: str
+    """'<memoryview>', '<Result>', '3', 'None', 'True'."""
+
+
 @dataclass(frozen=True)
 class StackSample:
     """A later look at one process's stacks, within the window of its capture: whether a busy
@@ -101,6 +114,8 @@ class Capture:
     """Later looks at the stacks within the window (the first look is `threads`)."""
     core: KeptCore | None = None
     """A core of the process written before it was killed (``--keep-core``), or why there is none."""
+    locals: tuple[Local, ...] = ()
+    """The locals the judge asked for (`judge.vocab.LOCALS_WANTED`), of frames it found."""
 
     def thread(self, tid: int | None) -> ThreadView | None:
         """The view of thread `tid`, if this capture has one."""

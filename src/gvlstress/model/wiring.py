@@ -53,6 +53,40 @@ class Holder:
 
 
 @dataclass(frozen=True)
+class SharedLock:
+    """A futex in memory that processes share (a multiprocessing Lock, Semaphore or Queue lock: a
+    POSIX semaphore in /dev/shm), as the host shows it: a semaphore names no owner, so its holder
+    is found by elimination among the processes that map it."""
+
+    key: str
+    """'device:inode+offset': the same lock in every process, whatever address it is mapped at."""
+    path: str
+    """The backing file ('/dev/shm/sem.mp-... ', '(deleted)' once unlinked)."""
+    mappers: tuple[int, ...]
+    """Every process on this host that maps the file."""
+    count: int | None = None
+    """The semaphore's value (0: taken), read from memory; None where it could not be read."""
+    waiters: int | None = None
+    """Threads the semaphore counts as waiting."""
+    complete: bool = True
+    """Every process's maps could be read (else a mapper may be missing)."""
+
+
+@dataclass(frozen=True)
+class Churn:
+    """A process's children over a look's window: a pool replacing workers that die."""
+
+    samples: int
+    seconds: float
+    born: tuple[int, ...]
+    """Children first seen after the first sample."""
+    gone: tuple[int, ...]
+    """Children seen at one sample and no longer at a later one (exited and reaped)."""
+    statuses: tuple[int, ...] = ()
+    """Wait statuses of the dead, unreaped children caught at a sample (256: exit code 1)."""
+
+
+@dataclass(frozen=True)
 class Wiring:
     """The pipes and sockets that matter to a look: per process its descriptors, the sockets'
     endpoints, and every process on the host holding each waited-on pipe or socket."""
@@ -65,6 +99,9 @@ class Wiring:
     complete: bool = True
     """Every process on the host could be read (else a holder may be missing: never claim
     "nobody else holds it")."""
+    shared: Mapping[tuple[int, int], SharedLock] = field(default_factory=dict)
+    """The shared lock each (pid, futex address) that a thread waits on without
+    FUTEX_PRIVATE_FLAG lives in, where a file backs it."""
 
     def file(self, pid: int, fd: int) -> OpenFile | None:
         return next((f for f in self.files.get(pid, ()) if f.fd == fd), None)
@@ -85,3 +122,5 @@ class Relatives:
     tree: bool = False
     """Every descendant of the processes judged was looked at (``--tree``, or ``run``'s look at
     a quiet worker and its children): a rule may then say "no worker exists"."""
+    churn: Mapping[int, Churn] = field(default_factory=dict)
+    """Each process's children coming and going over the window (only where any did)."""

@@ -24,6 +24,7 @@ from gvlstress.model import (
     syscalls,
 )
 from gvlstress.probes import native, procfs, pyspy
+from gvlstress.probes.tools import Hung
 
 PYSPY_TIMEOUT_S = 20.0
 NATIVE_TIMEOUT_S = 30.0
@@ -78,9 +79,17 @@ class Stacks:
     forked_from: int | None = None
 
 
-def take(pid: int, native_view: bool = True) -> Stacks:
-    """py-spy, then (with `native_view`) the native stacks of every thread; a zombie gets
-    neither (a ptrace tool's error on one reads as a permission problem)."""
+NOT_AGAIN = "not asked again: it ran out of time earlier in this look"
+
+
+def _timed_out(run: ToolRun) -> bool:
+    return not run.ok and run.error is not None and "timed out" in run.error
+
+
+def take(pid: int, native_view: bool = True, hung: Hung | None = None, *, python_view: bool = True) -> Stacks:
+    """py-spy (unless not `python_view`), then (with `native_view`) the native stacks of every
+    thread; a zombie gets neither (a ptrace tool's error on one reads as a permission problem).
+    A tool in `hung` is skipped, and one that times out now is added to it."""
     at = time.monotonic()
     if procfs.zombie_status(pid) is not None:
         why = "a zombie (it exited and its parent has not reaped it): no threads left to trace"
@@ -94,9 +103,20 @@ def take(pid: int, native_view: bool = True) -> Stacks:
             (),
             None,
         )
-    py_run, py_threads, py_raw = pyspy.dump(pid, PYSPY_TIMEOUT_S, native=native_view)
+    hung = hung if hung is not None else Hung()
+    py_run: ToolRun
+    py_threads: tuple[PyThread, ...]
+    py_raw: str | None
+    if not python_view:
+        py_run, py_threads, py_raw = ToolRun("py-spy", False, 0.0, (), "not asked for"), (), None
+    elif "py-spy" in hung:
+        py_run, py_threads, py_raw = ToolRun("py-spy", False, 0.0, (), NOT_AGAIN), (), None
+    else:
+        py_run, py_threads, py_raw = pyspy.dump(pid, PYSPY_TIMEOUT_S, native=native_view)
+        if _timed_out(py_run):
+            hung.add("py-spy")
     if native_view:
-        nat_run, nat_threads, nat_raw = native.stacks(pid, NATIVE_TIMEOUT_S)
+        nat_run, nat_threads, nat_raw = native.stacks(pid, NATIVE_TIMEOUT_S, hung)
     else:
         nat_run, nat_threads, nat_raw = ToolRun("native", False, 0.0, (), "not asked for"), (), None
     return Stacks(pid, at, py_run, py_threads, py_raw, nat_run, nat_threads, nat_raw, procfs.forked_from(pid))
@@ -132,9 +152,9 @@ def assemble(finding: ProbeFinding, first: Stacks, later: tuple[Stacks, ...] = (
     )
 
 
-def capture(pid: int, finding: ProbeFinding) -> Capture:
+def capture(pid: int, finding: ProbeFinding, hung: Hung | None = None) -> Capture:
     """py-spy, then native stacks, merged with the /proc finding already taken."""
-    return assemble(finding, take(pid))
+    return assemble(finding, take(pid, hung=hung))
 
 
 def _proc_raw(finding: ProbeFinding) -> dict[str, object]:
@@ -145,10 +165,10 @@ def _proc_raw(finding: ProbeFinding) -> dict[str, object]:
     }
 
 
-def capture_many(findings: dict[int, ProbeFinding]) -> dict[int, Capture]:
+def capture_many(findings: dict[int, ProbeFinding], hung: Hung | None = None) -> dict[int, Capture]:
     """Capture every process in parallel; each tool call carries its own deadline."""
     if not findings:
         return {}
     with ThreadPoolExecutor(max_workers=len(findings), thread_name_prefix="gvlstress-capture") as pool:
-        futures = {pid: pool.submit(capture, pid, f) for pid, f in findings.items()}
+        futures = {pid: pool.submit(capture, pid, f, hung) for pid, f in findings.items()}
         return {pid: fut.result() for pid, fut in futures.items()}

@@ -132,10 +132,20 @@ def parse_pystack(text: str) -> tuple[NativeThread, ...]:
     return tuple(threads)
 
 
-def stacks(pid: int, timeout: float = 30.0) -> tuple[ToolRun, tuple[NativeThread, ...], str | None]:
+def stacks(
+    pid: int, timeout: float = 30.0, hung: tools.Hung | None = None
+) -> tuple[ToolRun, tuple[NativeThread, ...], str | None]:
     """All-thread native stacks of `pid`: (how it went, threads, raw text). The best tool that
-    gives stacks wins; one that fails (pystack on a non-Python process) hands over to the next."""
-    found = available()
+    gives stacks wins; one that fails (pystack on a non-Python process) hands over to the next.
+    Tools in `hung` (timed out earlier in the same look) are skipped, and one that times out
+    now is added to it."""
+    found = [(n, p) for n, p in available() if hung is None or n not in hung]
+    if not found and hung is not None and available():
+        return (
+            ToolRun("native", False, 0.0, (), "every native stack tool ran out of time earlier in this look"),
+            (),
+            None,
+        )
     if not found:
         why = (
             "forced off"
@@ -150,6 +160,8 @@ def stacks(pid: int, timeout: float = 30.0) -> tuple[ToolRun, tuple[NativeThread
         if left <= 1.0:
             break
         run, threads, raw = _one(name, path, pid, left)
+        if not run.ok and run.error and "timed out" in run.error and hung is not None:
+            hung.add(name)
         if threads:
             if failed:
                 run = replace(run, error="; ".join([*failed, run.error or ""]).strip("; ") or None)

@@ -8,10 +8,13 @@ so only the JSON is used.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from gvlstress.model import Frame, PyThread, ToolRun
+from gvlstress.model.stacks import Local
 from gvlstress.probes import tools
 from gvlstress.probes.demangle import readable
 
@@ -126,3 +129,63 @@ def dump(
         replace(t, frames=f) for t, f in zip(threads, readable([t.frames for t in threads]), strict=True)
     )
     return ToolRun("py-spy", True, out.elapsed_s, tuple(argv)), threads, out.stdout
+
+
+_NUMBER = re.compile(r"-?\d+(\.\d+)?(e-?\d+)?")
+
+
+def _plain(text: str) -> str:
+    """A local's repr reduced to what cannot hold a secret: None, a bool, a number, else the
+    object's type ('<Result at 0x7f...>' -> '<Result>', a string -> '<str>')."""
+    if text in ("None", "True", "False") or _NUMBER.fullmatch(text):
+        return text
+    if text[:1] in ("'", '"'):
+        return "<str>"
+    m = re.match(r"<([A-Za-z_][\w.]*)", text)
+    return f"<{m.group(1)}>" if m else "<object>"
+
+
+def parse_locals(text: str, wanted: Mapping[tuple[str, str], tuple[str, ...]]) -> tuple[Local, ...]:
+    """The `wanted` locals ((file suffix, function) -> names) from ``py-spy dump --json --locals``,
+    reduced by `_plain`; ValueError on anything that is not that shape."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ValueError(f"py-spy output is not JSON: {type(exc).__name__}") from None
+    if not isinstance(data, list):
+        raise ValueError("py-spy JSON is not a list of threads")
+    out = []
+    for t in data:
+        tid = t.get("os_thread_id") if isinstance(t, dict) else None
+        if not isinstance(tid, int):
+            continue
+        for f in t.get("frames") or ():
+            if not isinstance(f, dict):
+                continue
+            name, file = str(f.get("name") or ""), str(f.get("filename") or "")
+            function = name.rsplit(".", 1)[-1]
+            names = next(
+                (v for (suffix, fn), v in wanted.items() if fn == function and file.endswith(suffix)), ()
+            )
+            for var in f.get("locals") or ():
+                if isinstance(var, dict) and var.get("name") in names and isinstance(var.get("repr"), str):
+                    out.append(Local(tid, function, str(var["name"]), _plain(var["repr"])))
+    return tuple(out)
+
+
+def frame_locals(
+    pid: int, wanted: Mapping[tuple[str, str], tuple[str, ...]], timeout: float = 20.0
+) -> tuple[ToolRun, tuple[Local, ...]]:
+    """The `wanted` locals of `pid`'s frames (``py-spy dump --json --locals``): a second look, taken
+    only where the first showed a frame whose locals a rule reads."""
+    path = locate()
+    if path is None:
+        return ToolRun("py-spy", False, 0.0, (), "py-spy not found"), ()
+    argv = [path, "dump", "--json", "--locals", "--pid", str(pid)]
+    out = tools.run(argv, timeout, diagnostic=True)
+    if not out.ok:
+        return ToolRun("py-spy", False, out.elapsed_s, tuple(argv), out.error), ()
+    try:
+        return ToolRun("py-spy", True, out.elapsed_s, tuple(argv)), parse_locals(out.stdout, wanted)
+    except ValueError as exc:
+        return ToolRun("py-spy", False, out.elapsed_s, tuple(argv), str(exc)), ()

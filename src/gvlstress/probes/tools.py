@@ -37,6 +37,28 @@ class Output:
     error: str | None
 
 
+class Hung:
+    """The stack tools that ran out of time in one look (or one wave): they are not asked again
+    there. A tool that hangs on one process (a wedged ptrace, a fake py-spy printing forever) hangs
+    on the next look too, and each ask costs its whole deadline."""
+
+    def __init__(self) -> None:
+        self._names: set[str] = set()
+        self._lock = threading.Lock()
+
+    def __contains__(self, name: object) -> bool:
+        with self._lock:
+            return name in self._names
+
+    def add(self, name: str) -> None:
+        with self._lock:
+            self._names.add(name)
+
+    def names(self) -> frozenset[str]:
+        with self._lock:
+            return frozenset(self._names)
+
+
 def find(name: str, env_var: str | None = None) -> str | None:
     """A tool's path: an env override, PATH, or next to this interpreter (pip's scripts dir)."""
     if env_var and (override := os.environ.get(env_var)):

@@ -104,7 +104,8 @@ SHAPE_WORDS = {
     "cycle": "threads or processes wait on each other",
     "spin": "a thread burns CPU in a loop for something that cannot come",
     "lost task": "a process pool waits for a result no worker holds",
-    "peer": "a wait on a pipe, socket or thread that will never act",
+    "peer": "a wait on a pipe, socket or thread that will never act, or on a lock whose holder died",
+    "lost wake-up": "a wait for an item, a notify or a cancellation that was lost on the way",
 }
 
 

@@ -19,14 +19,23 @@ from gvlstress.targets.base import Target
 from gvlstress.targets.callable import CallableTarget
 from gvlstress.targets.gvl_support import GenvarloaderTarget
 from gvlstress.targets.native import NativeTarget
+from gvlstress.targets.program import ProgramTarget
 from gvlstress.targets.races import RaceTarget
 from gvlstress.targets.shapes import ShapesTarget
 
-BUILTINS: dict[str, type[NativeTarget] | type[GenvarloaderTarget] | type[ShapesTarget] | type[RaceTarget]] = {
+BUILTINS: dict[
+    str,
+    type[NativeTarget]
+    | type[GenvarloaderTarget]
+    | type[ShapesTarget]
+    | type[RaceTarget]
+    | type[ProgramTarget],
+] = {
     "native": NativeTarget,
     "genvarloader": GenvarloaderTarget,
     "shapes": ShapesTarget,
     "race": RaceTarget,
+    "program": ProgramTarget,
 }
 CONTRACT = "MODULE:CALLABLE returning an iterable of batches, or MODULE:CLASS with prepare()"
 

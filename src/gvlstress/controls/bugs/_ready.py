@@ -84,6 +84,20 @@ def parked(pid: int, threads: int | None = None) -> bool:
     return bool(calls) and all(c == FUTEX for c in calls) and (threads is None or len(calls) == threads)
 
 
+def shared_wait(pid: int) -> bool:
+    """Every thread of `pid` in a futex wait without FUTEX_PRIVATE_FLAG (op & 128 clear): a
+    lock between processes, e.g. a multiprocessing SemLock (a private futex is a lock of the
+    process's own, e.g. one a fork copied held)."""
+    rows = []
+    for tid in tids(pid):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/syscall") as fh:
+                rows.append(fh.read().split())
+        except OSError:
+            return False
+    return bool(rows) and all(len(r) > 2 and r[0] == FUTEX and not int(r[2], 16) & 128 for r in rows)
+
+
 def announce(look: int) -> None:
     print(f"look {look}", flush=True)
     print("ready", flush=True)
@@ -166,12 +180,16 @@ def reap_or_announce_spin(pid: int) -> None:
 
 
 def app(
-    *args: str, env: dict[str, str] | None = None, stdout: int | None = subprocess.DEVNULL
+    *args: str,
+    env: dict[str, str] | None = None,
+    stdout: int | None = subprocess.DEVNULL,
+    stdin: int | None = None,
 ) -> subprocess.Popen[bytes]:
     """This program again as a child, `PROGRAM _app ARGS`: the process with the bug, watched
-    from outside (its stdout is not the handshake's)."""
+    from outside (its stdout is not the handshake's; `stdin=PIPE` lets this program tell it
+    when to go on, a handshake where the app must wait for something done from outside)."""
     script = os.path.abspath(sys.argv[0])
-    return subprocess.Popen([sys.executable, script, "_app", *args], env=env, stdout=stdout)
+    return subprocess.Popen([sys.executable, script, "_app", *args], env=env, stdout=stdout, stdin=stdin)
 
 
 def is_app() -> bool:

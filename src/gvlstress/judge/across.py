@@ -1,0 +1,380 @@
+"""Every rule over one look at a set of processes (pure): each process alone, then across them.
+
+`run` at a stall, `inspect` (with or without ``--tree``), ``inspect --core`` and ``watch`` hand the
+judge one value, a `model.look.Look`, and get one `Judgement` per process back: this module is the
+only place a verdict and its name are decided. Each process's /proc finding is decided with its
+stacks; then the rules that need other processes: a parent waiting for a child, pipes read in a
+cycle, a wedged executor, a pool's accounting, a forked child's missing threads, a spin, a wait on
+a pipe or socket judged by whoever holds its other end; and last, a process blocked behind a hung
+child or hung pool workers takes their name. A deadlock no rule names is named from its own
+stacks (or "unrecognised"), here, so no caller names one by itself.
+
+The look pipeline also asks this module what one snapshot cannot settle (`settled`), so when to
+spend a window is a judge's rule too, written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+
+from gvlstress.judge import loops, patterns, queues, vocab
+from gvlstress.judge.forks import judge_forks
+from gvlstress.judge.loops import judge_loop
+from gvlstress.judge.names import FEEDER_DROPPED, JOIN_BLOCKED, LOST_WAKEUP, PIPE_CYCLE, UNRECOGNISED, Match
+from gvlstress.judge.peers import judge_peer
+from gvlstress.judge.pools import behind_workers, judge_pool
+from gvlstress.judge.spins import judge_spins
+from gvlstress.judge.tree import (
+    behind_child,
+    blocked_behind_wedge,
+    died,
+    link_pipes,
+    link_tree,
+    wedged_launcher,
+)
+from gvlstress.judge.verdict import INSPECT_VERDICT, decide
+from gvlstress.model import Capture, ProbeFinding, ProbeKind, Verdict
+from gvlstress.model.look import Look
+from gvlstress.model.wiring import Relatives, Wiring
+
+GENERIC = frozenset({LOST_WAKEUP, JOIN_BLOCKED, UNRECOGNISED})
+LOCALS_WANTED = {**queues.LOCALS, **loops.LOCALS}
+"""The Python locals a rule reads ((file suffix, function) -> names): the look pipeline takes
+them, once, from processes whose stacks show such a frame."""
+"""Shapes named from a thread's wait alone, which a rule across processes may name better."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One process's verdict over a look: its finding (kind and reason), the pattern that names
+    it (always set for a deadlock; for a spin only when a rule named what it waits for), and the
+    process whose hang this one's is, when it is blocked behind another (its stacks show why)."""
+
+    finding: ProbeFinding
+    named: Match | None = None
+    behind: int | None = None
+
+    @property
+    def hung(self) -> bool:
+        """A hang the judge can stand behind: a deadlock, or a spin whose cause a rule named."""
+        return self.finding.kind is ProbeKind.DEADLOCK or (
+            self.finding.kind is ProbeKind.LIVELOCK and self.named is not None
+        )
+
+    @property
+    def verdict(self) -> Verdict:
+        """What a report of a look calls it (``inspect``, ``watch``): a spin no rule named is
+        ``busy`` (long pure computation looks the same), an outside wait ``idle``."""
+        if self.finding.kind is ProbeKind.LIVELOCK and self.named is None:
+            return Verdict.BUSY
+        return INSPECT_VERDICT[self.finding.kind]
+
+
+Judged = dict[int, Judgement]
+
+
+@dataclass(frozen=True)
+class Others:
+    """What a rule may know of the other processes of the look: their findings and the names
+    judged for them so far (a deadlock's own stacks' shape where no rule named it yet)."""
+
+    findings: Mapping[int, ProbeFinding]
+    names: Mapping[int, Match | None]
+    captures: Mapping[int, Capture]
+
+
+Rule = Callable[
+    [ProbeFinding, Capture | None, Capture | None, Wiring, Others, Relatives],
+    tuple[ProbeFinding, Match | None] | None,
+]
+"""A rule for a process its own stacks leave unnamed: (its finding, its capture, the capture of the
+parent it was forked from, the wiring, the other processes, the relatives) -> a new finding
+and its name (None: a verdict no pattern names, e.g. a wait on a stopped peer), or None when the
+rule has nothing to say."""
+
+
+def _spins(
+    f: ProbeFinding,
+    cap: Capture | None,
+    origin: Capture | None,
+    wiring: Wiring,
+    others: Others,
+    relatives: Relatives,
+) -> tuple[ProbeFinding, Match | None] | None:
+    return judge_spins(f, cap, origin, wiring)
+
+
+def _forks(
+    f: ProbeFinding,
+    cap: Capture | None,
+    origin: Capture | None,
+    wiring: Wiring,
+    others: Others,
+    relatives: Relatives,
+) -> tuple[ProbeFinding, Match | None] | None:
+    return judge_forks(f, cap, origin, wiring)
+
+
+def _peers(
+    f: ProbeFinding,
+    cap: Capture | None,
+    origin: Capture | None,
+    wiring: Wiring,
+    others: Others,
+    relatives: Relatives,
+) -> tuple[ProbeFinding, Match | None] | None:
+    return judge_peer(f, cap, wiring, others.findings, relatives, others.names)
+
+
+def _dead_holder(
+    f: ProbeFinding,
+    cap: Capture | None,
+    origin: Capture | None,
+    wiring: Wiring,
+    others: Others,
+    relatives: Relatives,
+) -> tuple[ProbeFinding, Match | None] | None:
+    return queues.dead_holder(f, cap, wiring, others.findings, others.captures, relatives)
+
+
+def _loop(
+    f: ProbeFinding,
+    cap: Capture | None,
+    origin: Capture | None,
+    wiring: Wiring,
+    others: Others,
+    relatives: Relatives,
+) -> tuple[ProbeFinding, Match | None] | None:
+    return judge_loop(f, cap, wiring)
+
+
+RULES: list[Rule] = [_spins, _forks, _dead_holder, _loop, _peers]
+"""The rules tried, in order, on a process nothing named yet (after the pool's accounting). A new
+rule is added here once, and ``run``, ``inspect``, ``inspect --tree`` and ``watch`` all apply it."""
+
+
+def judge_look(look: Look) -> Judged:
+    """The verdict of every process of a look (origins and processes that exited left out)."""
+    findings = look.findings()
+    captures = look.captures()
+    relatives, wiring = look.relatives, look.wiring
+    decided = {p: decide(f, captures.get(p), progress=p in look.progress) for p, f in findings.items()}
+    linked = link_tree(decided, relatives.parents, relatives.pipes)
+    piped = link_pipes({p: f for p, (f, m) in linked.items() if m is None}, relatives.pipes)
+    linked.update(piped)
+    _dropped(linked, captures, wiring)
+    for pid, zombies in relatives.zombies.items():  # a wedged executor: dead children unreaped
+        if pid not in linked or linked[pid][1] is not None or not zombies:
+            continue
+        f, named = wedged_launcher(linked[pid][0], captures.get(pid), zombies)
+        linked[pid] = (f, named)
+        for child, parent in relatives.parents.items() if named else ():
+            if parent == pid and child in linked:
+                linked[child] = blocked_behind_wedge(
+                    linked[child][0], captures.get(child), pid, died(zombies)
+                )
+    findings_now = {p: f for p, (f, _) in linked.items()}
+    others = Others(
+        findings_now, {p: _named(f, m, captures.get(p)) for p, (f, m) in linked.items()}, captures
+    )
+    for pid, (f, named) in list(linked.items()):
+        if (
+            f.kind in (ProbeKind.GONE, ProbeKind.STOPPED)
+            or (named is not None and named.pattern not in GENERIC)
+            or pid in piped  # its pipe's writers were judged already (stopped, or a cycle)
+        ):
+            continue
+        cap = captures.get(pid)
+        pool = judge_pool(f, cap, relatives, captures, findings_now, wiring)
+        if pool is not None:  # what the pool accounts for says more than a generic Python shape
+            linked[pid] = pool
+            continue
+        origin = captures.get(cap.forked_from) if cap is not None and cap.forked_from else None
+        if f.kind is ProbeKind.DEADLOCK:
+            # a closed wait set its own stacks name only generically (a forked child's one
+            # thread on a library's condvar): the library's threads left in the parent say more
+            own = patterns.match(f, cap) if named is None else named
+            if own is None or own.pattern in GENERIC:
+                forked = judge_forks(f, cap, origin, wiring)
+                if forked is not None:
+                    linked[pid] = forked
+            continue
+        if named is not None:
+            continue
+        for rule in RULES:
+            found = rule(f, cap, origin, wiring, others, relatives)
+            if found is not None:
+                linked[pid] = found
+                break
+    behind = _behind(linked, captures, relatives)
+    behind |= _quiet_over_a_hang(linked, captures, relatives, look.progress, behind)
+    return {
+        pid: Judgement(f, _named(f, named, captures.get(behind.get(pid, pid))), behind.get(pid))
+        for pid, (f, named) in linked.items()
+    }
+
+
+def _dropped(
+    linked: dict[int, tuple[ProbeFinding, Match | None]], captures: Mapping[int, Capture], wiring: Wiring
+) -> None:
+    """A consumer whose queue item its producer's feeder dropped is named so, and so is every
+    process of the pipe cycle it is part of (a reader and a writer waiting on each other is what
+    the drop looks like from outside)."""
+    found = {}
+    for pid, (f, _) in linked.items():
+        got = queues.dropped(f, captures.get(pid), captures, wiring)
+        if got is not None:
+            found[pid] = got
+    linked.update(found)
+    if not found:
+        return
+    first = next(iter(found.values()))[1]
+    for pid, (f, named) in list(linked.items()):
+        if pid not in found and named is not None and named.pattern == PIPE_CYCLE:
+            linked[pid] = (
+                f,
+                Match(
+                    FEEDER_DROPPED,
+                    first.hint,
+                    (f"in a cycle with a queue's consumer: {f.reason}", *first.evidence),
+                ),
+            )
+
+
+def _behind(
+    linked: dict[int, tuple[ProbeFinding, Match | None]],
+    captures: Mapping[int, Capture],
+    relatives: Relatives,
+) -> dict[int, int]:
+    """A process blocked behind hung processes of its own takes their verdict and name: a
+    launcher behind its pool's hung workers, a parent reading a pipe only its deadlocked child
+    writes or waiting for it in wait4(). Repeated so a grandchild's hang reaches the root.
+    Returns who each such process is behind (the culprit at the end of the line)."""
+    culprit: dict[int, int] = {}
+    for _ in range(len(linked)):
+        changed = False
+        for pid, (f, named) in list(linked.items()):
+            if named is not None or f.kind in (ProbeKind.DEADLOCK, ProbeKind.LIVELOCK):
+                continue
+            pooled = behind_workers(f, captures.get(pid), relatives, captures, linked)
+            if pooled is not None:
+                linked[pid] = pooled[:2]
+                culprit[pid] = culprit.get(pooled[2], pooled[2])
+                changed = True
+                continue
+            kids = {
+                c: linked[c][0] for c, parent in relatives.parents.items() if parent == pid and c in linked
+            }
+            told = behind_child(f, kids, relatives.pipes)
+            if told is None:
+                continue
+            c, line = told
+            kid, kid_named = linked[c]
+            kid_named = (
+                kid_named or patterns.match(kid, captures.get(c)) or patterns.unrecognised(captures.get(c))
+            )
+            reason = f"blocked behind its child {c}, which is deadlocked: {kid.reason}"
+            linked[pid] = (
+                replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *kid.chain)),
+                Match(kid_named.pattern, kid_named.hint, (line, *kid_named.evidence)),
+            )
+            culprit[pid] = culprit.get(c, c)
+            changed = True
+        if not changed:
+            break
+    return culprit
+
+
+def _quiet_over_a_hang(
+    linked: dict[int, tuple[ProbeFinding, Match | None]],
+    captures: Mapping[int, Capture],
+    relatives: Relatives,
+    progress: frozenset[int],
+    behind: Mapping[int, int],
+) -> dict[int, int]:
+    """A process whose progress signal went quiet (``run``'s worker, ``watch``'s job) while it
+    waits on nothing its own threads hold, with a hung process in its tree (a deadlock, or a
+    spin a rule named): the stall is that process's hang, named after it. Without a progress
+    signal (``inspect``) a quiet parent may be a service between jobs; there each line stands."""
+    out: dict[int, int] = {}
+    hung = {p for p, (f, m) in linked.items() if Judgement(f, m).hung}
+    for pid in progress:
+        if pid not in linked or pid in hung or not relatives.tree:
+            continue
+        f, _ = linked[pid]
+        if f.kind not in (ProbeKind.WAITING, ProbeKind.STALLED, ProbeKind.IDLE):
+            continue
+        below = [c for c in _descendants(pid, relatives.parents) if c in hung]
+        if not below:
+            continue
+        c = below[0]
+        kid, kid_named = linked[c]
+        line = f"no progress from process {pid} while process {c} in its tree is {kid.kind.value}ed: {kid.reason}"
+        named = _named(kid, kid_named, captures.get(c)) or patterns.unrecognised(captures.get(c))
+        linked[pid] = (
+            replace(f, kind=kid.kind, reason=line, chain=(*f.chain, f.reason, line)),
+            Match(named.pattern, named.hint, (line, *named.evidence)),
+        )
+        out[pid] = behind.get(c, c)
+    return out
+
+
+def _descendants(pid: int, parents: Mapping[int, int | None]) -> list[int]:
+    """Every process of the look below `pid`, nearest first."""
+    out: list[int] = []
+    level = [pid]
+    while level:
+        level = sorted(c for c, p in parents.items() if p in level and c not in out and c != pid)
+        out += level
+    return out
+
+
+def _named(f: ProbeFinding, named: Match | None, cap: Capture | None) -> Match | None:
+    """A deadlock always has a name: a rule's, else its own stacks' shape, else "unrecognised"."""
+    if named is not None or f.kind is not ProbeKind.DEADLOCK:
+        return named
+    return patterns.match(f, cap) or patterns.unrecognised(cap)
+
+
+# -- what one snapshot settles (the look pipeline asks, to spend its window only where needed) --
+
+
+def needs_stacks(f: ProbeFinding) -> bool:
+    """/proc alone says deadlock, or the progress thread waits on a lock that another thread
+    might still end: the stacks decide (what it waits in; which threads are idle by design)."""
+    return f.kind is ProbeKind.DEADLOCK or (f.kind is ProbeKind.WAITING and bool(f.chain))
+
+
+def spin_like(f: ProbeFinding) -> bool:
+    """Every thread that burned CPU over the window moved no byte and touched no new page: a
+    spin's signature (compute in a loader allocates and faults pages: polars' rayon threads
+    thousands a second, numpy's kernels hundreds). Only such a process is looked at over a
+    window while it burns under a progress signal, since each look stops it a few times."""
+    hot = [t for t in f.threads if not t.parked and t.cpu_s > 0.05 * f.window_s]
+    return bool(hot) and all(not t.faults and not t.moved for t in hot)
+
+
+TRUSTED_EARLY = frozenset({ProbeKind.DEADLOCK, ProbeKind.WAITING, ProbeKind.GONE, ProbeKind.STOPPED})
+"""What a /proc window opened before a progress signal went quiet for its whole threshold may
+decide: a closed wait, an outside wait, an exit. Anything else (CPU burnt) may be the last of the
+work before the stall, and is sampled again over a window of its own."""
+
+
+def settled(f: ProbeFinding, capture: Capture | None, progress: bool) -> bool:
+    """One snapshot decides this process; the look's window cannot change its verdict.
+
+    Gone and stopped processes; a deadlock its own stacks name (no rule across processes names
+    one better, unless its main thread waits for a pool's results: the pool's accounting says
+    more); and, under a progress signal, a busy process whose threads fault pages or move bytes
+    (real work: the window would only stop it). Everything else (a wait on something outside,
+    a spin-like burn, a generic or unnamed closed wait) is looked at over the window with its
+    relatives."""
+    if f.kind in (ProbeKind.GONE, ProbeKind.STOPPED):
+        return True
+    if f.kind is ProbeKind.DEADLOCK:
+        named = patterns.match(f, capture)
+        main = capture.thread(f.progress_tid or f.pid) if capture else None
+        pooled = main is not None and vocab.waits_for_pool_results(main)
+        return named is not None and named.pattern not in GENERIC and not pooled
+    return progress and f.kind is ProbeKind.LIVELOCK and not spin_like(f)

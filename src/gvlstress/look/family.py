@@ -1,0 +1,95 @@
+"""Whom a look takes in besides the processes asked about: their descendants, the processes at
+the other end of what they wait on, and the parent a fork came from; and how they are related.
+
+A wait on a pipe or a socket is judged by what its other end does, a launcher by its pool's
+workers, a forked child by the library threads its parent kept: so the look reads them too
+(/proc, no ptrace), bounded so a busy host cannot make a look unbounded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Mapping
+
+import psutil
+
+from gvlstress.model import ThreadDelta, ThreadSample
+from gvlstress.model.wiring import Relatives
+from gvlstress.probes import procfs, wiring
+
+MAX_KIDS = 16
+"""Descendants of one process looked at with it (a pool's workers, a loader child)."""
+MAX_PEERS = 8
+"""Processes outside the look's family taken in because they hold the other end of a wait."""
+
+
+def descendants(pid: int, limit: int = MAX_KIDS) -> list[int]:
+    """Its live descendants (zombies left out: a dead, unreaped child is its parent's evidence),
+    nearest first, at most `limit`."""
+    try:
+        kids = psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        return []
+    return [c.pid for c in kids if procfs.zombie_status(c.pid) is None][:limit]
+
+
+def zombies_of(pid: int) -> dict[int, int]:
+    """Its dead, unreaped children: pid -> wait status."""
+    try:
+        kids = psutil.Process(pid).children()
+    except psutil.Error:
+        return {}
+    return {c.pid: st for c in kids if (st := procfs.zombie_status(c.pid)) is not None}
+
+
+def waited_on(threads: Iterable[ThreadSample | ThreadDelta | None]) -> set[str]:
+    """The pipes and sockets these threads wait on."""
+    out: set[str] = set()
+    for t in threads:
+        if t is None:
+            continue
+        if t.fd_target:
+            out.add(t.fd_target)
+        out.update(target for _, target in t.watched or ())
+    return {t for t in out if t.startswith(("pipe:", "socket:"))}
+
+
+def peers_of(pids: list[int]) -> list[int]:
+    """Processes outside `pids` that hold the other end of what their main threads wait on:
+    a look takes them in, so a wait is judged by what they do. (This process is never one: a
+    tool cannot stop the process that runs it.)"""
+    mains = [
+        next((t for t in s.threads if t.tid == s.pid), None) if (s := procfs.sample(p)) else None
+        for p in pids
+    ]
+    ends = wiring.wiring(pids, waited_on(mains))
+    found = {h.pid for held in ends.holders.values() for h in held}
+    found -= {*pids, os.getpid()}
+    return sorted(p for p in found if procfs.zombie_status(p) is None)[:MAX_PEERS]
+
+
+def origins_of(pids: list[int]) -> list[int]:
+    """The parents that `pids` are forks of (they never exec'd): the threads a library started
+    there are what a forked child may wait for. This process may be one (``run --start-method
+    fork`` forks its workers from the harness)."""
+    found = {parent for p in pids if (parent := procfs.forked_from(p)) is not None}
+    return sorted(found - set(pids))
+
+
+def relatives_of(pids: list[int], before: Mapping[int, Mapping[int, int]], tree: bool) -> Relatives:
+    """Parents, start times, the zombies seen both before the look (`before`) and after it, and
+    (for a tree) the pipes each process holds."""
+    parents: dict[int, int | None] = {}
+    begun: dict[int, float] = {}
+    for pid in pids:
+        with contextlib.suppress(psutil.Error):
+            proc = psutil.Process(pid)
+            parents[pid] = proc.ppid()
+            begun[pid] = proc.create_time()
+    zombies = {
+        pid: {c: st for c, st in zombies_of(pid).items() if before.get(pid, {}).get(c) == st} for pid in pids
+    }
+    return Relatives(
+        parents, begun, zombies, {p: procfs.pipe_ends(p) for p in pids} if tree else {}, tree=tree
+    )

@@ -1,0 +1,37 @@
+"""A rule added once, in one place (`judge.across.RULES`), to show it reaches ``run`` at the stall
+and ``inspect`` alike (`tests/test_agreement.py`): it names any process whose waiting thread is
+called ``gvls-newrule`` (a name a test program gives its thread with prctl)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+
+from gvlstress.judge import across
+from gvlstress.judge.names import Match
+from gvlstress.model import Capture, ProbeFinding, ProbeKind
+from gvlstress.model.wiring import Relatives, Wiring
+
+NAME = "a rule added once"
+
+
+def marked(
+    f: ProbeFinding,
+    cap: Capture | None,
+    origin: Capture | None,
+    wiring: Wiring,
+    others: across.Others,
+    relatives: Relatives,
+) -> tuple[ProbeFinding, Match | None] | None:
+    if not any(t.comm == "gvls-newrule" for t in f.threads):
+        return None
+    return replace(f, kind=ProbeKind.DEADLOCK, reason="the test's rule named it"), Match(
+        NAME, "none", ("seen",)
+    )
+
+
+if __name__ == "__main__":
+    across.RULES.insert(0, marked)
+    from gvlstress.cli import main
+
+    main(sys.argv[1:])
