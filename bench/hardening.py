@@ -9,8 +9,10 @@
    process of the run, no cgroup of it and no semaphore of it is left.
 3. Secrets: planted at every door (environment, argv, options, a scenario's keys, stderr, a
    traceback, a path, a PEM key); leaked = found in anything written or printed.
+4. Data, never code (`hardening_data.py`): hostile values where shrink, host profiles and cores
+   write and read back; inputs, handled, escapes (and the ways they escaped).
 
-    python bench/hardening.py [--quick]
+    python bench/hardening.py [--quick] [--only malformed,secrets,faults,data]
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import time
 from pathlib import Path
 
 import psutil
+
+from hardening_data import count_data
 
 ROOT = Path(__file__).resolve().parent.parent
 SUPPORT = ROOT / "tests" / "support"
@@ -253,12 +257,22 @@ def count_secrets(tmp: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="a seventh of the invocations, two fault moments")
+    ap.add_argument(
+        "--only", default="malformed,secrets,faults,data", help="the parts to run (comma-separated)"
+    )
     args = ap.parse_args()
+    parts = set(args.only.split(","))
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        count_malformed(tmp, args.quick)
-        count_secrets(tmp)
-        count_faults(tmp, args.quick)
+        if "malformed" in parts:
+            count_malformed(tmp, args.quick)
+        if "secrets" in parts:
+            count_secrets(tmp)
+        if "faults" in parts:
+            count_faults(tmp, args.quick)
+        if "data" in parts:
+            (tmp / "data").mkdir()
+            count_data(tmp / "data", cli, args.quick, ROOT / "reports" / "examples" / "lock-across-par-iter")
     return 0
 
 

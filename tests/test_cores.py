@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import struct
 import subprocess
 import sys
@@ -287,3 +288,57 @@ def test_a_bad_keep_core_setting_names_its_source(pytester: pytest.Pytester) -> 
     result = pytester.runpytest_subprocess()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*ini option gvlstress_keep_core: expected true or false, got 'sometimes'*"])
+
+
+@pytest.mark.slow
+def test_a_core_is_judged_with_the_program_it_names_whatever_exe_is_given(
+    report_dir: Path, tmp_path: Path
+) -> None:
+    # GIVEN a kept core of a deadlocked worker, and the interpreter as a venv gives it: a link
+    w, run_dir = _keep("lock_across_par_iter", report_dir)
+    core_path = str(run_dir / w["capture"]["core"]["path"])
+    link = tmp_path / "venv-python"
+    link.symlink_to(os.path.realpath(sys.executable))
+
+    def inspect(*exe: str) -> subprocess.CompletedProcess[str]:
+        out = tmp_path / f"r{len(list(tmp_path.iterdir()))}"
+        return run_cli(["inspect", "--core", core_path, *exe, "--report-dir", str(out)])
+
+    # WHEN it is judged with that link as --exe, or with none
+    for exe in ((), ("--exe", str(link))):
+        judged = inspect(*exe)
+        # THEN the deadlock is named as it was live (issue 37: the link gave "stalled", exit 0)
+        assert judged.returncode == 1, judged.stdout + judged.stderr
+        assert w["diagnosis"]["pattern"] in judged.stdout
+    # WHEN another program is given THEN it is refused in one line: it is not the core's
+    wrong = inspect("--exe", os.path.realpath("/bin/sh"))
+    assert wrong.returncode == 2, wrong.stdout + wrong.stderr
+    (line,) = wrong.stderr.strip().splitlines()
+    assert "is not the program the core ran" in line
+    assert "(hint: drop --exe" in line
+
+
+@pytest.mark.slow
+def test_a_core_whose_stacks_cannot_be_read_gets_no_verdict(tmp_path: Path) -> None:
+    # GIVEN a core of a process pystack cannot read (no Python in it)
+    proc = subprocess.Popen(["sleep", "300"])
+    try:
+        kept = core.write(proc.pid, tmp_path / "sleep.core.gz")
+    finally:
+        proc.kill()
+        proc.wait(30)
+    assert kept.ok, kept.error
+    # WHEN it is judged THEN no clean bill of health ("idle", exit 0): one line says why not
+    r = run_cli(["inspect", "--core", str(tmp_path / "sleep.core.gz"), "--report-dir", str(tmp_path / "r")])
+    assert r.returncode == 4, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert "no stacks could be read from it" in line
+    assert "without them no verdict is given" in line
+
+
+def test_the_program_a_core_ran_is_told_by_its_first_page_where_its_path_is_not_here(tmp_path: Path) -> None:
+    exe = Path(os.path.realpath(sys.executable))
+    elsewhere = corefile.Program("/elsewhere/bin/python3", exe.read_bytes()[: elfcore.PAGE])
+    assert corefile.same_program(str(exe), elsewhere) is True
+    assert corefile.same_program(os.path.realpath("/bin/sh"), elsewhere) is False
+    assert corefile.same_program(str(exe), corefile.Program("/elsewhere/bin/python3", None)) is None

@@ -101,3 +101,27 @@ def test_a_wrong_dataset_is_one_line_and_exit_2_before_any_worker(
     assert says.format(**names) in line
     assert "(hint: " in line
     assert not reports.exists() or not any(reports.iterdir())  # no run started, no worker
+
+
+def test_a_track_the_dataset_lacks_is_exit_2_on_a_genvarloader_that_only_warns(
+    tmp_path: Path, gvl036_python: str
+) -> None:
+    # GIVEN a dataset without tracks, written by genvarloader 0.36.0 (gvlstress's synthetic one,
+    # cached), and 0.36.0 to open it: its with_tracks only warns and returns the dataset as it was
+    from gvlstress.targets.gvl_data import DATA_DEFAULTS
+    from gvlstress.targets.gvl_support import dataset
+
+    data = dataset(gvl036_python, "0.36.0", dict(DATA_DEFAULTS), None)
+    assert not data["tracks"]
+    # WHEN a run asks for a track by name
+    reports = tmp_path / "reports"
+    r = run_cli(
+        ["run", "--target", "genvarloader", "--python", gvl036_python, "-o", f"dataset={data['dataset']}",
+         "-o", f"reference={data['reference']}", "-o", "tracks=signal", "--report-dir", str(reports)],
+        timeout=900,
+    )  # fmt: skip
+    # THEN it is refused in one line before any worker starts, as the docs promise (issue 37: it ran clean)
+    assert r.returncode == 2, r.stdout + r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert "Missing tracks: ['signal'] (the dataset has none)" in line
+    assert not reports.exists() or not any(reports.iterdir())

@@ -139,6 +139,18 @@ def test_knobs_redacted_there_or_set_only_here() -> None:
     assert by_name(rec)["GVL_TOKEN"][0] == MISSING
 
 
+@pytest.mark.parametrize("knob", ["\u00b2", "\u0664", "9" * 4000])
+def test_a_rayon_knob_that_is_no_count_is_inherited_as_it_is_not_read_as_one(knob: str) -> None:
+    # GIVEN a host whose RAYON_NUM_THREADS is a superscript two, an Arabic-Indic four, or 4,000
+    # nines (each is "digits" to str.isdigit; int() refuses the first two and the last is no count)
+    there = dataclasses.replace(host_263(), threads={"RAYON_NUM_THREADS": knob}, pools={})
+    # WHEN it is recreated here THEN it is inherited as text, and no pool is taken from it
+    sc, rec = like(Scenario(), this_machine(), there)
+    assert sc.inherit_env == {"RAYON_NUM_THREADS": knob}
+    assert sc.inherit_rayon is None
+    assert "inherited RAYON_NUM_THREADS" not in rec.pool_how
+
+
 def test_start_method_python_and_packages() -> None:
     there = dataclasses.replace(
         host_263(), process=dataclasses.replace(host_263().process, start_method="fork")

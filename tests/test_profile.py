@@ -100,6 +100,29 @@ def test_the_reader_refuses_what_it_does_not_read_in_one_line(edit, says: str) -
     assert err.value.hint
 
 
+@pytest.mark.parametrize(
+    ("threads", "says"),
+    [
+        ({"OMP_A=B": "2"}, "[threads] OMP_A=B is not a thread knob"),
+        ({"OMP_A\x00B": "2"}, "is not a thread knob"),
+        ({"OMP_NUM_THREADS": "2\x00"}, "[threads] OMP_NUM_THREADS: a NUL character"),
+        ({"RAYON_NUM_THREADS": "1" * 1_000_000}, "1000000 characters, longer than any thread setting"),
+        ({"OMP_PLACES": "{0}," * 2_000}, "8000 characters, longer than any thread setting (at most 4096)"),
+    ],
+)
+def test_a_thread_knob_no_worker_environment_can_hold_is_refused_in_one_line(
+    threads: dict[str, str], says: str
+) -> None:
+    # GIVEN a profile whose [threads] holds what no variable can be (issue 37: exit 70, or exit 1
+    # with nothing said for a 1 MB value)
+    text = render(dataclasses.replace(host_263(), threads=threads))
+    # WHEN it is read THEN it is refused in one line that names the key, with a hint
+    with pytest.raises(UsageError) as err:
+        parse(text, "host.toml")
+    assert says in err.value.message
+    assert err.value.hint
+
+
 def test_a_missing_or_binary_profile_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="no such host profile"):
         read(tmp_path / "nope.toml")

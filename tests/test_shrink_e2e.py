@@ -3,6 +3,7 @@ standalone reproducer run where gvlstress cannot be imported at all."""
 
 from __future__ import annotations
 
+import glob
 import json
 import shutil
 import signal
@@ -167,6 +168,69 @@ def test_a_timing_race_shrinks_and_its_reproducer_hangs_at_a_measured_rate(
     hung = int(alone.stdout.rsplit("hung ", 1)[1].split()[0])
     assert hung >= 1, alone.stdout + alone.stderr
     assert alone.returncode == 1
+
+
+def test_a_time_budget_below_the_steps_launches_leaves_the_shrink_to_resume_not_finished(
+    report_dir: Path,
+) -> None:
+    # GIVEN a run whose one wave of 1 worker x 2 threads deadlocked
+    cli_run(
+        ["run", "--fault", "lock_across_par_iter", "--workers", "1", "--rayon", "2", "--waves", "1"],
+        1,
+        report_dir,
+    )
+    run_dir = _run_dir(report_dir)
+    # WHEN it is shrunk on a time budget far below what its steps' launches need (each step may
+    # take 30 launches: issue 37 found 0 launches, "every smaller setting was tried", finished)
+    result, state = _shrink(run_dir, "--budget", "15s", "--measure", "0")
+    # THEN it launched within the budget, and stopped unfinished, saying the budget ended it
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert 0 < state["launches"] == sum(s["launches"] for s in state["steps"])
+    assert state["finished"] is False
+    assert "time budget" in state["stopped"]
+    assert all(s["decision"] in ("kept", "dropped", "pending") for s in state["steps"])
+    assert not any(s["decision"] in ("kept", "dropped") and s["launches"] == 0 for s in state["steps"])
+    # WHEN the same command runs again THEN it goes on from there: no step is forgotten or redone
+    again, resumed = _shrink(run_dir, "--budget", "15s", "--measure", "0")
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert resumed["launches"] > state["launches"]
+    assert [s["label"] for s in resumed["steps"][: len(state["steps"])]] == [
+        s["label"] for s in state["steps"]
+    ]
+    decided = [s for s in state["steps"] if s["decision"] != "pending"]
+    assert resumed["steps"][: len(decided)] == decided
+
+
+def test_hunt_shrink_under_a_secret_looking_report_dir_shrinks_the_real_run_and_shows_usable_paths(
+    tmp_path: Path,
+) -> None:
+    # GIVEN a report directory whose path looks like a secret (a token=, a 32-hex Bazel output base)
+    secret = "token=hunter2hunter2XYZ"
+    reports = tmp_path / secret / "0123456789abcdef0123456789abcdef"
+    # WHEN a hunt finds a deadlock and shrinks it
+    r = run_cli(
+        ["hunt", "--fault", "lock_across_par_iter", "--workers", "1", "--rayon", "2", "--iterations", "1",
+         "--max-waves", "1", "--shrink", "--report-dir", str(reports)],
+        timeout=800,
+    )  # fmt: skip
+    # THEN the shrink ran on the real run directory (issue 37: it was handed the redacted one, exit 2)
+    assert r.returncode == 1, r.stdout + r.stderr
+    (run_dir,) = (p.parent for p in reports.glob("*/run.json"))
+    state = json.loads((run_dir / "shrink.json").read_text())
+    assert state["finished"] is True
+    assert [(s["label"], s["decision"]) for s in state["steps"]] == [("threads 2 -> 1", "kept")]
+    assert all((run_dir / s["runs"][0] / "run.json").is_file() for s in state["steps"])
+    assert (run_dir / "shrink" / "reproduce.py").is_file()
+    # AND the console spells no secret, and every path it shows opens
+    shown = r.stdout + r.stderr
+    assert "hunter2" not in shown
+    assert "<redacted>" not in shown
+    paths = [w for line in shown.splitlines() for w in line.split() if w.startswith(str(tmp_path)[:8])]
+    assert any(p.endswith("/report.md") for p in paths)
+    for p in paths:
+        assert len(glob.glob(p)) == 1, p
+    # AND no file written holds it
+    assert not [p for p in run_dir.rglob("*") if p.is_file() and b"hunter2" in p.read_bytes()]
 
 
 def test_a_run_that_did_not_hang_is_refused_in_one_line(report_dir: Path) -> None:

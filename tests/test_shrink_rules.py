@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import sys
 import tomllib
 from typing import Any
 
@@ -17,7 +18,7 @@ from gvlstress.cli.options import scenario_from_options
 from gvlstress.cli.run import run as run_command
 from gvlstress.model import HostFacts, RunResult, TargetFacts, Verdict
 from gvlstress.model.shrink import Recipe, Reproduction, Step
-from gvlstress.reporters import reproducer
+from gvlstress.reporters import reproducer, shrunk
 from gvlstress.scenario import Scenario, resolve
 from gvlstress.targets import standalone
 from gvlstress.targets.base import TargetPlan
@@ -138,9 +139,9 @@ def test_the_toml_and_the_run_line_resolve_to_the_same_setting() -> None:
         options={"window_us": 200},
     )
     rep = _reproduction(minimal)
-    raw = tomllib.loads(reproducer.render_toml(rep))
+    raw = tomllib.loads(shrunk.render_toml(rep))
     from_toml = resolve(None, {**raw["scenario"], "options": raw["target"]})
-    with run_command.make_context("run", list(reproducer.run_argv(rep)[2:])) as ctx:
+    with run_command.make_context("run", list(shrunk.run_argv(rep)[2:])) as ctx:
         params = dict(ctx.params)
     params.pop("shard", None)
     from_line = scenario_from_options(**params)
@@ -214,7 +215,7 @@ def test_with_no_clean_launch_the_reproducers_timeout_comes_from_how_long_the_ha
 
 
 DATA = {"dataset": "/cache/d/dataset.gvl", "reference": "/cache/d/ref.fa", "tracks": None}
-DS = "gvl.Dataset.open(OPTIONS['dataset'], reference=OPTIONS['reference']).with_seqs('haplotypes')"
+DS = "open_dataset()"
 
 
 @pytest.mark.parametrize(
@@ -244,8 +245,9 @@ def test_genvarloader_is_written_out_with_its_loader_child_and_the_dataset_the_r
     child = {"loader": options["loader"]} if child_batch else {}
     assert got.options == {"dataset": DATA["dataset"], "reference": DATA["reference"], **child}
     assert any("should_parallelize = always" in line for line in got.setup) is gated
+    assert "def open_dataset():" in got.helpers
     if child_batch is None:
-        assert got.helpers == ()
+        assert "def loader_child(conn):" not in got.helpers
     else:
         assert f"        return self.ds[0 : {child_batch}, :]" in got.helpers
         assert "def loader_child(conn):" in got.helpers
@@ -283,3 +285,83 @@ def test_a_loader_child_reproducer_is_one_program_of_the_stdlib_and_genvarloader
     }
     assert "gvlstress" not in imported
     assert "genvarloader" in imported
+
+
+class _FakeDataset:
+    """A stand-in for genvarloader's Dataset that records how it was opened (the calls a
+    pipeline makes, in order)."""
+
+    def __init__(self, calls: list[tuple[str, Any]], tracks: list[str] | None) -> None:
+        self.calls, self.available_tracks = calls, tracks
+
+    def with_seqs(self, kind: Any) -> _FakeDataset:
+        self.calls.append(("with_seqs", kind))
+        return self
+
+    def with_tracks(self, tracks: Any) -> _FakeDataset:
+        self.calls.append(("with_tracks", tracks))
+        return self
+
+    def with_len(self, length: Any) -> _FakeDataset:
+        self.calls.append(("with_len", length))
+        return self
+
+
+def _fake_genvarloader(calls: list[tuple[str, Any]], tracks: list[str] | None) -> Any:
+    import types
+
+    def open_(path: str, reference: str | None = None, **kwargs: Any) -> _FakeDataset:
+        calls.append(("open", (path, reference, sorted(kwargs.items()))))
+        return _FakeDataset(calls, tracks)
+
+    module = types.ModuleType("genvarloader")
+    module.Dataset = types.SimpleNamespace(open=open_)  # type: ignore[attr-defined]
+    return module
+
+
+@pytest.mark.parametrize(
+    "user",
+    [
+        {"seqs": "annotated", "tracks": "coverage", "jitter": 2, "output_length": 500},
+        {"seqs": "none", "tracks": "coverage,signal", "rc_neg": False, "deterministic": True},
+        {"seqs": "variants", "tracks": "none", "output_length": "ragged"},
+    ],
+)
+def test_the_genvarloader_reproducer_opens_the_users_dataset_as_the_run_did(
+    user: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN a run on the user's own dataset, opened with their sequences, tracks, jitter, length
+    from gvlstress.targets import gvl
+
+    options = {"dataset": "/data/peaks.gvl", "reference": "/data/genome.fa", **user}
+    plan = TargetPlan(
+        entry=standalone.GENVARLOADER,
+        options={**options, "mode": "plain", "loader": "none", "batch_regions": 0, "force_parallel": True},
+        versions={"genvarloader": "0.36.0"},
+    )
+    got = standalone.recipe(plan)
+    assert got is not None
+    # WHEN the reproducer's open_dataset runs, and the target's own open_dataset, on one fake genvarloader
+    worker: list[tuple[str, Any]] = []
+    gvl.open_dataset(_fake_genvarloader(worker, ["coverage", "signal"]), options)
+    written: list[tuple[str, Any]] = []
+    monkeypatch.setitem(sys.modules, "genvarloader", _fake_genvarloader(written, ["coverage", "signal"]))
+    program: dict[str, Any] = {"OPTIONS": got.options}
+    exec(compile("\n".join(got.helpers), "reproduce.py", "exec"), program)
+    program["open_dataset"]()
+    # THEN the file opens the dataset exactly as the run's workers did
+    assert written == worker
+    assert ("with_seqs", None if user["seqs"] == "none" else user["seqs"]) in written
+
+
+def test_a_track_the_dataset_lacks_is_refused_even_where_genvarloader_only_warns() -> None:
+    # GIVEN a dataset with no tracks, opened by a genvarloader that ignores with_tracks (<= 0.36)
+    from gvlstress.targets import gvl
+
+    calls: list[tuple[str, Any]] = []
+    options = {"dataset": "/data/peaks.gvl", "reference": "/data/genome.fa", "tracks": "signal"}
+    # WHEN the workers' open_dataset opens it THEN it says which track is missing
+    with pytest.raises(ValueError, match=r"Missing tracks: \['signal'\] \(the dataset has none\)"):
+        gvl.open_dataset(_fake_genvarloader(calls, None), options)
+    with pytest.raises(ValueError, match=r"Missing tracks: \['signal'\] \(the dataset has coverage\)"):
+        gvl.open_dataset(_fake_genvarloader(calls, ["coverage"]), options)

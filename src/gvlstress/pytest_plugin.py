@@ -179,7 +179,9 @@ class Runner:
         deadline = self.deadline - self.settings.margin if self.deadline is not None else None
         result = api.run(sc, command=("pytest", self.item.nodeid), deadline=deadline)
         if self.settings.artifacts is not None:
-            self.artifacts.append(api.export(Path(result.run_dir), self.settings.artifacts, self.item.nodeid))
+            self.artifacts.append(
+                api.export(Path(result.path or result.run_dir), self.settings.artifacts, self.item.nodeid)
+            )
         return result
 
     def assert_no_hang(self, result: RunResult) -> None:

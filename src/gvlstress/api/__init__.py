@@ -11,9 +11,10 @@ from gvlstress.api.inspect import inspect
 from gvlstress.api.like import recreate
 from gvlstress.api.output import check_report_dir, export, new_run_dir, rerender, write_reports
 from gvlstress.api.realbugs import real_selftest
-from gvlstress.api.run import NullObserver, harness_health, run, version_warnings
+from gvlstress.api.run import NullObserver, run
 from gvlstress.api.selftest import selftest
 from gvlstress.api.shrink import shrink
+from gvlstress.api.waves import harness_health, version_warnings
 
 __all__ = [
     "NullObserver",

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from gvlstress.api.inspect import write_inspected
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
-from gvlstress.errors import UsageError
+from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.explain import explain
 from gvlstress.judge.verdict import INSPECT_VERDICT
 from gvlstress.look.core import look_at_core
@@ -33,6 +33,33 @@ from gvlstress.system.redact import redact_argv, redact_path, redact_text
 HOW = "judged offline from a core: one instant, no wait channels, no CPU over a window, no descriptors"
 
 
+def _program(core: Path, given: str | None, found: corefile.Program | None, files: tuple[str, ...]) -> str:
+    """The program pystack reads the core with: the one the core names (the file of its entry
+    point), where it is on this host; a given --exe only where it is that program (a venv's
+    python is a link to it: resolved), or where nothing tells (a core from another host)."""
+    named = found.path if found is not None else (files[0] if files else "")
+    here = bool(named) and os.path.isfile(named)
+    if given is None:
+        if not here:
+            raise UsageError(
+                f"--core {core}: the program it ran ({named or 'not named in the core'}) is not on this host",
+                hint="pass --exe with the interpreter the process ran (the same build)",
+            )
+        return named
+    if not os.path.isfile(given):
+        raise UsageError(f"--exe {given}: no such file", hint="pass the interpreter the process ran")
+    same = corefile.same_program(given, found) if found is not None else None
+    if same is False:
+        raise UsageError(
+            f"--exe {given} is not the program the core ran ({named})",
+            hint="drop --exe: the core names its program"
+            if here
+            else "pass the interpreter the process ran (the same build)",
+        )
+    # pystack finds the program's mappings by the path the core names them by
+    return named if here and same else os.path.realpath(given)
+
+
 def inspect_core(
     core: Path,
     executable: str | None = None,
@@ -41,7 +68,8 @@ def inspect_core(
 ) -> InspectResult:
     """Judge the process a core holds, offline, through the look pipeline as ``inspect`` does a
     live one (its one process; no rule across processes). `executable` is the program it ran (the
-    interpreter), by default the first file the core maps."""
+    interpreter), by default the one the core names; a core whose stacks cannot be read is
+    refused, never judged from its registers alone."""
     try:
         mode = core.stat().st_mode
     except OSError as exc:
@@ -58,16 +86,21 @@ def inspect_core(
             raise UsageError(
                 f"--core {core}: {exc}", hint="pass an ELF core of a Linux x86_64 process"
             ) from None
-        exe = executable or (found.files[0] if found.files else "")
-        if not exe or not os.path.isfile(exe):
-            raise UsageError(
-                f"--core {core}: the program it ran ({exe or 'not named in the core'}) is not on this host",
-                hint="pass --exe with the interpreter the process ran (the same build)",
-            )
+        exe = _program(core, executable, corefile.program(raw), found.files)
         seen = look_at_core(raw, found, exe)
     verdict = seen.judged[found.pid]
     finding, named = verdict.finding, verdict.named
     cap = seen.look.processes[found.pid].capture
+    why = "no capture" if cap is None else cap.native.error
+    if cap is None or not cap.native.ok:  # registers alone would say "stalled": never a clean bill of health
+        missing = why is not None and "not found" in why
+        raise EnvironmentProblem(
+            f"--core {core}: no stacks could be read from it with {exe} ({why}); "
+            "without them no verdict is given",
+            hint="pip install pystack"
+            if missing
+            else "pass --exe with the interpreter the process ran (the same build)",
+        )
     diagnosis = explain(INSPECT_VERDICT[finding.kind], finding, cap, HOW, named=named)
     run_dir = new_run_dir(report_dir, f"core-{found.pid}", started)
     source = CoreSource(

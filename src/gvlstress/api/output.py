@@ -49,7 +49,7 @@ def new_run_dir(report_dir: Path, scenario_name: str, now: dt.datetime) -> Path:
     raise EnvironmentProblem(f"cannot create a run directory under {report_dir}")
 
 
-def _write_human(result: RunResult, run_dir: Path) -> dict[str, Path]:
+def write_human(result: RunResult, run_dir: Path) -> dict[str, Path]:
     """report.md and junit.xml (which points at report.md), each written atomically."""
     report_md = run_dir / "report.md"
     junit_xml = run_dir / "junit.xml"
@@ -66,7 +66,7 @@ def _write_human(result: RunResult, run_dir: Path) -> dict[str, Path]:
 
 def write_reports(result: RunResult, run_dir: Path) -> dict[str, Path]:
     """run.json, report.md and junit.xml."""
-    return {"run.json": json_report.write(result, run_dir), **_write_human(result, run_dir)}
+    return {"run.json": json_report.write(result, run_dir), **write_human(result, run_dir)}
 
 
 def export(run_dir: Path, artifacts: Path, label: str) -> Path:
@@ -90,4 +90,4 @@ def rerender(run_dir: Path, force: bool = False) -> dict[str, Path]:
     existing = [p.name for p in (run_dir / "report.md", run_dir / "junit.xml") if p.exists()]
     if existing and not force:
         raise UsageError(f"{run_dir} already has {', '.join(existing)}", hint="add --force to overwrite")
-    return _write_human(result, run_dir)
+    return write_human(result, run_dir)

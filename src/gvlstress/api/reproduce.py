@@ -17,7 +17,7 @@ from gvlstress.campaign.shrink import HARNESS_ONLY
 from gvlstress.model import Rate, RunResult
 from gvlstress.model.shrink import Measured, Reproduction, Step
 from gvlstress.probes import tools
-from gvlstress.reporters import reproducer
+from gvlstress.reporters import reproducer, shrunk
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import worker_spec
@@ -104,10 +104,8 @@ def write(rep: Reproduction, run_dir: Path) -> tuple[str, ...]:
     py, toml, sh = (run_dir / f for f in FILES)
     write_atomic(py, reproducer.render_python(rep))
     py.chmod(0o755)
-    write_atomic(toml, reproducer.render_toml(rep))
-    write_atomic(
-        sh, f"#!/bin/sh\n# the shrunk setting, run by gvlstress itself\n{reproducer.run_line(rep)}\n"
-    )
+    write_atomic(toml, shrunk.render_toml(rep))
+    write_atomic(sh, shrunk.render_sh(rep))
     sh.chmod(0o755)
     return FILES
 

@@ -20,6 +20,7 @@ from typing import Protocol
 
 from gvlstress.api import reproduce
 from gvlstress.api.run import NullObserver, run
+from gvlstress.api.waves import MIN_WAVE_S
 from gvlstress.campaign import shrink as plan
 from gvlstress.campaign import stats
 from gvlstress.errors import GvlstressError, UsageError
@@ -27,7 +28,7 @@ from gvlstress.model import RunResult, WaveResult
 from gvlstress.model.shrink import Measured, Reproduction, ShrinkResult, Step
 from gvlstress.reporters import json_report, markdown
 from gvlstress.reporters.files import write_atomic
-from gvlstress.scenario import Scenario, resolve
+from gvlstress.scenario import Scenario, check_setting, resolve
 from gvlstress.supervisor import StopFlag
 from gvlstress.system import watchdog
 from gvlstress.system.redact import REDACTED, redact_path
@@ -35,6 +36,7 @@ from gvlstress.targets.registry import get_target
 
 STEP_LAUNCHES = 30
 MAX_LAUNCHES = 200
+_SETTINGS = frozenset(Scenario().to_dict()) - {"source", "options"}
 MIN_STEP_S = 10.0
 """A step is not started with less time than this left in the budget."""
 
@@ -122,6 +124,12 @@ def _shrink(
         _save(run_dir, state)
         if observer is not None and done.done:
             observer.step_finished(number, done)
+        if not done.done and done.launches == step.launches and not stop:  # no launch fitted
+            why = (
+                "the time budget had no room for a launch" if deadline is not None else "a step ran no launch"
+            )
+            state = replace(state, stopped=why, finished=False)
+            break
     return _finish(run_dir, original_run, original, state, measure, observer, stop)
 
 
@@ -161,11 +169,13 @@ def _start(
                 f"this shrink was started at --rate {saved.stated_rate:g}",
                 hint="resume it without --rate, or add --force to start over",
             )
-        return original, saved
+        return original, _resumable(saved, run_dir / "shrink.json")
     if rate is not None and not 0 < rate < 1:
         raise UsageError(f"--rate {rate:g}: must be strictly between 0 and 1", hint="e.g. --rate 0.5")
-    if not ratio > 1:
-        raise UsageError(f"--ratio {ratio:g}: must be above 1", hint="e.g. --ratio 4")
+    if not 1 < ratio <= plan.MAX_RATIO:  # False for NaN too
+        raise UsageError(
+            f"--ratio {ratio:g}: must be above 1 and at most {plan.MAX_RATIO:g}", hint="e.g. --ratio 4"
+        )
     stated = rate if rate is not None else plan.stated_rate(hung, waves)
     return original, ShrinkResult(
         source=redact_path(str(run_dir)),
@@ -178,9 +188,49 @@ def _start(
     )
 
 
+_DECISIONS = ("kept", "dropped", "undecided", "invalid", "pending")
+
+
+def _resumable(saved: ShrinkResult, path: Path) -> ShrinkResult:
+    """A saved shrink as a resumed one can go on from: its test states a rate it can test, and
+    each step sets settings a run takes (a hand-edited or damaged shrink.json is refused in one
+    line, never a crash halfway through)."""
+    hint = "add --force to start the shrink over"
+    if not (
+        0 < saved.stated_rate < 1
+        and 1 < saved.ratio <= plan.MAX_RATIO
+        and saved.stated_rate / saved.ratio > 0
+    ):
+        raise UsageError(
+            f"{path}: stated_rate {saved.stated_rate!r} and ratio {saved.ratio!r} state no test", hint=hint
+        )
+    if not all(0 < x < 0.5 for x in (saved.alpha, saved.beta)):
+        raise UsageError(
+            f"{path}: alpha {saved.alpha!r} and beta {saved.beta!r} must be between 0 and 0.5", hint=hint
+        )
+    for n, step in enumerate(saved.steps, 1):
+        where = f"{path} step {n}"
+        if step.decision not in _DECISIONS or not 0 <= step.hangs <= step.launches:
+            raise UsageError(
+                f"{where}: {step.hangs}/{step.launches} hung, {step.decision!r}: not a step", hint=hint
+            )
+        for key, value in step.changes.items():
+            if key == "options" and isinstance(value, dict):
+                continue
+            if key not in _SETTINGS:
+                raise UsageError(f"{where}: {key!r} is not a setting", hint=hint)
+            try:
+                check_setting(key, value, f"{where} {key}")
+            except UsageError as exc:
+                raise UsageError(exc.message, hint=hint) from None
+    return saved
+
+
 def _runnable(recorded: Scenario, run_dir: Path) -> Scenario:
-    """The run's scenario as it ran, refused where run.json kept a secret redacted."""
-    hidden = [k for k, v in recorded.to_dict().items() if REDACTED in str(v)]
+    """The run's scenario as it ran, refused where run.json kept a secret redacted in a setting
+    a step runs with (not its name, nor the report directory: each step writes under RUN_DIR)."""
+    unused = ("name", "description", "report_dir", "source")
+    hidden = [k for k, v in recorded.to_dict().items() if REDACTED in str(v) and k not in unused]
     if hidden:
         raise UsageError(
             f"{run_dir}/run.json keeps {', '.join(hidden)} redacted (a secret), so its setting cannot be run again",
@@ -204,13 +254,18 @@ def _run_step(
     observer: ShrinkObserver | None,
     stop: StopFlag,
 ) -> Step:
-    """Launch `setting` until the test decides, its cap or the budgets; the step updated."""
-    cap = min(budget.per_step, step.launches + budget.launches - used)
+    """Launch `setting` until the test decides, the step's cap or the budgets; the step updated
+    (still pending where a budget ended it: the next shrink goes on with its launches)."""
+    cap = budget.per_step
+    room = budget.launches - used
+    want = min(cap - step.launches, room)
+    if deadline is not None:  # as many as fit, each with a launch's time: never none for a short budget
+        want = min(want, max(1, int((deadline - time.monotonic()) // MIN_WAVE_S)))
     part = len(step.runs)
     sc = replace(
         setting,
         name=f"shrink-{number:02d}",
-        waves=max(1, cap - step.launches),
+        waves=max(1, want),
         report_dir=str(run_dir / "shrink" / "steps"),
         keep_core=False,
         seed=(setting.seed + 1_000_003 * number + 7919 * part) % 2**63,  # launches of their own
@@ -233,10 +288,12 @@ def _run_step(
     launches, hangs = step.launches + len(waves), step.hangs + sum(1 for w in waves if w.verdict.is_hang)
     clean = max((w.wall_s for w in waves if not w.verdict.is_hang), default=0.0)
     said = plan.decide(test, hangs, launches, cap)
-    if said is None and not stop:  # the time budget ended it before a decision
-        said = ("undecided", f"{hangs}/{launches} hung when the time budget ran out: not kept")
-    decision, why = said if said else ("pending", f"{hangs}/{launches} hung when it was stopped")
-    where = os.path.relpath(result.run_dir, run_dir)
+    if said is None:  # stopped, or a budget of this invocation ended it before a decision
+        ended = "the launch budget ran out" if launches - step.launches >= room else "the time budget ran out"
+        ended = "it was stopped" if stop else f"{ended}: the next shrink goes on with it"
+        said = ("pending", f"{hangs}/{launches} hung when {ended}")
+    decision, why = said
+    where = os.path.relpath(result.path or result.run_dir, run_dir)  # on disk: run_dir is redacted
     return replace(
         step,
         launches=launches,

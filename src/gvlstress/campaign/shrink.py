@@ -30,6 +30,8 @@ RATE_FLOOR, RATE_CAP = 0.01, 0.9
 RATIO = 4.0
 """H0 is a rate this many times below the stated one: a deterministic hang (p1 0.9, p0 0.225)
 is kept after 3 hung launches and dropped after 2 clean ones."""
+MAX_RATIO = 1000.0
+"""Beyond this, H0 is a rate no launch count could tell from zero (and inf states no test)."""
 
 HARNESS_ONLY = ("chaos", "delays", "gang", "cpu_quota", "memory_limit")
 """Amplifiers a standalone program cannot apply: dropped first, so the reproducer needs none."""

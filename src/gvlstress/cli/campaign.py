@@ -30,6 +30,7 @@ from gvlstress.reporters.console import (
     print_slurm,
     print_summary,
     print_sweep,
+    shown_path,
 )
 from gvlstress.targets.registry import get_target
 
@@ -116,7 +117,7 @@ def merge(run_dirs: tuple[Path, ...], output: Path, mixed: bool) -> None:
     result = api.merge(list(run_dirs), output, mixed, tuple(["gvlstress", *sys.argv[1:]]))
     console = make_console()
     print_hosts(console, result)
-    print_summary(console, result, result.run_dir)
+    print_summary(console, result, shown_path(result.path or result.run_dir))
     raise SystemExit(int(exit_code_for(result)))
 
 

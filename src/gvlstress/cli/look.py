@@ -46,15 +46,19 @@ def _verdict_lines() -> str:
     epilog=usage(
         "inspect",
         "gvlstress inspect 4242 --tree         # a hung launcher and its pool's workers",
-        "gvlstress inspect --core reports/RUN/cores/wave1-pid4242.core.gz --exe /usr/bin/python3.11",
+        "gvlstress inspect --core reports/RUN/cores/wave1-pid4242.core.gz",
         exits=(
             (ExitCode.OK, "captured (idle, busy, stopped, stalled)"),
             (ExitCode.HANG, "deadlock or livelock"),
             (
                 ExitCode.USAGE,
-                "bad pid or core (also a kernel thread, a zombie, or a process gone during the look)",
+                "bad pid or core (also a kernel thread, a zombie, or a process gone during the look; "
+                "an --exe that is not the core's program)",
             ),
-            (ExitCode.ENVIRONMENT, "cannot read /proc or write the report"),
+            (
+                ExitCode.ENVIRONMENT,
+                "cannot read /proc or write the report; no stacks could be read from the core",
+            ),
         ),
         notes=_verdict_lines(),
     )
@@ -83,7 +87,7 @@ def _verdict_lines() -> str:
 @click.option(
     "--exe",
     metavar="PYTHON",
-    help="With --core: the program the process ran [default: the first file the core maps].",
+    help="With --core: the program the process ran [default: the one the core names].",
 )
 def inspect(
     pid: int | None,

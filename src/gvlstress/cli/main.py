@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 
 import click
 
@@ -35,6 +36,15 @@ def _save_traceback(exc: BaseException) -> str:
 def _said(text: str) -> str:
     """A message on one printable line, redacted (it may quote what the user gave or raised)."""
     return one_line(redact_text(text))
+
+
+def _disk_hint(argv: list[str] | None) -> str:
+    """What to do about a disk that refused: --report-dir only where the command has it."""
+    words = sys.argv[1:] if argv is None else argv
+    command = cli.commands.get(next((w for w in words if not w.startswith("-")), ""))
+    if command is not None and any(p.name == "report_dir" for p in command.params):
+        return "free space or pass --report-dir with a writable directory"
+    return "free space, or write to a directory you can write to"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -72,7 +82,7 @@ def main(argv: list[str] | None = None) -> None:
         found = "".join(f"; {note}" for note in getattr(exc, "__notes__", ()) if isinstance(note, str))
         err.print(
             f"gvlstress: error: cannot write or read{_said(where)}: {_said(exc.strerror or str(exc))}{_said(found)} "
-            "(hint: free space or pass --report-dir with a writable directory)",
+            f"(hint: {_disk_hint(argv)})",
             markup=False,
         )
         raise SystemExit(int(ExitCode.ENVIRONMENT)) from None

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from gvlstress.campaign import stats
+from gvlstress.campaign.shrink import MAX_RATIO
 from gvlstress.cli.terminal import interrupted_code
 from gvlstress.errors import ExitCode, UsageError
 from gvlstress.model import RunResult, Verdict
@@ -298,5 +299,24 @@ class _Probability(_FloatParam):
 
 
 PROBABILITY = _Probability()
+
+
+class _Ratio(_FloatParam):
+    """How many times lower a sequential test's H0 is: a finite number above 1 and at most
+    `MAX_RATIO` (inf would state no test; NaN passes every click range)."""
+
+    name = "ratio"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        if not 1 < x <= MAX_RATIO:  # False for NaN too
+            self.fail(f"{value!r} is not above 1 and at most {MAX_RATIO:g}", param, ctx)
+        return x
+
+
+RATIO_TYPE = _Ratio()
 
 MAX_WAVES = 10_000

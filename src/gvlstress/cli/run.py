@@ -35,6 +35,7 @@ from gvlstress.reporters.console import (
     print_hunt,
     print_like,
     print_summary,
+    shown_path,
 )
 from gvlstress.scenario import Scenario, describe, list_scenarios
 
@@ -73,7 +74,7 @@ def run(shard: str | None, **opts: Any) -> None:
         result = api.run(
             scenario, observer=observer, stop=stop, command=tuple(["gvlstress", *sys.argv[1:]]), shard=part
         )
-    print_summary(console, result, result.run_dir)
+    print_summary(console, result, shown_path(result.path or result.run_dir))
     raise SystemExit(int(exit_code_for(result)))
 
 
@@ -180,7 +181,8 @@ def hunt(
     print_hunt(console, result)
     if then_shrink and result.hangs and result.run.interrupted_by is None:
         console.print("")
-        run_shrink(Path(result.run.run_dir), Budget(), None, RATIO, None, False)
+        # the run directory on disk: its redacted form is for reports (it may name no real path)
+        run_shrink(Path(result.run.path or result.run.run_dir), Budget(), None, RATIO, None, False)
     raise SystemExit(int(exit_code_for(result.run)))
 
 

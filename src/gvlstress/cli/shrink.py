@@ -12,10 +12,11 @@ from gvlstress.api.shrink import MAX_LAUNCHES, STEP_LAUNCHES, Budget
 from gvlstress.campaign.shrink import RATIO
 from gvlstress.cli.group import cli
 from gvlstress.cli.help import usage
-from gvlstress.cli.options import _duration
+from gvlstress.cli.options import PROBABILITY, RATIO_TYPE, _duration
 from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
 from gvlstress.errors import ExitCode
 from gvlstress.model.shrink import ShrinkResult
+from gvlstress.reporters.console.paths import shown_path
 from gvlstress.reporters.console.shrink import ShrinkView, print_shrink
 
 SHRINK_EPILOG = usage(
@@ -63,12 +64,12 @@ SHRINK_EPILOG = usage(
 )
 @click.option(
     "--rate",
-    type=float,
+    type=PROBABILITY,
     help="The hang rate per launch the smallest setting must keep [default: the run's own, at most 0.9].",
 )
 @click.option(
     "--ratio",
-    type=float,
+    type=RATIO_TYPE,
     default=RATIO,
     show_default=True,
     help="H0 of each step: a rate this many times lower.",
@@ -101,7 +102,7 @@ def run_shrink(
     console = make_console()
     with stop_on_signals() as stop, ShrinkView(console) as view:
         result = api.shrink(run_dir, limits, rate, ratio, measure, view, stop, force)
-    print_shrink(console, result, str(run_dir))
+    print_shrink(console, result, shown_path(str(run_dir)))
     if stop:
         raise SystemExit(int(interrupted_code(stop.signum)))
     return result

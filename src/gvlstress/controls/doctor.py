@@ -24,6 +24,7 @@ from gvlstress.probes import host as hostenv
 from gvlstress.probes import native, procfs, pyspy
 from gvlstress.probes import profile as profiles
 from gvlstress.system.knobs import thread_knobs
+from gvlstress.system.safeio import replaceable
 from gvlstress.targets.gvl_support import PACKAGES as GVL_PACKAGES
 from gvlstress.targets.gvl_support import POOL_CODE
 from gvlstress.targets.registry import BUILTINS
@@ -208,11 +209,11 @@ def packages_for(target: str | None) -> tuple[str, ...]:
 
 def export(path: Path, pid: int | None, python: str | None, target: str | None, force: bool) -> HostProfile:
     """Read this host's profile (for process `pid`, by default this one) with its pools measured,
-    and write it to `path` (never over a file without `force`)."""
+    and write it to `path` (never over a file without `force`, never over anything but a
+    regular file)."""
+    replaceable(path)  # /dev/null, a FIFO, a directory: refused, --force or not
     if path.exists() and not force:
         raise UsageError(f"{path} exists", hint="pass --force to replace it, or another path")
-    if path.is_dir():
-        raise UsageError(f"{path} is a directory", hint="pass the path of the .toml file to write")
     profile = profiles.read(pid, python, packages_for(target))
     knobs, cpus = profiles.environment(pid), profiles.affinity(pid)
     pools: dict[str, int] = {}

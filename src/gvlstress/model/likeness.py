@@ -180,6 +180,12 @@ def _memory(there: HostProfile, here: Here, src: str) -> tuple[list[Condition], 
     return out, settings
 
 
+def _count(value: str) -> int | None:
+    """A thread count as a knob says it (ASCII digits, a count a machine can have), else None:
+    ``²`` is a digit to `str.isdigit` and not to `int`."""
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 7 else None
+
+
 def _knobs(there: HostProfile, here: Here, src: str) -> tuple[list[Condition], dict[str, tuple[Any, str]]]:
     """The host's thread knobs in every worker's birth environment, and this shell's others out."""
     out: list[Condition] = []
@@ -195,7 +201,7 @@ def _knobs(there: HostProfile, here: Here, src: str) -> tuple[list[Condition], d
             out.append(
                 Condition(name, "not set", f"not set in the workers (this shell has {mine[name]})", APPLIED)
             )
-        elif name == "RAYON_NUM_THREADS" and value.isdigit() and 0 < int(value) <= 4096:
+        elif name == "RAYON_NUM_THREADS" and 0 < (_count(value) or 0) <= 4096:
             settings["inherit_rayon"] = (int(value), f"{src} [threads] {name}")
             out.append(
                 Condition(name, value, f"{value}, inherited by every worker", APPLIED, "", "inherit_rayon")
@@ -216,7 +222,7 @@ def _pool(
     """The threads per worker pool the host had, and --rayon where this machine would size it smaller."""
     a_t, a_h, key = there.cpu.affinity, here.profile.cpu.affinity, here.pool_key
     knob = there.threads.get("RAYON_NUM_THREADS", "")
-    inherited = int(knob) if knob.isdigit() and int(knob) > 0 else None
+    inherited = _count(knob) or None
     pool, how = there.pools.get(key), f"{key}'s pool, measured on export"
     if pool is None:
         quota = there.cpu.binding_quota

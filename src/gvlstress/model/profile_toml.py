@@ -4,14 +4,13 @@ Parse, then act: `read` turns the text into a frozen `HostProfile` or refuses it
 that names the file and the key (a profile of another schema version, a key this version does
 not know, a value of the wrong type, a variable that is no thread knob). The profile is a door
 a secret could come in by, and its `[threads]` end up in workers' environments: only thread
-knobs pass.
+knobs pass, each a variable's name with a value a variable can hold. Written through the TOML
+writer (`system.tomltext`): whatever a host's environment or paths hold reads back as it was.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
 import tomllib
 import typing
 from pathlib import Path
@@ -26,10 +25,13 @@ from gvlstress.model.profile import (
     ProcessProfile,
     SystemProfile,
 )
+from gvlstress.system import tomltext
 from gvlstress.system.knobs import is_knob
-from gvlstress.system.safeio import read_text_capped
+from gvlstress.system.safeio import read_text_capped, write_text_atomic
 
 MAX_PROFILE_BYTES = 1 << 20
+MAX_KNOB_CHARS = 4096
+"""A thread knob's value (OMP_PLACES of a 256-CPU host is about 2,000 characters)."""
 HINT = "write it again with `gvlstress doctor --export` (of this gvlstress version) on that host"
 
 _HEADER = """\
@@ -69,25 +71,10 @@ _TABLE_COMMENTS: dict[str, str] = {
 }
 
 
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return repr(v)
-    return json.dumps(str(v), ensure_ascii=True).replace("\x7f", "\\u007f")
-
-
-def _key(k: str) -> str:
-    bare = k and all(c.isascii() and (c.isalnum() or c in "_-") for c in k)
-    return k if bare else _value(k)
-
-
 def render(profile: HostProfile) -> str:
     """The profile as commented TOML (keys with no value are left out)."""
     lines = [_HEADER.rstrip("\n")]
-    lines += [f"{k} = {_value(getattr(profile, k))}" for k in _TOP if getattr(profile, k)]
+    lines += [f"{k} = {tomltext.value(getattr(profile, k))}" for k in _TOP if getattr(profile, k)]
     for table in _TABLES:
         lines += ["", f"[{table}]"]
         for f in dataclasses.fields(getattr(profile, table)):
@@ -95,21 +82,19 @@ def render(profile: HostProfile) -> str:
             if v is None or v == "":
                 continue
             note = _COMMENTS.get(f"{table}.{f.name}")
-            lines.append(f"{f.name} = {_value(v)}" + (f"  # {note}" if note else ""))
+            lines.append(f"{f.name} = {tomltext.value(v)}" + (f"  # {note}" if note else ""))
     for table in _MAPS:
         lines += ["", f"[{table}]  # {_TABLE_COMMENTS[table]}"]
-        lines += [f"{_key(k)} = {_value(v)}" for k, v in sorted(getattr(profile, table).items())]
+        lines += [
+            f"{tomltext.key(k)} = {tomltext.value(v)}" for k, v in sorted(getattr(profile, table).items())
+        ]
     return "\n".join(lines) + "\n"
 
 
 def write(profile: HostProfile, path: Path) -> None:
-    """Written whole or not at all (a temporary file beside it, then renamed)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(render(profile), encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    """Written whole or not at all (a temporary file beside it, then renamed), and only over a
+    regular file: a device, a FIFO or a directory at `path` is refused (`safeio.replaceable`)."""
+    write_text_atomic(path, render(profile))
 
 
 def read(path: Path, origin: str | None = None) -> HostProfile:
@@ -152,16 +137,30 @@ def parse(text: str, where: str) -> HostProfile:
         name: _table(where, name, data.get(name, {}), tp) for name, tp in _TABLES.items()
     }
     maps: dict[str, Any] = {name: _map(where, name, data.get(name, {}), tp) for name, tp in _MAPS.items()}
-    for name in maps["threads"]:
-        if not is_knob(name):
-            raise UsageError(
-                f"{where}: [threads] {name} is not a thread knob",
-                hint="a profile carries only RAYON_NUM_THREADS, POLARS_MAX_THREADS, NUMBA_NUM_THREADS, "
-                "TOKENIZERS_PARALLELISM and GVL_*, OMP_*, MKL_*, OPENBLAS_* variables",
-            )
+    for name, value in maps["threads"].items():
+        _knob(where, name, value)
     profile = HostProfile(**tables, **maps, **top)
     _sane(where, profile)
     return profile
+
+
+def _knob(where: str, name: str, value: str) -> None:
+    """A thread knob a worker's environment can be given: a knob's name that is a variable's
+    name (no ``=``, no NUL), and a value of a thread setting's size without a NUL."""
+    if not is_knob(name) or "=" in name or "\0" in name:
+        raise UsageError(
+            f"{where}: [threads] {name} is not a thread knob",
+            hint="a profile carries only RAYON_NUM_THREADS, POLARS_MAX_THREADS, NUMBA_NUM_THREADS, "
+            "TOKENIZERS_PARALLELISM and GVL_*, OMP_*, MKL_*, OPENBLAS_* variables",
+        )
+    if "\0" in value:
+        raise UsageError(f"{where}: [threads] {name}: a NUL character, which no variable can hold", hint=HINT)
+    if len(value) > MAX_KNOB_CHARS:
+        raise UsageError(
+            f"{where}: [threads] {name}: {len(value)} characters, longer than any thread setting "
+            f"(at most {MAX_KNOB_CHARS})",
+            hint=HINT,
+        )
 
 
 def _sane(where: str, p: HostProfile) -> None:

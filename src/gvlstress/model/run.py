@@ -293,6 +293,9 @@ class RunResult:
     """Why the waves stopped before the last one (a hunt's decision, a time budget), if they did."""
     like: Recreation | None = None
     """``--like``: the host profile recreated, each condition beside this host, what was not."""
+    path: str = field(default="", compare=False, metadata={"local": True})
+    """The run directory on this disk, as made (never written to a file: `run_dir`, redacted, is
+    what reports show; the console shows this through a pattern that spells no secret)."""
 
     @property
     def batches(self) -> int:

@@ -21,8 +21,9 @@ class Step:
     hangs: int = 0
     decision: str = "pending"
     """'kept' (it still hangs at the stated rate), 'dropped' (shown lower), 'undecided' (its
-    launches or the budget ran out first: not kept), 'invalid' (the setting is refused), or
-    'pending' (interrupted: a resumed shrink goes on with its launches)."""
+    --step-launches ran out first: not kept), 'invalid' (the setting is refused), or 'pending'
+    (interrupted, or this invocation's time or launch budget ran out: a resumed shrink goes on
+    with its launches)."""
     why: str = ""
     runs: tuple[str, ...] = ()
     """Its run directories, relative to the shrunk run's directory."""

@@ -242,11 +242,22 @@ def _copy(out: BinaryIO, mem: int, lo: int, hi: int, deadline: float) -> bool:
     return True
 
 
+def _private(path: Path) -> BinaryIO:
+    """A new file only its owner may read (0600): a core is a worker's memory, its environment's
+    secrets with it; everything written beside a core is made so."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(path.parent, 0o700)  # the cores folder: 0700, whoever made it first
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    os.fchmod(fd, 0o600)  # a file left by an earlier try keeps its mode through O_TRUNC
+    return os.fdopen(fd, "wb")
+
+
 def _compress(raw: Path, path: Path, deadline: float) -> None:
-    """`raw` gzipped into `path` (atomically), then removed."""
+    """`raw` gzipped into `path` (atomically, 0600), then removed; on any failure neither `raw`
+    nor the partial file is left."""
     part = path.with_name(f".{path.name}.part")
     try:
-        with raw.open("rb") as src, gzip.open(part, "wb", compresslevel=LEVEL) as out:
+        with raw.open("rb") as src, _private(part) as sink, gzip.GzipFile("", "wb", LEVEL, sink) as out:
             while chunk := src.read(CHUNK):
                 if time.monotonic() > deadline:
                     raise OSError(0, "the deadline passed while the core was compressed")
@@ -296,9 +307,11 @@ def write(pid: int, path: Path, limit: int = LIMIT_DEFAULT, timeout: float = TIM
         if chosen == "gcore":
             return _gcore(pid, path, limit, timeout, exe)
         return _own(pid, path, limit, started + timeout, exe)
-    except (OSError, ValueError, struct.error) as exc:
+    except (OSError, ValueError, struct.error) as exc:  # nothing partial is left beside the cores
         with contextlib.suppress(OSError):
             path.unlink()
+        for partial in path.parent.glob(f".{path.name}.*"):
+            partial.unlink(missing_ok=True)
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return KeptCore(
             str(path), chosen, False, time.monotonic() - started, limit_bytes=limit, executable=exe, error=why
@@ -317,27 +330,11 @@ def _own(pid: int, path: Path, limit: int, deadline: float, exe: str) -> KeptCor
     held (tens of milliseconds), compressed after they are let go."""
     started = time.monotonic()
     raw = path.with_name(f".{path.name}.raw")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with _held(pid) as stopper:
-        if not stopper.held:
-            refused = ", ".join(sorted(set(stopper.refused.values()))) or "the threads could not be stopped"
-            raise OSError(0, f"ptrace: {refused}")
-        notes, sps, threads = _notes(pid, stopper)
-        maps = parse_smaps(Path(f"/proc/{pid}/smaps").read_text())
-        segments, left = choose(maps, _present(pid, maps), set(sps), limit)
-        files = [(m.start, m.end, m.offset, m.path) for m in maps if m.file_backed]
-        notes += elfcore.note(elfcore.NT_FILE, elfcore.file_note(files))
-        head, ranges = elfcore.layout(notes, [(_flags(m.perms), lo, hi) for m, lo, hi in segments])
-        complete = True
-        mem = os.open(f"/proc/{pid}/mem", os.O_RDONLY | os.O_CLOEXEC)
-        try:
-            with raw.open("wb") as out:
-                out.write(head)
-                for lo, hi in ranges:
-                    complete = _copy(out, mem, lo, hi, deadline) and complete
-                out.truncate()
-        finally:
-            os.close(mem)
+    try:
+        ranges, left, threads, complete = _raw(pid, raw, limit, deadline)
+    except BaseException:  # a full disk, a process gone: no uncompressed memory is left behind
+        raw.unlink(missing_ok=True)
+        raise
     held = time.monotonic() - started
     _compress(raw, path, deadline)
     return KeptCore(
@@ -356,6 +353,32 @@ def _own(pid: int, path: Path, limit: int, deadline: float, exe: str) -> KeptCor
     )
 
 
+def _raw(pid: int, raw: Path, limit: int, deadline: float) -> tuple[list[tuple[int, int]], int, int, bool]:
+    """The uncompressed core in `raw` (0600), written while every thread is held: the ranges
+    saved, the bytes the bound left out, the threads held, and whether it is complete."""
+    with _held(pid) as stopper:
+        if not stopper.held:
+            refused = ", ".join(sorted(set(stopper.refused.values()))) or "the threads could not be stopped"
+            raise OSError(0, f"ptrace: {refused}")
+        notes, sps, threads = _notes(pid, stopper)
+        maps = parse_smaps(Path(f"/proc/{pid}/smaps").read_text())
+        segments, left = choose(maps, _present(pid, maps), set(sps), limit)
+        files = [(m.start, m.end, m.offset, m.path) for m in maps if m.file_backed]
+        notes += elfcore.note(elfcore.NT_FILE, elfcore.file_note(files))
+        head, ranges = elfcore.layout(notes, [(_flags(m.perms), lo, hi) for m, lo, hi in segments])
+        complete = True
+        mem = os.open(f"/proc/{pid}/mem", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            with _private(raw) as out:
+                out.write(head)
+                for lo, hi in ranges:
+                    complete = _copy(out, mem, lo, hi, deadline) and complete
+                out.truncate()
+        finally:
+            os.close(mem)
+    return ranges, left, threads, complete
+
+
 def _flags(perms: str) -> int:
     return sum(f for c, f in (("r", elfcore.PF_R), ("w", elfcore.PF_W), ("x", elfcore.PF_X)) if c in perms)
 
@@ -369,11 +392,14 @@ def _gcore(pid: int, path: Path, limit: int, timeout: float, exe: str) -> KeptCo
     prefix = path.with_name(f".{path.name}.gcore")
     raw = Path(f"{prefix}.{pid}")
     try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(path.parent, 0o700)  # gdb writes its core with the umask's mode: in a 0700 folder
         ran = tools.run([gcore, "-o", str(prefix), str(pid)], timeout, diagnostic=True)
         if not raw.is_file():
             raise OSError(0, f"gcore wrote no core ({ran.error or 'no reason given'})")
+        raw.chmod(0o600)
         size = raw.stat().st_size
-        with raw.open("rb") as src, gzip.open(path, "wb", compresslevel=LEVEL) as out:
+        with raw.open("rb") as src, _private(path) as sink, gzip.GzipFile("", "wb", LEVEL, sink) as out:
             while chunk := src.read(CHUNK):
                 out.write(chunk)
     finally:

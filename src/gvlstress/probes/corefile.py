@@ -17,9 +17,11 @@ import lzma
 import os
 import re
 import shutil
+import struct
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
 
@@ -89,6 +91,92 @@ def notes(core: Path) -> elfcore.CoreNotes:
         return elfcore.read_notes(head)
     except elfcore.NotACore as exc:
         raise CoreError(str(exc)) from None
+
+
+AT_ENTRY = 9
+"""The auxiliary vector's entry: the program's entry point, an address inside its own mapping."""
+
+
+def _program_notes(
+    head: bytes,
+) -> tuple[int | None, list[tuple[int, int, int, str]], list[tuple[int, int, int]]]:
+    """From a core's head: the program's entry point (NT_AUXV), every file mapping (start, end,
+    offset, path) from NT_FILE, and the PT_LOAD segments (address, file offset, size)."""
+    phoff = struct.unpack_from("<Q", head, 32)[0]
+    phentsize, phnum = struct.unpack_from("<HH", head, 54)
+    entry, files, loads = None, [], []
+    for i in range(phnum):
+        at = phoff + i * phentsize
+        if at + elfcore.PHDR_SIZE > len(head):
+            break
+        p_type, _, offset, vaddr, _, filesz, _, _ = struct.unpack_from("<IIQQQQQQ", head, at)
+        if p_type == elfcore.PT_LOAD:
+            loads.append((vaddr, offset, filesz))
+            continue
+        if p_type != elfcore.PT_NOTE or offset + filesz > len(head):
+            continue
+        seg, pos = head[offset : offset + filesz], 0
+        while pos + 12 <= len(seg):
+            namesz, descsz, ntype = struct.unpack_from("<III", seg, pos)
+            pos += 12 + namesz + (-namesz % 4)
+            desc = seg[pos : pos + descsz]
+            pos += descsz + (-descsz % 4)
+            if ntype == elfcore.NT_AUXV:
+                pairs = struct.iter_unpack("<QQ", desc[: len(desc) // 16 * 16])
+                entry = next((value for key, value in pairs if key == AT_ENTRY), entry)
+            elif ntype == elfcore.NT_FILE and len(desc) >= 16:
+                count, page = struct.unpack_from("<QQ", desc, 0)
+                table = [
+                    struct.unpack_from("<QQQ", desc, 16 + 24 * k)
+                    for k in range(min(count, (len(desc) - 16) // 24))
+                ]
+                names = desc[16 + 24 * len(table) :].split(b"\0")
+                files = [
+                    (lo, hi, pg * page, n.decode("utf-8", "surrogateescape"))
+                    for (lo, hi, pg), n in zip(table, names, strict=False)
+                ]
+    return entry, files, loads
+
+
+@dataclass(frozen=True)
+class Program:
+    """The program a core's process ran, as the core names it (the file mapped where its entry
+    point is), and the first page of that file as the core saved it (None when it did not)."""
+
+    path: str
+    head: bytes | None
+
+
+def program(core: Path) -> Program | None:
+    """The program the core ran, read from the core itself: the file whose mapping holds the
+    auxiliary vector's entry point (the first file mapped, where a core has no NT_AUXV)."""
+    with core.open("rb") as fh:
+        head = fh.read(NOTES_BYTES)
+        try:
+            entry, files, loads = _program_notes(head)
+        except struct.error:
+            return None
+        if not files:
+            return None
+        name = next((f[3] for f in files if entry is not None and f[0] <= entry < f[1]), files[0][3])
+        start = min((f[0] for f in files if f[3] == name and f[2] == 0), default=None)
+        for vaddr, offset, size in loads:
+            if start is not None and vaddr <= start and start + elfcore.PAGE <= vaddr + size:
+                fh.seek(offset + start - vaddr)
+                return Program(name, fh.read(elfcore.PAGE))
+    return Program(name, None)
+
+
+def same_program(given: str, found: Program) -> bool | None:
+    """Is the file `given` the program the core ran? The same file where the core's path exists
+    here; else the same first page (its ELF header and build id) where the core saved it; None
+    where neither can tell."""
+    if os.path.exists(found.path):
+        return os.path.samefile(given, found.path)
+    if found.head is None:
+        return None
+    with open(given, "rb") as fh:
+        return fh.read(elfcore.PAGE) == found.head
 
 
 def sample(found: elfcore.CoreNotes, names: dict[int, str], at: float = 0.0) -> ProcSample:

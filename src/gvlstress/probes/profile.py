@@ -68,6 +68,11 @@ def environment(pid: int | None) -> dict[str, str]:
         raise UsageError(
             f"--pid {pid}: no such process", hint="pass the pid of the running pipeline"
         ) from None
+    except ProcessLookupError:  # in /proc, but with no memory to read its environment from
+        raise UsageError(
+            f"--pid {pid}: {_no_memory(pid)}, which has no environment to read",
+            hint="give --pid the pid of the pipeline's main process, which is running",
+        ) from None
     except PermissionError:
         raise EnvironmentProblem(
             f"--pid {pid}: cannot read its environment (permission denied)",
@@ -76,6 +81,16 @@ def environment(pid: int | None) -> dict[str, str]:
     pairs = (item.partition(b"=") for item in raw.split(b"\0") if item)
     env = {k.decode(errors="replace"): v.decode(errors="replace") for k, _, v in pairs}
     return knob_values(env)
+
+
+def _no_memory(pid: int) -> str:
+    """What a process with no memory to read is: a zombie (exited, not yet waited for) or a
+    kernel thread."""
+    try:
+        state = _proc(pid, "stat").read_text().rpartition(")")[2].split()[0]
+    except (OSError, IndexError):
+        return "a process that ended"
+    return "a zombie (it exited; its parent has not waited for it)" if state == "Z" else "a kernel thread"
 
 
 def affinity(pid: int | None) -> set[int]:

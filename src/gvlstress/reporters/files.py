@@ -4,25 +4,14 @@ half a report) and appends of whole lines. Reads that cannot block are in `gvlst
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
+
+from gvlstress.system.safeio import write_text_atomic
 
 
 def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; reports are meant to be shared
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """`text` in `path` whole or not at all, never over anything but a regular file."""
+    write_text_atomic(path, text)
 
 
 def append_line(path: Path, line: str) -> None:

@@ -53,7 +53,9 @@ def _fields(tp: type) -> tuple[tuple[str, bool], ...]:
     got = _FIELDS.get(tp)
     if got is None:
         got = tuple(
-            (f.name, f.name in HEX_FIELDS) for f in dataclasses.fields(tp) if not f.metadata.get("file_only")
+            (f.name, f.name in HEX_FIELDS)
+            for f in dataclasses.fields(tp)
+            if not f.metadata.get("file_only") and not f.metadata.get("local")
         )
         _FIELDS[tp] = got
         _EXTRAS[tp] = tuple(x for x in EXTRA_PROPERTIES if hasattr(tp, x))
@@ -235,7 +237,7 @@ def _load(tp: Any, value: Any) -> Any:
         kwargs = {
             f.name: _load(hints[f.name], value[f.name])
             for f in dataclasses.fields(tp)
-            if f.name in value and not f.metadata.get("file_only")
+            if f.name in value and not f.metadata.get("file_only") and not f.metadata.get("local")
         }
         return tp(**kwargs)
     if tp is int and isinstance(value, str) and value.startswith("0x"):

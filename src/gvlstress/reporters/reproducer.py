@@ -1,6 +1,10 @@
 """The standalone reproducer a shrink writes: one Python file that imports the standard library
-and the user's loader only, its scenario TOML, and the `gvlstress run` line (formatting only:
-the setting, the recipe, the timeout and the launches were worked out before).
+and the user's loader only (formatting only: the setting, the recipe, the timeout and the
+launches were worked out before). Its scenario TOML and run line are `reporters.shrunk`'s.
+
+Every value the file holds that gvlstress did not write itself (a path, an option, a variable)
+is quoted by `repr`, or escaped into its docstring, never pasted into code: a run directory
+whose name closes a docstring and calls ``os.system`` is text in the file, not a statement.
 
 The file is a spawn ``ProcessPoolExecutor`` loop: each launch starts fresh workers, each sets
 the thread variables that matter before it imports the loader and takes its batches; a launch
@@ -11,15 +15,15 @@ cannot keep it alive. It prints each launch and how often it hung, and exits 1 o
 
 from __future__ import annotations
 
-import json
-import shlex
+import datetime as dt
+import math
+from collections.abc import Mapping
 from typing import Any
 
 from gvlstress import __version__
 from gvlstress.model.shrink import Reproduction
 
-_HEAD = '''#!/usr/bin/env python3
-"""A hang, reproduced without gvlstress: {what}.
+_DOC = """A hang, reproduced without gvlstress: {what}.
 
 Written by `gvlstress shrink` ({version}) from {source}.
 It imports the standard library and {modules} only. Each launch starts {workers} fresh
@@ -30,7 +34,9 @@ Run:  python3 {name} [--launches N] [--timeout SECONDS] [--json PATH]
 Exit: 1 a launch hung; 0 none did; 3 a launch failed otherwise (the loader raised, a worker
 died); 2 bad arguments. Workers left hanging are killed by pid before it exits.
 """
+"""The file's docstring, as text: filled in, then written as a literal (`_doc_literal`)."""
 
+_IMPORTS = """
 import argparse
 import concurrent.futures as cf
 import json
@@ -44,7 +50,7 @@ import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
 
-'''
+"""
 
 _BODY = '''
 
@@ -233,8 +239,46 @@ if __name__ == "__main__":
 
 
 def _py(value: Any) -> str:
-    """A Python literal of a plain JSON value (dicts, lists, strings, numbers, booleans, None)."""
-    return repr(value)
+    """A Python expression that evaluates to `value`, a plain value (None, booleans, numbers
+    with inf and nan, strings, dates and times, lists, tuples, mappings): quoted by `repr`, so no
+    value can be read as code."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, str):
+        return str.__repr__(value)
+    if isinstance(value, float):
+        return float.__repr__(value) if math.isfinite(value) else f"float({str(value)!r})"
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return f"__import__('datetime').{type(value).__name__}.fromisoformat({value.isoformat()!r})"
+    if isinstance(value, tuple):
+        return "(" + "".join(f"{_py(v)}, " for v in value) + ")"
+    if isinstance(value, list):
+        return "[" + ", ".join(_py(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_py(k)}: {_py(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"no Python literal for {type(value).__name__}")
+
+
+def _escaped(c: str) -> str:
+    """A character as a string literal may hold it: printable ones as they are, the rest (NUL,
+    controls, U+2028, lone surrogates) as an escape."""
+    if c in '\\"':
+        return "\\" + c
+    return c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+
+
+def _doc_literal(text: str) -> str:
+    """`text` as a triple-quoted string literal that reads as the text: every quote and
+    backslash escaped (so nothing in it can end the string or start an escape such as
+    ``\\N{``), line breaks kept, anything unprintable escaped."""
+    return '"""' + "".join(c if c == "\n" else _escaped(c) for c in text) + '"""'
+
+
+def _comment(text: str) -> str:
+    """`text` as one comment line: nothing in it can start a line of code."""
+    return "# " + "".join(_escaped(c) if c != '"' and c != "\\" else c for c in text)
 
 
 def render_python(rep: Reproduction, name: str = "reproduce.py") -> str:
@@ -249,7 +293,7 @@ def render_python(rep: Reproduction, name: str = "reproduce.py") -> str:
         if rep.not_carried
         else ""
     )
-    head = _HEAD.format(
+    doc = _DOC.format(
         what=f"{rep.workers} worker(s) x {rep.env.get('RAYON_NUM_THREADS', 'default')} thread(s)",
         version=__version__,
         source=rep.source,
@@ -263,79 +307,28 @@ def render_python(rep: Reproduction, name: str = "reproduce.py") -> str:
         name=name,
     )
     settings = [
-        f"WORKERS = {rep.workers}",
-        f"BATCHES = {rep.iterations}",
+        f"WORKERS = {_py(rep.workers)}",
+        f"BATCHES = {_py(rep.iterations)}",
         f"SECONDS = {_py(rep.duration)}  # iterate this long instead of BATCHES, when set",
         f"START_METHOD = {_py(rep.start_method)}",
         f"ENV = {_py(rep.env)}  # set in each worker before the loader is imported",
         f"INHERITED = {_py(rep.inherited)}  # in the parent's environment: workers are born with it",
         f"OPTIONS = {_py(r.options)}",
         f"WARM_OPTIONS = {_py(r.warm_options if r.warm_options is not None else r.options)}",
-        f"SEED = {rep.seed}",
-        f"TIMEOUT_S = {rep.timeout_s:g}",
-        f"LAUNCHES = {rep.launches}",
-        f"RESULT_BYTES = {rep.result_bytes}  # what each worker's task returns, as a training task returns weights",
+        f"SEED = {_py(rep.seed)}",
+        f"TIMEOUT_S = {_py(float(rep.timeout_s))}",
+        f"LAUNCHES = {_py(rep.launches)}",
+        f"RESULT_BYTES = {_py(rep.result_bytes)}  # what each worker's task returns, as a training task returns weights",
         f"SWITCH_INTERVAL = {_py(rep.switch_interval)}",
         f"AFFINITY = {_py(list(rep.affinity) if rep.affinity else None)}",
-        f"BURNERS = {rep.burners}  # CPU-burning neighbour processes during each launch",
+        f"BURNERS = {_py(rep.burners)}  # CPU-burning neighbour processes during each launch",
         f"KILL_WORKER = {_py(rep.kill_worker)}",
-        f"WARM_PARENT = {rep.warm_parent}",
+        f"WARM_PARENT = {_py(rep.warm_parent)}",
         f"PRELOAD = {_py(list(rep.preload))}",
     ]
     imports = "\n".join(f"    {line}" for line in (*r.imports, *r.setup))
     helpers = "\n\n" + "\n".join(r.helpers) + "\n" if r.helpers else ""
     body = _BODY.format(imports=imports, open=r.open, next=r.next, helpers=helpers)
-    note = f"# {r.note}\n" if r.note else ""
+    note = _comment(r.note) + "\n" if r.note else ""
+    head = "#!/usr/bin/env python3\n" + _doc_literal(doc) + "\n" + _IMPORTS
     return head + note + "\n".join(settings) + "\n" + body
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    return json.dumps(str(value))
-
-
-def render_toml(rep: Reproduction) -> str:
-    """The minimal setting as a scenario file (`gvlstress run --scenario THIS`)."""
-    fields = {k: v for k, v in rep.scenario.items() if k != "options" and v is not None}
-    out = [
-        f"# The smallest setting `gvlstress shrink` found from {rep.source}.",
-        "# gvlstress run --scenario THIS_FILE",
-        "[scenario]",
-        *(f"{k} = {_toml(v)}" for k, v in fields.items()),
-    ]
-    options = rep.scenario.get("options") or {}
-    if options:
-        out += ["", "[target]", *(f"{k} = {_toml(v)}" for k, v in options.items())]
-    return "\n".join(out) + "\n"
-
-
-_BOOL_FLAGS = {"warm_parent": "--warm-parent", "preload": "--preload", "keep_core": "--keep-core"}
-
-
-def run_argv(rep: Reproduction) -> tuple[str, ...]:
-    """The `gvlstress run` line of the minimal setting, flag by flag."""
-    argv = ["gvlstress", "run"]
-    for key, value in rep.scenario.items():
-        if key in ("options", "name", "description") or value is None:
-            continue
-        if key in _BOOL_FLAGS:
-            argv += [_BOOL_FLAGS[key]] if value else []
-        elif key == "warm_up":
-            argv += [] if value else ["--no-warm-up"]
-        elif key == "thread_env":
-            for var in value:
-                argv += ["--thread-env", var]
-        else:
-            argv += ["--" + key.replace("_", "-"), f"{value:g}" if isinstance(value, float) else str(value)]
-    for key, value in (rep.scenario.get("options") or {}).items():
-        argv += ["-o", f"{key}={str(value).lower() if isinstance(value, bool) else value}"]
-    return tuple(argv)
-
-
-def run_line(rep: Reproduction) -> str:
-    return shlex.join(run_argv(rep))

@@ -16,7 +16,8 @@ class Observer(Protocol):
     """Receives live events; the console reporter implements it. Must not block."""
 
     def run_started(self, run_dir: str) -> None:
-        """Where the run's files go (redacted), before its first wave."""
+        """Where the run's files go (the path on this disk: whoever shows it redacts it), before
+        its first wave."""
 
     def wave_started(self, index: int, scenario: Scenario) -> None: ...
 

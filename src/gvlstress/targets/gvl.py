@@ -189,7 +189,8 @@ def loader_child(options: dict[str, Any] | None, conn: Any) -> None:
 def open_dataset(gvl: Any, options: dict[str, Any]) -> Any:
     """The Dataset opened as a pipeline opens it: ``Dataset.open`` (the reference, jitter, rc_neg,
     deterministic given), then the sequences (``with_seqs``), the tracks (``with_tracks``: the
-    names given, ``none``, or genvarloader's default of all) and the length (``with_len``)."""
+    names given, ``none``, or genvarloader's default of all) and the length (``with_len``). A
+    track the dataset does not have is refused (ValueError), whatever the version does."""
     kwargs = {k: options[k] for k in OPEN_KEYS if k in options}
     ds = gvl.Dataset.open(options["dataset"], reference=options.get("reference"), **kwargs)
     seqs = options.get("seqs", "haplotypes")
@@ -198,7 +199,13 @@ def open_dataset(gvl: Any, options: dict[str, Any]) -> Any:
     if tracks is False or tracks == "none":
         ds = ds.with_tracks(False)
     elif isinstance(tracks, str) and tracks:
-        ds = ds.with_tracks([t.strip() for t in tracks.split(",")])
+        names = [t.strip() for t in tracks.split(",")]
+        have = list(getattr(ds, "available_tracks", None) or [])
+        if missing := [t for t in names if t not in have]:
+            # <= 0.36 only warn ("Dataset has no tracks, so this method has no effect") and
+            # run without them: a run that loads no track is not the pipeline's
+            raise ValueError(f"Missing tracks: {missing!r} (the dataset has {', '.join(have) or 'none'})")
+        ds = ds.with_tracks(names)
     if "output_length" in options:
         ds = ds.with_len(options["output_length"])
     return ds

@@ -13,11 +13,12 @@ program imports as it is.
 
 from __future__ import annotations
 
+import keyword
 from typing import Any
 
 from gvlstress.model.shrink import Recipe
 from gvlstress.targets.base import TargetPlan
-from gvlstress.targets.gvl_data import version_tuple
+from gvlstress.targets.gvl_data import OPEN_KEYS, version_tuple
 
 NATIVE = "gvlstress.targets.native:open_worker"
 CALLABLE = "gvlstress.targets.callable:open_worker"
@@ -41,6 +42,8 @@ def recipe(plan: TargetPlan) -> Recipe | None:
         )
     if plan.entry == CALLABLE:
         where, _, name = str(plan.options["target"]).partition(":")
+        if not _names(where, name):
+            return None
         return Recipe(
             imports=("import inspect", f"from {where} import {name} as make_batches"),
             open="iter(make_batches(**OPTIONS, **{k: v for k, v in (('seed', seed), ('slot', slot)) "
@@ -51,7 +54,7 @@ def recipe(plan: TargetPlan) -> Recipe | None:
         )
     if plan.entry == GENVARLOADER:
         return _genvarloader(plan)
-    if module.startswith("gvlstress."):
+    if module.startswith("gvlstress.") or not _names(module, function):
         return None
     return Recipe(
         imports=(f"from {module} import {function} as open_worker",),
@@ -61,6 +64,13 @@ def recipe(plan: TargetPlan) -> Recipe | None:
         options=dict(plan.options),
         note=f"{plan.entry} is the target's own worker half, imported as it is",
     )
+
+
+def _names(module: str, name: str) -> bool:
+    """Can ``from MODULE import NAME`` be written as code (dotted identifiers, no keyword)? A
+    tampered run.json may name anything; the program is written from names only."""
+    parts = (*module.split("."), name)
+    return all(p.isidentifier() and not keyword.iskeyword(p) for p in parts)
 
 
 _GATE = (
@@ -123,17 +133,40 @@ def _loader_child(batch: str) -> tuple[str, ...]:
     )
 
 
+_OPEN_DATASET = (
+    "def open_dataset():",
+    '    """The Dataset opened as the run opened it: Dataset.open (reference, jitter, rc_neg,',
+    "    deterministic), then the sequences, the tracks (the names given, none, or all) and the",
+    '    output length, each as OPTIONS says."""',
+    "    import genvarloader as gvl",
+    "    kwargs = {k: OPTIONS[k] for k in ('jitter', 'rc_neg', 'deterministic') if k in OPTIONS}",
+    "    ds = gvl.Dataset.open(OPTIONS['dataset'], reference=OPTIONS.get('reference'), **kwargs)",
+    "    seqs = OPTIONS.get('seqs', 'haplotypes')",
+    "    ds = ds.with_seqs(None if seqs == 'none' else seqs)",
+    "    tracks = OPTIONS.get('tracks')",
+    "    if tracks is False or tracks == 'none':",
+    "        ds = ds.with_tracks(False)",
+    "    elif isinstance(tracks, str) and tracks:",
+    "        ds = ds.with_tracks([t.strip() for t in tracks.split(',')])",
+    "    if 'output_length' in OPTIONS:",
+    "        ds = ds.with_len(OPTIONS['output_length'])",
+    "    return ds",
+    "",
+)
+_OPENED = ("dataset", "reference", "seqs", "tracks", *OPEN_KEYS, "output_length")
+"""What `gvl.open_dataset` opens a dataset with: the reproducer carries each the run had."""
+
+
 def _genvarloader(plan: TargetPlan) -> Recipe | None:
     opts: dict[str, Any] = dict(plan.options)
     if opts.get("mode", "plain") != "plain":
         return None  # a GIL thread beside the loader: the target's own worker half only
     old = version_tuple(plan.versions.get("genvarloader", "0.0")) < (0, 37)
-    seqs = "gvl.Dataset.open(OPTIONS['dataset'], reference=OPTIONS['reference']).with_seqs('haplotypes')"
-    ds = seqs + (".with_tracks('signal')" if opts.get("tracks") else "")
     batch = int(opts.get("batch_regions", 0))
     loader = str(opts.get("loader", "none"))
     child = loader != "none"
     upto = str(batch) if batch > 0 else ("self.ds" if child else "loader") + ".shape[0]"
+    opened = {k: opts[k] for k in _OPENED if opts.get(k) is not None}
     return Recipe(
         imports=("import genvarloader as gvl",),
         setup=(
@@ -144,14 +177,12 @@ def _genvarloader(plan: TargetPlan) -> Recipe | None:
             "    pass",
             *(_GATE if old and opts.get("force_parallel", True) else ()),
         ),
-        open=f"LoaderChild({ds})" if child else ds,
+        open="LoaderChild(open_dataset())" if child else "open_dataset()",
         next="loader.next_batch()" if child else f"loader[0 : {upto}, :]",
         modules=("genvarloader",),
-        options={
-            "dataset": opts["dataset"],
-            "reference": opts["reference"],
-            **({"loader": loader} if child else {}),
-        },
-        helpers=_loader_child(f"self.ds[0 : {upto}, :]") if child else (),
-        note="the dataset was built by gvlstress (a synthetic one, cached); point OPTIONS at your own",
+        options={**opened, **({"loader": loader} if child else {})},
+        helpers=(*_OPEN_DATASET, *(_loader_child(f"self.ds[0 : {upto}, :]") if child else ())),
+        note="the dataset was built by gvlstress (a synthetic one, cached); point OPTIONS at your own"
+        if "seqs" not in opts
+        else "the dataset the run opened, opened as the run opened it",
     )

@@ -4,6 +4,7 @@ rich); user strings never go through rich markup unescaped. Machine-readable out
 files, never here."""
 
 from gvlstress.reporters.console.live import ConsoleObserver, SweepBar, verdict_text
+from gvlstress.reporters.console.paths import shown_path
 from gvlstress.reporters.console.summaries import (
     print_checks,
     print_compare,
@@ -36,5 +37,6 @@ __all__ = [
     "print_slurm",
     "print_summary",
     "print_sweep",
+    "shown_path",
     "verdict_text",
 ]

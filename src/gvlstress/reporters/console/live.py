@@ -17,6 +17,7 @@ from gvlstress.model import (
     plural,
 )
 from gvlstress.model.live import WorkerStatus
+from gvlstress.reporters.console.paths import shown_path
 from gvlstress.reporters.json_report import error_ref
 from gvlstress.scenario import Scenario
 from gvlstress.system.text import clip, one_line
@@ -54,7 +55,7 @@ class ConsoleObserver:
         self._run_dir: str | None = None
 
     def run_started(self, run_dir: str) -> None:
-        self._run_dir = run_dir
+        self._run_dir = shown_path(run_dir)
 
     def _table(self, index: int, rows: tuple[WorkerStatus, ...]) -> Table:
         table = Table(title=f"wave {index + 1}/{self._waves}", expand=False)

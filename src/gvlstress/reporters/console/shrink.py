@@ -9,7 +9,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from gvlstress.model import WaveResult
 from gvlstress.model.shrink import ShrinkResult, Step
-from gvlstress.reporters import reproducer
+from gvlstress.reporters import shrunk
 from gvlstress.reporters.console.live import verdict_text
 from gvlstress.reporters.markdown.shrink import setting_line
 from gvlstress.system.text import one_line
@@ -92,5 +92,5 @@ def print_shrink(console: Console, r: ShrinkResult, run_dir: str) -> None:
     for f in r.files:
         console.print(f"  {where}/{f}", highlight=False, markup=False)
     if r.reproduction is not None:
-        console.print(f"  {reproducer.run_line(r.reproduction)}", highlight=False, markup=False)
+        console.print(f"  {shrunk.run_line(r.reproduction)}", highlight=False, markup=False)
     console.print(f"report: {where}/shrink.md  (shrink.json beside it)", highlight=False, markup=False)

@@ -33,6 +33,7 @@ from gvlstress.reporters.cells import (
     sequential_lines,
 )
 from gvlstress.reporters.console.live import verdict_text
+from gvlstress.reporters.console.paths import shown_path
 from gvlstress.reporters.like import condition_rows, host_table, profile_lines
 from gvlstress.reporters.markdown.cores import mib
 from gvlstress.system.text import clip, one_line
@@ -293,7 +294,7 @@ def print_hunt(console: Console, h: HuntResult) -> None:
     if h.sequential is not None:
         for line in sequential_lines(h.sequential):
             console.print(line, highlight=False, markup=False)
-    print_summary(console, h.run, h.run.run_dir)
+    print_summary(console, h.run, shown_path(h.run.path or h.run.run_dir))
 
 
 def print_profile(console: Console, profile: HostProfile, path: str) -> None:

@@ -7,7 +7,7 @@ import shlex
 from typing import Any
 
 from gvlstress.model.shrink import ShrinkResult
-from gvlstress.reporters import reproducer
+from gvlstress.reporters import shrunk
 from gvlstress.reporters.markdown.tables import _code, _table, fenced, prose
 
 _SHOWN = (
@@ -123,9 +123,7 @@ def _reproducer(r: ShrinkResult) -> list[str]:
         out += ["", f"Note: {prose(rep.recipe.note)}."]
     out += [
         "",
-        *fenced(
-            f"python3 {r.files[0]}\ngvlstress run --scenario {r.files[1]}\n{reproducer.run_line(rep)}", "sh"
-        ),
+        *fenced(f"python3 {r.files[0]}\ngvlstress run --scenario {r.files[1]}\n{shrunk.run_line(rep)}", "sh"),
         "",
     ]
     return out
