@@ -29,7 +29,7 @@ from conftest import SUPPORT, cli_run, run_cli, wait_for
 from gvlstress.api import realbugs
 from gvlstress.controls.catalogue import NO_RUNTIME
 from gvlstress.controls.realbugs import BUGS_DIR
-from gvlstress.judge import patterns
+from gvlstress.judge import names
 
 CORPUS = SUPPORT / "corpus"
 READY_S = 90.0
@@ -320,7 +320,7 @@ def test_a_native_destructor_hanging_at_exit_is_named(report_dir: Path) -> None:
         child = look(lines)
         code, data = inspect(child, report_dir)
     d = the(data, child)["diagnosis"]
-    assert (code, d["verdict"], d["pattern"]) == (1, "deadlock", patterns.EXIT_DESTRUCTOR), d["summary"]
+    assert (code, d["verdict"], d["pattern"]) == (1, "deadlock", names.EXIT_DESTRUCTOR), d["summary"]
     assert any("Py_FinalizeEx" in e and "no Python frame" in e for e in d["evidence"]), d["evidence"]
     assert any("Prefetcher as core::ops::drop::Drop" in e and "(prefetch)" in e for e in d["evidence"]), d[
         "evidence"

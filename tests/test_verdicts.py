@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from gvlstress.judge import patterns
+from gvlstress.judge import names, patterns
 from gvlstress.judge.tree import link_tree
 from gvlstress.judge.verdict import INSPECT_VERDICT, decide, judge
 from gvlstress.model import (
@@ -302,7 +302,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.PY_LOCK_ORDER,
+        names.PY_LOCK_ORDER,
     ),
     "a Condition.wait() nobody will notify": (
         Shape(
@@ -321,7 +321,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.LOST_WAKEUP,
+        names.LOST_WAKEUP,
     ),
     "main joins a thread in a Condition.wait() nobody notifies (named at the wait, not the join)": (
         Shape(
@@ -340,7 +340,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.LOST_WAKEUP,
+        names.LOST_WAKEUP,
     ),
     "every ThreadPoolExecutor worker waits on a future queued behind it": (
         Shape(
@@ -368,7 +368,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.THREAD_POOL_EXHAUSTION,
+        names.THREAD_POOL_EXHAUSTION,
     ),
     "a module's top-level code joins a thread that imports it": (
         Shape(
@@ -397,7 +397,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.IMPORT_LOCK,
+        names.IMPORT_LOCK,
     ),
     "the same wait in a process that handles SIGTERM": (
         Shape(
@@ -433,7 +433,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.LOCK_ACROSS,
+        names.LOCK_ACROSS,
     ),
     "GIL held across a rayon region": (
         Shape(
@@ -444,7 +444,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.GIL_HELD,
+        names.GIL_HELD,
     ),
     "healthy rayon batch in flight": (
         Shape(
@@ -481,13 +481,13 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         Shape((T(PID, RUST_LOCK.format(addr=0xA0), native=TOKIO_PARK),)),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.FORK_AFTER_INIT,
+        names.FORK_AFTER_INIT,
     ),
     "forked child in a rayon latch with no pool thread": (
         Shape((T(PID, RUST_LOCK.format(addr=0xA0), native=LATCH),)),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.FORK_AFTER_INIT,
+        names.FORK_AFTER_INIT,
     ),
     "the GIL's holder waits on a native mutex whose holder waits for the GIL": (
         Shape(
@@ -510,7 +510,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.GIL_LOCK_INVERSION,
+        names.GIL_LOCK_INVERSION,
     ),
     "a forked child starts an OpenMP team whose threads it does not have (stripped libgomp frames)": (
         Shape(
@@ -525,13 +525,13 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.FORK_AFTER_INIT,
+        names.FORK_AFTER_INIT,
     ),
     "a fork that never exec'd waits for a lock held by a thread it does not have": (
         Shape((T(PID, LOCK.format(addr=0xA0), py=(("main", "f.py", 28),)),), forked_from=PID - 5),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.FORK_HELD_LOCK,
+        names.FORK_HELD_LOCK,
     ),
     "the same lock wait in a process that was not forked (a self-deadlock, no pattern)": (
         Shape((T(PID, LOCK.format(addr=0xA0), py=(("main", "f.py", 28),)),)),
@@ -559,7 +559,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.FORK_HELD_LOCK,
+        names.FORK_HELD_LOCK,
     ),
     "the interpreter's exit joins a thread that waits forever": (
         Shape(
@@ -578,7 +578,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.EXIT_HANG,
+        names.EXIT_HANG,
     ),
     "Queue.join() while the consumer, which never calls task_done(), waits for items": (
         Shape(
@@ -605,7 +605,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.QUEUE_JOIN,
+        names.QUEUE_JOIN,
     ),
     "a native destructor in Py_FinalizeEx joins a thread that waits for a stop it never gets": (
         Shape(
@@ -620,7 +620,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.EXIT_DESTRUCTOR,
+        names.EXIT_DESTRUCTOR,
     ),
     "a C++ static destructor in libc's exit handlers waits for pool threads that are gone": (
         Shape(
@@ -649,7 +649,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.EXIT_DESTRUCTOR,
+        names.EXIT_DESTRUCTOR,
     ),
     "the same join outside finalization: closed (a tid word is not shared memory), unnamed": (
         Shape(
@@ -676,7 +676,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.EXIT_HANG,
+        names.EXIT_HANG,
     ),
     "a closed wait on a futex in shared memory (another process may post it)": (
         Shape((T(PID, SHARED_LOCK.format(addr=0xA0), native=("__new_sem_wait_slow64", "sem_wait")),)),
@@ -753,7 +753,7 @@ def test_a_parent_joining_a_child_blocked_on_a_full_pipe_is_a_cycle() -> None:
         f, named = linked[pid]
         assert f.kind is ProbeKind.DEADLOCK
         assert named is not None
-        assert named.pattern == patterns.JOIN_BEFORE_DRAIN
+        assert named.pattern == names.JOIN_BEFORE_DRAIN
     # another process that reads the pipe breaks the cycle: only annotated
     linked = link_tree(findings, {2000: PID}, {PID: {"pipe:[9]": "rw"}, 3000: {"pipe:[9]": "r"}})
     assert linked[PID][0].kind is ProbeKind.IDLE

@@ -3,7 +3,7 @@ see whether the run reproduced *that* hang or another (the report puts them side
 
 from __future__ import annotations
 
-from gvlstress.judge import patterns
+from gvlstress.judge import names
 from gvlstress.model import Symptom, Verdict, WaitKind, WaveResult
 from gvlstress.system.proctree import signal_name
 
@@ -25,7 +25,7 @@ def issue_263(wave: WaveResult) -> tuple[Symptom, ...]:
     on_futex = sum(1 for t in threads if t.parked and t.wait is not None and t.wait.kind is WaitKind.LOCK)
     cpu = sum(p.cpu_s for p in probes)
     window = max((p.window_s for p in probes), default=0.0)
-    wedged = any(w.diagnosis and w.diagnosis.pattern == patterns.EXECUTOR_WEDGED for w in wave.workers)
+    wedged = any(w.diagnosis and w.diagnosis.pattern == names.EXECUTOR_WEDGED for w in wave.workers)
     dead = [w for w in wave.workers if w.verdict is Verdict.CRASH]
     return (
         Symptom(

@@ -23,7 +23,7 @@ import signal
 from collections.abc import Mapping
 from dataclasses import replace
 
-from gvlstress.judge import patterns, vocab
+from gvlstress.judge import names, patterns, vocab
 from gvlstress.judge.chain import _name, follow
 from gvlstress.judge.finalize import is_native_join
 from gvlstress.judge.threads import (
@@ -199,7 +199,7 @@ def _verdict(
     named = patterns.match(replace(f, kind=ProbeKind.DEADLOCK), capture)
     sigcgt = f.samples[-1].sigcgt if f.samples else 0
     waking = [signal.Signals(s).name for s in _WAKING_SIGNALS if sigcgt & (1 << (s - 1))]
-    if (named is None or named.pattern == patterns.LOST_WAKEUP) and waking:
+    if (named is None or named.pattern == names.LOST_WAKEUP) and waking:
         return replace(
             f,
             kind=ProbeKind.IDLE,
@@ -227,7 +227,7 @@ def _verdict(
                 f"({vocab.span(tuple(t.tid for t in shared))}): another process may end the wait",
             )
         # closed within the process, flat CPU, stacks of every thread: a hang even unnamed
-        return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {patterns.UNRECOGNISED}")
+        return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {names.UNRECOGNISED}")
     return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {named.pattern}")
 
 
