@@ -163,7 +163,7 @@ def waits_forever(t: ThreadDelta) -> bool:
     return arg == 0 if w.syscall in ("ppoll", "select", "pselect6", "epoll_pwait2") else arg in _INFINITE
 
 
-def _is_internal_wait(t: ThreadDelta, pid: int, wiring: Wiring, timers: bool) -> bool:
+def internal_wait(t: ThreadDelta, pid: int, wiring: Wiring, timers: bool) -> bool:
     """A thread that only another thread of this process can wake: a lock or GIL wait, or a wait
     on descriptors whose other ends only this process holds. With `timers`, a timed wait counts
     too (a timer that fires and finds nothing changes nothing: flat CPU, no byte moved)."""
@@ -224,7 +224,7 @@ def judge_peer(
     """The progress thread's wait on pipes or sockets, judged by the other end; None when this
     rule has nothing to say (not such a wait, or its other end is unknown). Behind deadlocked
     peers, it takes the first one's name (`names`: each process's pattern as judged so far)."""
-    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    p = f.progress_thread()
     if p is None or p.wait is None or not p.parked or not waits_forever(p):
         return None
     zombies = relatives.zombies.get(f.pid, {}) if relatives else {}
@@ -283,7 +283,7 @@ def judge_peer(
     # only this process holds the other ends (or nobody does): can another of its threads act?
     rest = [t for t in f.threads if t.tid != p.tid]
     down = teardown_frame(capture, p.tid)
-    if any(not _is_internal_wait(t, f.pid, wiring, timers=down is not None) for t in rest):
+    if any(not internal_wait(t, f.pid, wiring, timers=down is not None) for t in rest):
         return None
     dead = _dead(zombies)
     lines = [f"{who} waits in {p.wait.detail}", *(f"- {e.words}" for e in found)]

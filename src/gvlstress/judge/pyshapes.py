@@ -20,16 +20,6 @@ from gvlstress.judge.names import (
 )
 from gvlstress.model import ThreadView
 
-
-def _ids(threads: list[ThreadView]) -> str:
-    tids = [t.tid for t in threads]
-    return ", ".join(map(str, tids[:6])) + (f", ... ({len(tids)} in all)" if len(tids) > 6 else "")
-
-
-def _line(t: ThreadView) -> str:
-    return vocab.python_line(t) or vocab.where(t)
-
-
 SIGNAL_DISPATCH = ("_PyErr_CheckSignalsTstate", "_PyErr_CheckSignals", "PyErr_CheckSignals", "handle_signals")
 """CPython calling a Python signal handler between two bytecodes of the frame it interrupted."""
 
@@ -46,7 +36,7 @@ def python_shapes(threads: list[ThreadView], pid: int, forked_from: int | None =
             (
                 f"thread {in_handler.tid} ({vocab.role(in_handler, pid)}) runs a signal handler "
                 f"({vocab.first(in_handler, SIGNAL_DISPATCH)} on its stack) and waits to acquire a lock at "
-                f"{_line(vocab.outer_python(in_handler))}",
+                f"{vocab.line(vocab.outer_python(in_handler))}",
                 "the handler interrupted this same thread's frames, which hold the lock and cannot go on until "
                 "the handler returns"
                 + (f" (below it: {', '.join(f.name for f in frames[3:6])})" if len(frames) > 3 else ""),
@@ -63,7 +53,7 @@ def python_shapes(threads: list[ThreadView], pid: int, forked_from: int | None =
             (
                 f"process {pid} is a fork of process {forked_from} that never exec'd (same program and "
                 "arguments), and has one thread",
-                f"thread {acquirer.tid} waits to acquire a lock at {_line(vocab.outer_python(acquirer))}, and no "
+                f"thread {acquirer.tid} waits to acquire a lock at {vocab.line(vocab.outer_python(acquirer))}, and no "
                 "thread in this process can release it: it was held at fork() time by a thread of the parent, "
                 "which fork() does not copy",
             ),
@@ -82,7 +72,7 @@ def python_shapes(threads: list[ThreadView], pid: int, forked_from: int | None =
                 "they never end: "
                 + (
                     "; ".join(
-                        f"{t.tid} ({t.python.name if t.python else '?'}) at {_line(vocab.outer_python(t))}"
+                        f"{t.tid} ({t.python.name if t.python else '?'}) at {vocab.line(vocab.outer_python(t))}"
                         for t in rest[:4]
                     )
                     or "none is left, yet the join waits"
@@ -97,10 +87,10 @@ def python_shapes(threads: list[ThreadView], pid: int, forked_from: int | None =
             HINTS[QUEUE_JOIN],
             (
                 f"thread {joining.tid} ({vocab.role(joining, pid)}) waits in Queue.join() at "
-                f"{_line(vocab.outer_python(joining))}: it returns when every item got a task_done()",
+                f"{vocab.line(vocab.outer_python(joining))}: it returns when every item got a task_done()",
                 (
-                    f"{len(getters)} consumer(s) ({_ids(getters)}) wait in Queue.get() for more items at "
-                    f"{_line(vocab.outer_python(getters[0]))}: the queue is drained, yet tasks are unfinished"
+                    f"{len(getters)} consumer(s) ({vocab.tids(getters)}) wait in Queue.get() for more items at "
+                    f"{vocab.line(vocab.outer_python(getters[0]))}: the queue is drained, yet tasks are unfinished"
                     if getters
                     else "no thread takes items from the queue, and no thread can call task_done()"
                 ),
@@ -118,10 +108,10 @@ def python_shapes(threads: list[ThreadView], pid: int, forked_from: int | None =
             f"{len(acquirers)} Python threads wait to acquire {len(addrs)} different threading locks, and "
             "no thread outside them can release one:",
             *(
-                f"thread {t.tid} ({t.python.name if t.python else '?'}) at {_line(t)}, lock {t.futex_addr or 0:#x}"
+                f"thread {t.tid} ({t.python.name if t.python else '?'}) at {vocab.line(t)}, lock {t.futex_addr or 0:#x}"
                 for t in acquirers[:6]
             ),
-            *(f"thread {t.tid} waits in join() at {_line(vocab.outer_python(t))}" for t in joiners[:2]),
+            *(f"thread {t.tid} waits in join() at {vocab.line(vocab.outer_python(t))}" for t in joiners[:2]),
         ]
         return Match(PY_LOCK_ORDER, HINTS[PY_LOCK_ORDER], tuple(lines))
     if joiners and not acquirers and waiters and all(t in joiners or t in waiters for t in py):
@@ -132,10 +122,10 @@ def python_shapes(threads: list[ThreadView], pid: int, forked_from: int | None =
             HINTS[LOST_WAKEUP],
             (
                 f"thread {w.tid} ({vocab.role(w, pid)}) waits in Condition/Event wait() with no timeout at "
-                f"{_line(vocab.outer_python(w))}, and no thread is left to notify it",
+                f"{vocab.line(vocab.outer_python(w))}, and no thread is left to notify it",
                 *(
                     f"thread {j.tid} ({vocab.role(j, pid)}) waits in Thread.join() at "
-                    f"{_line(vocab.outer_python(j))}: it waits for the wakeup too"
+                    f"{vocab.line(vocab.outer_python(j))}: it waits for the wakeup too"
                     for j in joiners[:2]
                 ),
             ),
@@ -147,10 +137,11 @@ def python_shapes(threads: list[ThreadView], pid: int, forked_from: int | None =
             JOIN_BLOCKED,
             HINTS[JOIN_BLOCKED],
             (
-                f"thread {j.tid} waits in Thread.join() at {_line(vocab.outer_python(j))}",
+                f"thread {j.tid} waits in Thread.join() at {vocab.line(vocab.outer_python(j))}",
                 f"the {len(rest)} other Python thread(s) are blocked themselves: "
                 + (
-                    "; ".join(f"{t.tid} at {_line(vocab.outer_python(t))}" for t in rest[:4]) or "none exists"
+                    "; ".join(f"{t.tid} at {vocab.line(vocab.outer_python(t))}" for t in rest[:4])
+                    or "none exists"
                 ),
             ),
         )
@@ -162,7 +153,7 @@ def python_shapes(threads: list[ThreadView], pid: int, forked_from: int | None =
             HINTS[LOST_WAKEUP],
             (
                 f"thread {w.tid} ({vocab.role(w, pid)}) waits in Condition/Event wait() with no timeout at "
-                f"{_line(vocab.outer_python(w))}",
+                f"{vocab.line(vocab.outer_python(w))}",
                 (
                     f"{len(waiters)} thread(s) wait on conditions and the {len(notifiers)} other Python "
                     "thread(s) are blocked themselves, so nothing in the process can notify"
@@ -187,9 +178,9 @@ def _import_lock(py: list[ThreadView], pid: int) -> Match | None:
         HINTS[IMPORT_LOCK],
         (
             f"thread {b.tid} ({vocab.role(b, pid)}) waits for a module's import lock (importlib "
-            f"_ModuleLock.acquire) at {_line(vocab.outer_python(b))}",
+            f"_ModuleLock.acquire) at {vocab.line(vocab.outer_python(b))}",
             f"thread {h.tid} ({vocab.role(h, pid)}) holds it: it is running the top-level code of "
-            f"{module.file or '?'} for an import, and waits at {_line(vocab.outer_python(h))}",
+            f"{module.file or '?'} for an import, and waits at {vocab.line(vocab.outer_python(h))}",
         ),
     )
 
@@ -205,11 +196,11 @@ def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
         THREAD_POOL_EXHAUSTION,
         HINTS[THREAD_POOL_EXHAUSTION],
         (
-            f"all {len(workers)} thread-pool workers ({_ids(workers)}) are inside tasks that wait for a "
-            f"future, e.g. thread {workers[0].tid} at {_line(vocab.outer_python(workers[0], vocab.FUTURE_WAITS))}",
+            f"all {len(workers)} thread-pool workers ({vocab.tids(workers)}) are inside tasks that wait for a "
+            f"future, e.g. thread {workers[0].tid} at {vocab.line(vocab.outer_python(workers[0], vocab.FUTURE_WAITS))}",
             "no worker is free to run the tasks they wait for, which are queued behind them",
             *(
-                f"thread {t.tid} ({vocab.role(t, pid)}) waits for one of them at {_line(vocab.outer_python(t, vocab.FUTURE_WAITS))}"
+                f"thread {t.tid} ({vocab.role(t, pid)}) waits for one of them at {vocab.line(vocab.outer_python(t, vocab.FUTURE_WAITS))}"
                 for t in others[:2]
             ),
         ),

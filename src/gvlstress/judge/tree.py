@@ -26,7 +26,7 @@ def link_tree(
     """
     out: dict[int, tuple[ProbeFinding, names.Match | None]] = {pid: (f, None) for pid, f in findings.items()}
     for pid, f in findings.items():
-        p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+        p = f.progress_thread()
         if p is None or p.wait is None or p.wait.kind is not WaitKind.CHILD:
             continue
         kids = [c for c, parent in parents.items() if parent == pid and c in findings]
@@ -163,7 +163,7 @@ def _died(status: int) -> str:
 
 def pipe_waited(f: ProbeFinding) -> str | None:
     """The pipe the progress thread is blocked reading ('pipe:[inode]'), if that is its wait."""
-    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    p = f.progress_thread()
     if (
         p is None
         or p.wait is None
@@ -177,7 +177,7 @@ def pipe_waited(f: ProbeFinding) -> str | None:
 
 def child_waited(f: ProbeFinding) -> int | None:
     """The child the progress thread waits for in wait4()/waitid(), when it names one."""
-    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    p = f.progress_thread()
     if p is None or p.wait is None or p.wait.kind is not WaitKind.CHILD or not p.wait.child:
         return None
     return p.wait.child if p.wait.child > 0 else None
@@ -231,7 +231,7 @@ def pipe_graph(
 
 def pipe_written(f: ProbeFinding) -> str | None:
     """The pipe the progress thread is blocked writing ('pipe:[inode]'): it is full."""
-    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    p = f.progress_thread()
     if p is None or p.wait is None or p.wait.kind is not WaitKind.IO or p.wait.syscall not in _WRITES:
         return None
     target = p.wait.fd_target or ""
