@@ -191,7 +191,16 @@ def _verdict(
     )
     if progress:
         return replace(f, kind=ProbeKind.DEADLOCK, reason=closed)
-    # inspect: no progress signal, so a closed wait set needs a known shape to be a deadlock
+    return _closed_without_progress(f, p, views, capture, closed)
+
+
+def _closed_without_progress(
+    f: ProbeFinding, p: ThreadDelta, views: Mapping[int, ThreadView], capture: Capture | None, closed: str
+) -> ProbeFinding:
+    """A closed wait set with no progress signal (``inspect``): a deadlock when a known shape
+    names it, or when every thread has a stack and none waits where another process or a signal
+    handler could end it ("unrecognised"); otherwise stalled or idle, and why."""
+    threads, pid = f.threads, f.pid
     if capture is None:
         return replace(f, kind=ProbeKind.STALLED, reason=closed + "; no stacks, so no cycle can be shown")
     named = patterns.match(replace(f, kind=ProbeKind.DEADLOCK), capture)
