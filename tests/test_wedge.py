@@ -113,6 +113,7 @@ def test_after_a_wedge_the_dead_worker_crashed_and_those_behind_it_deadlocked(
         assert any("_recv (connection.py:395)" in e for e in d.evidence)
 
 
+@pytest.mark.slow
 def test_zombie_status_reads_a_dead_unreaped_child_from_proc() -> None:
     # GIVEN a child that exits with code 3 and is not reaped yet
     pid = os.fork()
