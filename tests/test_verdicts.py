@@ -533,6 +533,25 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         Verdict.DEADLOCK,
         names.FORK_HELD_LOCK,
     ),
+    "a fork that never exec'd waits for a future whose thread pool stayed in the parent": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    py=(
+                        ("Condition.wait", THREADING, 327),
+                        ("Future.result", "/usr/lib/python3.11/concurrent/futures/_base.py", 451),
+                        ("load", "f.py", 12),
+                    ),
+                ),
+            ),
+            forked_from=PID - 5,
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        names.FORK_AFTER_INIT,
+    ),
     "the same lock wait in a process that was not forked (a self-deadlock, no pattern)": (
         Shape((T(PID, LOCK.format(addr=0xA0), py=(("main", "f.py", 28),)),)),
         ProbeKind.DEADLOCK,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from gvlstress.judge import vocab
 from gvlstress.judge.names import (
     EXIT_HANG,
+    FORK_AFTER_INIT,
     FORK_HELD_LOCK,
     HINTS,
     IMPORT_LOCK,
@@ -69,10 +70,24 @@ def _signal_handler_lock(c: _Py) -> Match | None:
 
 
 def _fork_held_lock(c: _Py) -> Match | None:
-    """A fork that never exec'd, one thread, acquiring a lock a parent's thread held at fork()."""
+    """A fork that never exec'd, one thread, acquiring a lock a parent's thread held at fork(); or
+    waiting on a condition (a future's result, an event) that only a thread of the parent could
+    set: a pool's worker, say, which fork did not copy."""
     acquirer = next((t for t in c.py if vocab.is_lock_acquire(t)), None)
     if c.forked_from is None or acquirer is None or len(c.threads) != 1:
         return None
+    if vocab.python_at(acquirer, "threading.py", "wait", 2):
+        return Match(
+            FORK_AFTER_INIT,
+            HINTS[FORK_AFTER_INIT],
+            (
+                f"process {c.pid} is a fork of process {c.forked_from} that never exec'd (same program and "
+                "arguments), and has one thread",
+                f"thread {acquirer.tid} waits on a condition at {c.at(acquirer)} (a future's result, an event): "
+                "only another thread could set it, and fork() copied none (the thread pool, or whatever was to "
+                "answer, runs only in the parent)",
+            ),
+        )
     return Match(
         FORK_HELD_LOCK,
         HINTS[FORK_HELD_LOCK],
