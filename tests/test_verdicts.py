@@ -9,7 +9,7 @@ path (a progress signal: the heartbeat went quiet) and inspect (none) are checke
 from __future__ import annotations
 
 import signal
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 
@@ -843,3 +843,38 @@ def test_a_gil_waiter_caught_awake_at_the_second_sample_still_waits_where_it_was
     assert waiter.wait is not None
     assert waiter.wait.kind is WaitKind.LOCK  # re-waiting 180x/s: the GIL, blocked
     assert f.kind is ProbeKind.DEADLOCK
+
+
+@pytest.mark.parametrize(
+    ("main", "drains", "cycle"),
+    [
+        # an event loop awaits the child's exit (its watcher thread in waitpid), the output unread
+        (T(PID, EPOLL, wchan="ep_poll"), False, True),
+        # the same loop also watches the pipe: it drains it as the child writes
+        (T(PID, EPOLL, wchan="ep_poll"), True, False),
+        # the main thread reads the pipe while the watcher waits for the exit
+        (T(PID, READ, wchan="pipe_read"), True, False),
+    ],
+    ids=["awaited-before-read", "loop-reads-the-pipe", "main-reads-it"],
+)
+def test_a_child_awaited_by_a_watcher_thread_before_its_output_is_read_is_a_cycle(
+    main: T, drains: bool, cycle: bool
+) -> None:
+    watcher = T(PID + 1, WAIT4.format(child=2000), wchan="do_wait")
+    watched = replace(main, fd="pipe:[9]") if drains else main
+    a, b = samples(Shape((watched, watcher)))
+    parent = judge(a, b, progress_tid=PID, progress=False)
+    if drains and main.syscall == EPOLL:  # the loop's epoll set holds the pipe
+        parent = replace(
+            parent,
+            threads=tuple(
+                replace(t, watched=((7, "pipe:[9]"),)) if t.tid == PID else t for t in parent.threads
+            ),
+        )
+    ca, cb = samples(Shape((T(2000, WRITE, wchan="anon_pipe_write", fd="pipe:[9]"),)))
+    child = judge(ProcSample(2000, ca.at, ca.threads), ProcSample(2000, cb.at, cb.threads), progress=False)
+    linked = link_tree(
+        {PID: parent, 2000: child}, {2000: PID}, {PID: {"pipe:[9]": "r"}, 2000: {"pipe:[9]": "w"}}
+    )
+    named = linked[2000][1]
+    assert (named is not None and named.pattern == names.JOIN_BEFORE_DRAIN) is cycle

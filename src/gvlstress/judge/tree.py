@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from gvlstress.judge import names, vocab
-from gvlstress.model import Capture, ProbeFinding, ProbeKind, WaitKind
+from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 
 _WRITES = ("write", "writev", "sendmsg", "sendto", "pwrite64")
 
@@ -19,15 +19,17 @@ def link_tree(
 ) -> dict[int, tuple[ProbeFinding, names.Match | None]]:
     """Link a parent's wait for a child to what the child does.
 
-    A parent waiting in wait4() for a child whose thread is blocked writing to a pipe that only
-    the waiting parent (or the child itself) holds for reading is a cycle across processes: the
-    parent waits for the child's exit, the child for the parent to read (the multiprocessing
-    join-before-get). Both are then deadlocked; any other wait is annotated, not changed.
+    A parent waiting in wait4() for a child (in its main thread, or in a child-watcher thread
+    while its event loop awaits the exit) whose thread is blocked writing to a pipe that only the
+    waiting parent (or the child itself) holds for reading, and that no thread of the parent reads
+    or polls, is a cycle across processes: the parent waits for the child's exit, the child for
+    the parent to read (the multiprocessing join-before-get; a subprocess awaited before its
+    output is read). Both are then deadlocked; any other wait is annotated, not changed.
     """
     out: dict[int, tuple[ProbeFinding, names.Match | None]] = {pid: (f, None) for pid, f in findings.items()}
     for pid, f in findings.items():
-        p = f.progress_thread()
-        if p is None or p.wait is None or p.wait.kind is not WaitKind.CHILD:
+        p = _child_waiter(f)
+        if p is None or p.wait is None:
             continue
         kids = [c for c, parent in parents.items() if parent == pid and c in findings]
         if p.wait.child is not None and p.wait.child > 0:
@@ -51,7 +53,7 @@ def link_tree(
                 continue
             pipe = writer.wait.fd_target or ""
             readers = [q for q, held in pipes.items() if "r" in held.get(pipe, "")]
-            if not readers or not set(readers) <= {pid, c}:
+            if not readers or not set(readers) <= {pid, c} or _drains(f, pipe):
                 out[pid] = (replace(out[pid][0], chain=(*out[pid][0].chain, line)), out[pid][1])
                 continue
             evidence = (
@@ -75,6 +77,25 @@ def link_tree(
                     named,
                 )
     return out
+
+
+def _child_waiter(f: ProbeFinding) -> ThreadDelta | None:
+    """The thread of `f` that waits for a child to exit: its progress thread, or another (an
+    event loop's child watcher thread in waitpid() while the loop awaits the child's exit)."""
+    p = f.progress_thread()
+    if p is not None and p.wait is not None and p.wait.kind is WaitKind.CHILD:
+        return p
+    waiting = [t for t in f.threads if t.parked and t.wait is not None and t.wait.kind is WaitKind.CHILD]
+    return waiting[0] if len(waiting) == 1 and (p is None or p.parked) else None
+
+
+def _drains(f: ProbeFinding, pipe: str) -> bool:
+    """A thread of `f` reads `pipe`, or watches it in a poll: it will drain what the child writes."""
+    return any(
+        (t.wait is not None and t.wait.fd_target == pipe)
+        or any(target == pipe for _, target in t.watched or ())
+        for t in f.threads
+    )
 
 
 def wedged_launcher(
