@@ -37,6 +37,15 @@ CATALOGUE: tuple[RealBug, ...] = (
         tree=True,
     ),
     RealBug(
+        "asyncio-wait-before-reading",
+        "asyncio: await a child's wait() before reading the stdout=PIPE it fills (the documented pitfall)",
+        "https://docs.python.org/3/library/asyncio-subprocess.html#asyncio.subprocess.Process.wait",
+        "asyncio_wait_before_read",
+        names.JOIN_BEFORE_DRAIN,
+        tree=True,
+        python="3.11",
+    ),
+    RealBug(
         "threadpool-nested-future",
         "concurrent.futures: a task waits for a future of its own one-worker pool",
         "https://docs.python.org/3/library/concurrent.futures.html#threadpoolexecutor",
