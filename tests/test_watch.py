@@ -251,3 +251,42 @@ def test_every_catalogue_control_runs_to_its_end_under_watch_with_no_hang(
     if code == NO_RUNTIME:
         pytest.skip(f"{bug.name}: this host lacks its runtime")
     assert (code, data["hang"]) == (0, None), data["quiet"]
+
+
+def test_a_sigkilled_watch_leaves_nothing_of_the_jobs_tree(report_dir: Path) -> None:
+    """The watchdog records a watched job's tree slowly (it leads its own group), so it must
+    still take a child that kept the group but lost the owner token (the group's kill) and one
+    that left every group with the token (the sweep)."""
+    # GIVEN a watched job with one child of each kind
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gvlstress",
+            "watch",
+            "--report-dir",
+            str(report_dir),
+            "--",
+            sys.executable,
+            str(JOBS),
+            "family",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=cli_env(),
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = wait_for(proc.stdout.readline, 60, "the job's children")
+        kept, left = (int(x) for x in line.split()[1:])
+        job = psutil.Process(kept).ppid()
+        # WHEN gvlstress itself is SIGKILLed (no cleanup of its own runs)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        # THEN its watchdog kills the job, both children and nothing else
+        wait_for(lambda: all_gone([job, kept, left]), 30, "the job's tree to be killed")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)

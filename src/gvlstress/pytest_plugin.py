@@ -14,6 +14,15 @@ and any cores) is copied under DIR/<test>/, the directory a CI job uploads; with
 ``--gvlstress-keep-core`` (``GVLSTRESS_KEEP_CORE``, ``gvlstress_keep_core``) runs keep a core of
 each hung worker (off by default: a core holds the worker's memory and may hold secrets).
 
+A watchdog on every test: with ``--gvlstress-watch SECONDS`` (``GVLSTRESS_WATCH``,
+``gvlstress_watch``) a helper process (`gvlstress.api.watch_tests`) watches pytest's process
+tree while each test runs, as ``gvlstress watch`` watches a job; a test that makes no progress
+for SECONDS is judged with the same look, and a hang's report (report.md, watch.json,
+inspect.json) is written at once, its path put in the test's report (a ``gvlstress watch``
+section: the failure pytest-timeout raises later carries it) and the terminal summary. The stall
+is capped at the larger of (timeout - margin) and half the timeout, so the report comes before
+pytest-timeout fires; the watchdog never fails, stops or kills a test itself.
+
 Deadline rule: when pytest-timeout gives the test a timeout, gvlstress must report before it
 fires. Each wave's launch timeout is capped so the remaining waves fit in what is left of that
 budget minus ``gvlstress_margin`` seconds (capture, kill and reports; default 30 s), and waves
@@ -24,8 +33,15 @@ the run has a deadline and every worker is killed and reaped before ``run`` retu
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import json
 import os
+import select
+import subprocess
+import sys
 import time
+from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +60,8 @@ class Settings:
     margin: float
     artifacts: Path | None = None
     keep_core: bool = False
+    watch: float = 0.0
+    """Seconds without progress before a running test is judged (0: no watchdog)."""
 
 
 def _flag(text: str) -> bool:
@@ -65,7 +83,13 @@ def _flag(text: str) -> bool:
 
 
 SETTINGS = pytest.StashKey[Settings]()
-_KINDS: dict[str, Any] = {"report_dir": str, "margin": float, "artifacts": str, "keep_core": _flag}
+_KINDS: dict[str, Any] = {
+    "report_dir": str,
+    "margin": float,
+    "artifacts": str,
+    "keep_core": _flag,
+    "watch": float,
+}
 _EXPECTED = {float: "a number", _flag: "true or false"}
 
 
@@ -99,6 +123,8 @@ def _setting(config: pytest.Config, name: str) -> Any:
                 raise pytest.UsageError(f"gvlstress: {source}: expected {expected}, got {value!r}") from None
             if kind is float and parsed < 0:
                 raise pytest.UsageError(f"gvlstress: {source}: must be >= 0, got {value!r}")
+            if name == "watch" and 0 < parsed < 1:
+                raise pytest.UsageError(f"gvlstress: {source}: 0 (off) or at least 1 second, got {value!r}")
             return parsed
     return None
 
@@ -111,7 +137,15 @@ def pytest_configure(config: pytest.Config) -> None:
         margin=_setting(config, "margin"),
         artifacts=Path(artifacts) if artifacts else None,
         keep_core=_setting(config, "keep_core"),
+        watch=_setting(config, "watch"),
     )
+    config.stash[WATCH] = None
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    watch = config.stash.get(WATCH, None)
+    if watch is not None:
+        watch.close()
 
 
 def _timeout_of(item: pytest.Item) -> float | None:
@@ -197,3 +231,185 @@ class Runner:
 def gvlstress(request: pytest.FixtureRequest) -> Runner:
     """Run gvlstress scenarios from a test; see `Runner.run` and `Runner.assert_no_hang`."""
     return Runner(request.node, request.config.stash[SETTINGS])
+
+
+# -- the watchdog on every test (--gvlstress-watch) ----------------------------------------------
+
+PR_SET_PTRACER = 0x59616D61
+END_S = 40.0
+"""How long a test's end waits for its watch to end (a look in progress finishes first)."""
+
+
+def stall_for(watch: float, timeout: float | None, margin: float) -> float:
+    """The stall a test is watched with: `watch`, capped so that the look and its report (about
+    `margin` seconds, at most half the test's time) come before pytest-timeout's `timeout`."""
+    if timeout is not None:
+        watch = min(watch, max(timeout - margin, timeout / 2))
+    return max(1.0, watch)
+
+
+class TestWatch:
+    """pytest's side of the watchdog: the helper process (`gvlstress.api.watch_tests`), told when
+    each test begins and ends; what it found, by test. Reads its answers without a thread (a test
+    that holds the GIL would stop one) and never waits on it without a deadline."""
+
+    __test__ = False  # not a test class, whatever its name
+
+    def __init__(self, config: pytest.Config, report_dir: Path) -> None:
+        self.found: dict[str, str] = {}
+        """nodeid -> the report section's text, kept for the terminal summary."""
+        self.unshown: set[str] = set()
+        self.problems: list[str] = []
+        self._buf = b""
+        self._ended: set[str] = set()
+        capman = config.pluginmanager.getplugin("capturemanager")
+        quiet = capman.global_and_fixture_disabled() if capman is not None else contextlib.nullcontext()
+        with quiet:  # its stderr is the terminal's, not a test's capture
+            self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+                [sys.executable, "-m", "gvlstress.api.watch_tests", str(os.getpid()), str(report_dir)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                start_new_session=True,
+            )
+        assert self.proc.stdout is not None
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        with contextlib.suppress(Exception):  # Yama ptrace_scope 1: its tools may attach to us
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PTRACER, self.proc.pid, 0, 0, 0)
+
+    def _send(self, **message: Any) -> bool:
+        if self.proc is None or self.proc.stdin is None:
+            return False
+        try:
+            self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+            self.proc.stdin.flush()
+        except OSError:
+            self._lost()
+            return False
+        return True
+
+    def _lost(self) -> None:
+        if self.proc is not None:
+            self.problems.append(
+                f"the watchdog helper ended (exit code {self.proc.poll()}); tests are not watched"
+            )
+            self.close()
+
+    def _read(self, timeout: float) -> None:
+        """Take in what the helper said, waiting up to `timeout` for more."""
+        if self.proc is None or self.proc.stdout is None:
+            return
+        fd = self.proc.stdout.fileno()
+        if timeout > 0:
+            select.select([fd], [], [], timeout)
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._lost()
+            return
+        self._buf += chunk
+        *lines, self._buf = self._buf.split(b"\n")
+        for line in lines:
+            with contextlib.suppress(ValueError):
+                self._take(json.loads(line))
+
+    def _take(self, message: dict[str, Any]) -> None:
+        if "hang" in message:
+            self.found[message["hang"]] = message["text"]
+            self.unshown.add(message["hang"])
+        elif "error" in message:
+            self.problems.append(f"{message['error']}: {message['text']}")
+        elif "ended" in message:
+            self._ended.add(message["ended"])
+
+    def begin(self, nodeid: str, stall: float) -> None:
+        self._send(begin=nodeid, stall=stall)
+
+    def section(self, nodeid: str) -> str | None:
+        """The test's hang, once (for the first report made after it was found)."""
+        self._read(0)
+        if nodeid in self.unshown:
+            self.unshown.discard(nodeid)
+            return self.found[nodeid]
+        return None
+
+    def end(self, nodeid: str) -> None:
+        if not self._send(end=nodeid):
+            return
+        deadline = time.monotonic() + END_S
+        while (
+            nodeid not in self._ended and self.proc is not None and (left := deadline - time.monotonic()) > 0
+        ):
+            self._read(left)
+        self._ended.discard(nodeid)
+
+    def close(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        with contextlib.suppress(OSError):
+            if proc.stdin is not None:
+                proc.stdin.close()
+        try:
+            proc.wait(END_S)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, 9)
+            proc.wait(5)
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+WATCH = pytest.StashKey[TestWatch | None]()
+
+
+def _watch_of(config: pytest.Config) -> TestWatch | None:
+    """The session's watchdog, started with the first test it watches (never in an xdist
+    controller, which runs no test)."""
+    settings = config.stash[SETTINGS]
+    if not settings.watch:
+        return None
+    watch = config.stash.get(WATCH, None)
+    if watch is None:
+        watch = config.stash[WATCH] = TestWatch(config, settings.report_dir)
+    return watch if watch.proc is not None else None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(
+    item: pytest.Item, nextitem: pytest.Item | None
+) -> Generator[None, object, object]:
+    watch = _watch_of(item.config)
+    if watch is None:
+        return (yield)
+    settings = item.config.stash[SETTINGS]
+    watch.begin(item.nodeid, stall_for(settings.watch, _timeout_of(item), settings.margin))
+    try:
+        return (yield)
+    finally:
+        watch.end(item.nodeid)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    watch = item.config.stash.get(WATCH, None)
+    if watch is not None and (text := watch.section(item.nodeid)) is not None:
+        report.sections.append(("gvlstress watch", text))
+    return report
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    watch = config.stash.get(WATCH, None)
+    if watch is None or not (watch.found or watch.problems):
+        return
+    terminalreporter.section("gvlstress watch")
+    for text in watch.found.values():
+        terminalreporter.line(text)
+    for problem in watch.problems:
+        terminalreporter.line(f"gvlstress watch: {problem}")

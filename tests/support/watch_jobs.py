@@ -9,7 +9,10 @@ ones that hang. ``python watch_jobs.py MODE [SECONDS]``.
 - ``chatty``: prints ``step N`` for a while, then only ``waiting...`` lines, forever (a hang
   that still logs: only --progress-regex can see it stop);
 - ``usr1``: deadlocks on a lock it holds; SIGUSR1 makes it exit 5;
-- ``echo``: copies stdin to stdout in upper case, exits 3.
+- ``echo``: copies stdin to stdout in upper case, exits 3;
+- ``family``: starts a child that stays in the job's process group with an empty environment
+  (no owner token) and one that leaves every group (its own session, the token kept), prints
+  ``pids A B``, then waits forever.
 """
 
 # ruff: noqa: T201  (printing is what these jobs do)
@@ -69,6 +72,13 @@ def main(mode: str, seconds: float) -> int:
         lock.acquire()
         print("ready", flush=True)
         lock.acquire()  # never returns: a deadlock a signal handler can end
+    elif mode == "family":
+        import subprocess
+
+        kept = subprocess.Popen(["/bin/sleep", "600"], env={})
+        left = subprocess.Popen(["/bin/sleep", "600"], start_new_session=True)
+        print(f"pids {kept.pid} {left.pid}", flush=True)
+        threading.Event().wait()
     elif mode == "echo":
         print(sys.stdin.read().upper(), end="", flush=True)
         return 3

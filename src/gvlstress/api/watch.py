@@ -12,7 +12,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
@@ -43,16 +43,37 @@ class View(Protocol):
 
     def quiet(self, spell: Quiet) -> None: ...
 
-    def hang(self, judged: Mapping[int, Judgement], quiet_s: float) -> None: ...
+    def hang(self, judged: Mapping[int, Judgement], quiet_s: float, found: InspectResult) -> None:
+        """A hang, its report already on disk (`found.run_dir`)."""
 
 
 class _Reports:
     """Writes the hang's report the moment it is found (before --on-hang acts), and keeps what
-    the live view is told."""
+    the live view is told. The run directory is made by `make_dir` when first needed."""
 
-    def __init__(self, run_dir: Path, command: tuple[str, ...], view: View | None, keep: Keep | None) -> None:
-        self.run_dir, self.command, self.view, self.keep = run_dir, command, view, keep
+    def __init__(
+        self,
+        make_dir: Callable[[], Path],
+        command: tuple[str, ...],
+        view: View | None,
+        keep_core: int | None,
+    ) -> None:
+        self.make_dir, self.command, self.view, self.keep_core = make_dir, command, view, keep_core
         self.found: InspectResult | None = None
+        self._run_dir: Path | None = None
+
+    @property
+    def run_dir(self) -> Path:
+        if self._run_dir is None:
+            self._run_dir = self.make_dir()
+        return self._run_dir
+
+    def make(self) -> Path:
+        return self.run_dir
+
+    @property
+    def made(self) -> bool:
+        return self._run_dir is not None
 
     def reading(self, r: TreeReading, quiet_s: float, last: str) -> None:
         if self.view is not None:
@@ -71,9 +92,9 @@ class _Reports:
                 continue
         how = f"no progress for {quiet_s:.0f}s, then looked at (/proc, stacks, a window where needed)"
         inspected = described(seen, procs, how)
-        if self.keep is not None:
+        if self.keep_core:
             hung = [p.pid for p in inspected if seen.judged[p.pid].hung]
-            kept = keep_all(self.keep, hung)
+            kept = keep_all(Keep(self.run_dir, self.keep_core, 0), hung)
             inspected = tuple(_with_core(p, kept[p.pid]) if p.pid in kept else p for p in inspected)
         result = InspectResult(
             inspected,
@@ -88,7 +109,7 @@ class _Reports:
     def hang(self, seen: Seen, quiet_s: float) -> None:
         self.found = self.hang_found(seen, quiet_s)
         if self.view is not None:
-            self.view.hang(seen.judged, quiet_s)
+            self.view.hang(seen.judged, quiet_s, self.found)
 
 
 def _with_core(p: Inspected, core: KeptCore) -> Inspected:
@@ -124,18 +145,26 @@ def watch(
     view: View | None = None,
     keep_core: int | None = None,
     command: tuple[str, ...] | None = None,
+    *,
+    name: str | None = None,
+    hangs_only: bool = False,
+    blind: tuple[str, ...] | None = None,
 ) -> WatchResult:
     """Watch the job until it ends (or a stop); report a hang with the look ``inspect --tree``
-    gives. `keep_core`: bytes kept per core of a hung process (None: no core)."""
+    gives. `keep_core`: bytes kept per core of a hung process (None: no core). `name`: the run
+    directory's (default: watch-PID or watch-COMMAND). `hangs_only` (the pytest plugin's watch
+    of one test): no run directory and no files unless a hang was found. `blind`: what the
+    caller knows this watch cannot see (default: `blind_spots`)."""
     check_report_dir(report_dir)
     if plan.pid is not None:
         check_pid(plan.pid, lambda p: psutil.Process(p).uids().real in (os.getuid(), 0) or os.geteuid() == 0)
     started = utc_now()
-    name = f"watch-{plan.pid}" if plan.pid is not None else f"watch-{Path(plan.command[0]).name}"
-    run_dir = new_run_dir(report_dir, name, started)
+    if name is None:
+        name = f"watch-{plan.pid}" if plan.pid is not None else f"watch-{Path(plan.command[0]).name}"
     said = redact_argv(command if command is not None else tuple(sys.argv))
-    keep = Keep(run_dir, keep_core, 0) if keep_core else None
-    reports = _Reports(run_dir, said, view, keep)
+    reports = _Reports(lambda: new_run_dir(report_dir, name, started), said, view, keep_core)
+    if not hangs_only:
+        reports.make()  # now: a watch stopped early still leaves its files
     stop = stop if stop is not None else StopFlag()
     t0 = time.monotonic()
     watcher = Watcher(plan, stop, reports)
@@ -155,13 +184,15 @@ def watch(
                 action=watcher.action,
                 exit_code=watcher.exit_code,
                 stopped_by=_signal_name(stop.signum),
-                blind=blind_spots(plan),
-                report_dir=redact_path(str(run_dir)),
+                blind=blind_spots(plan) if blind is None else blind,
+                report_dir=redact_path(str(reports.run_dir)) if reports.made else "",
             )
-            json_report.write_watch(result, run_dir)
-            write_atomic(run_dir / "report.md", markdown.render_watch(result))
+            if reports.made:
+                json_report.write_watch(result, reports.run_dir)
+                write_atomic(reports.run_dir / "report.md", markdown.render_watch(result))
     return result
 
 
 def _signal_name(signum: int | None) -> str | None:
-    return signal.Signals(signum).name if signum is not None else None
+    """The signal that stopped the watch (None: none, or its caller's own stop, 0)."""
+    return signal.Signals(signum).name if signum else None

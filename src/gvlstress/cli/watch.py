@@ -76,7 +76,7 @@ def exit_code(result: WatchResult, hang_code: int) -> int:
             "ended in the job's tree (CPU alone is not: a spin burns CPU); with --heartbeat or\n"
             "--progress-regex only that signal counts. After --stall seconds without progress the\n"
             "tree is judged as `inspect --tree` judges it; a healthy quiet spell is noted and\n"
-            "watching goes on (looked at again after 2x, 4x, 8x the stall)."
+            "watching goes on (looked at again after 2x, 4x, 8x the stall, then every 8x)."
         ),
     ),
 )

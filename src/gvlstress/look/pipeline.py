@@ -99,11 +99,19 @@ def look_at(
     hung = hung if hung is not None else Hung()
     asked = {s.pid: s for s in subjects}
     focus = [s.pid for s in subjects if s.focus]
-    kids = [k for p in focus for k in descendants(p) if k not in asked] if tree else []
-    peers = [p for p in peers_of([*focus, *kids]) if p not in asked and p not in kids] if focus else []
     me = os.getpid()
+    below = [k for p in focus for k in descendants(p)] if tree else []
+    # never itself nor its own helpers and tools when it runs inside the tree it looks at (the
+    # pytest plugin's watch, a child of pytest): its look would otherwise judge itself
+    own = {me, *descendants(me)} if me in below else {me}
+    kids = list(dict.fromkeys(k for k in below if k not in asked and k not in own))
+    peers = (
+        [p for p in peers_of([*focus, *kids]) if p not in asked and p not in kids and p not in own]
+        if focus
+        else []
+    )
     forks = origins_of([*focus, *kids, *peers])
-    parents = [p for p in forks if p != me and p not in asked and p not in kids and p not in peers]
+    parents = [p for p in forks if p not in own and p not in asked and p not in kids and p not in peers]
     relatives = list(dict.fromkeys([*kids, *peers, *parents]))
     family = [*asked, *relatives]
     before = {p: zombies_of(p) for p in family}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from gvlstress.model.watch import ProcCounters, TreeReading
 
@@ -53,8 +53,9 @@ def counters(pid: int, proc: str = "/proc") -> ProcCounters | None:
     return ProcCounters(pid, utime + stime, rchar, wchar, minflt, threads)
 
 
-def tree(root: int, proc: str = "/proc") -> tuple[int, ...]:
-    """`root` and every live descendant, from one scan of every process's parent."""
+def tree(root: int, proc: str = "/proc", skip: Collection[int] = ()) -> tuple[int, ...]:
+    """`root` and every live descendant, from one scan of every process's parent; not `skip`
+    nor what descends from it (a watcher inside the tree it watches: its reads are not the job's)."""
     children: dict[int, list[int]] = {}
     try:
         entries = os.listdir(proc)
@@ -72,7 +73,7 @@ def tree(root: int, proc: str = "/proc") -> tuple[int, ...]:
     out, todo = [root], [root]
     while todo:
         for c in children.get(todo.pop(), ()):
-            if c not in out:
+            if c not in out and c not in skip:
                 out.append(c)
                 todo.append(c)
     return tuple(out)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from typing import Protocol
 
 from gvlstress.model import ProbeFinding, WaveResult
@@ -39,12 +41,34 @@ class StopFlag:
 
     def __init__(self) -> None:
         self.signum: int | None = None
+        self._pipe: tuple[int, int] | None = None
         tools.reset()
 
     def set(self, signum: int) -> None:
         if self.signum is None:
             self.signum = signum
+        if self._pipe is not None:  # a write: safe in a signal handler, unlike waking a lock
+            with contextlib.suppress(OSError):
+                os.write(self._pipe[1], b"!")
         tools.cancel()  # a capture in progress kills its tools now, not at their deadlines
+
+    def fileno(self) -> int:
+        """A descriptor that turns readable once the flag is set: a loop waiting in select ends
+        its wait at once instead of at its next tick (`close` it when done)."""
+        if self._pipe is None:
+            r, w = os.pipe()
+            os.set_blocking(w, False)
+            self._pipe = (r, w)
+            if self.signum is not None:
+                os.write(w, b"!")
+        return self._pipe[0]
+
+    def close(self) -> None:
+        if self._pipe is not None:
+            for fd in self._pipe:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self._pipe = None
 
     def __bool__(self) -> bool:
         return self.signum is not None

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -49,7 +50,16 @@ TREE_S = 5.0
 GRACE_S = 10.0
 """How long a job gets to end after the signal gvlstress passed on, before its tree is killed."""
 BACKOFF = (1, 2, 4, 8)
-"""A quiet job judged healthy is looked at again after these multiples of the stall."""
+"""A quiet job judged healthy is looked at again after these multiples of the stall, then after
+every further 8 (16, 24, ...): not at every tick once it has been quiet for 8."""
+
+
+def look_due(stall_s: float, looks: int) -> float:
+    """Quiet seconds after which a job already looked at `looks` times in this spell is looked at
+    again."""
+    if looks < len(BACKOFF):
+        return stall_s * BACKOFF[looks]
+    return stall_s * BACKOFF[-1] * (looks - len(BACKOFF) + 2)
 
 
 @dataclass(frozen=True)
@@ -110,8 +120,11 @@ class Job:
         self.outputs: list[_Output] = []
         self._tty: int | None = None
         regex = re.compile(plan.progress_regex.encode()) if plan.progress_regex else None
+        self._pidfd: int | None = None
         if plan.pid is not None:
             self.pid = plan.pid
+            with contextlib.suppress(OSError, AttributeError):
+                self._pidfd = os.pidfd_open(self.pid)
             return
         pipe = subprocess.PIPE if regex is not None else None
         argv = list(plan.command)
@@ -125,6 +138,8 @@ class Job:
             ) from None
         self.pid = self.popen.pid
         watchdog.watch(self.pid)
+        with contextlib.suppress(OSError, AttributeError):  # Linux 5.3+: wait on it, not in 50 ms polls
+            self._pidfd = os.pidfd_open(self.pid)
         if self.popen.stdout is not None and self.popen.stderr is not None:
             self.outputs = [
                 _Output(self.popen.stdout, sys.stdout.buffer, regex),
@@ -153,17 +168,20 @@ class Job:
                 signal.signal(signal.SIGTTOU, old)
             self._tty = None
 
-    def ended(self, timeout: float = 0.0) -> int | None:
-        """Its exit code once it has ended (negative: the signal that killed it); an attached
-        process's is not ours to read (0 once it is gone)."""
+    def ended(self, timeout: float = 0.0, wake: StopFlag | None = None) -> int | None:
+        """Its exit code once it has ended (negative: the signal that killed it), waiting up to
+        `timeout` (cut short when `wake` is set); an attached process's is not ours to read (0
+        once it is gone)."""
+        if timeout > 0 and (self._pidfd is not None or self.popen is None):
+            fds = [fd for fd in (self._pidfd, wake.fileno() if wake is not None else None) if fd is not None]
+            select.select(fds, [], [], timeout)  # a pidfd turns readable once its process has ended
+            timeout = 0.0
         if self.popen is not None:
             try:
                 return self.popen.wait(timeout) if timeout > 0 else self.popen.poll()
             except subprocess.TimeoutExpired:
                 return None
         gone = not os.path.exists(f"/proc/{self.pid}") or counters.counters(self.pid) is None
-        if not gone and timeout > 0:
-            time.sleep(timeout)  # an attached process cannot be waited on: this is the tick itself
         return 0 if gone else None
 
     def signal(self, sig: int) -> None:
@@ -197,6 +215,9 @@ class Job:
 
     def close(self) -> None:
         self.release_terminal()
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
         for o in self.outputs:
             o.thread.join(timeout=2)
 
@@ -227,12 +248,13 @@ class Watcher:
 
     def _loop(self, job: Job) -> None:
         explicit = self.plan.heartbeat is not None or self.plan.progress_regex is not None
-        pids = counters.tree(job.pid)
+        me = (os.getpid(),)  # never itself: a watcher inside the tree it watches (the pytest plugin's)
+        pids = counters.tree(job.pid, skip=me)
         last = job.reading(pids)
         moved_at, tree_at, step = last.at, last.at, 0
         said = "started"
         while True:
-            code = job.ended(TICK_S)
+            code = job.ended(TICK_S, self.stop)
             if code is not None:
                 self.exit_code = code
                 return
@@ -241,7 +263,7 @@ class Watcher:
                 return
             now = time.monotonic()
             if now - tree_at >= TREE_S:
-                pids, tree_at = counters.tree(job.pid), now
+                pids, tree_at = counters.tree(job.pid, skip=me), now
             r = job.reading(pids)
             moved = progress.between(last, r, explicit)
             last = r
@@ -249,9 +271,9 @@ class Watcher:
                 moved_at, step, said = r.at, 0, "; ".join(moved.signs)
             quiet = r.at - moved_at
             self.tell.reading(r, quiet, said)
-            if self.hang_seen is not None or quiet < self.plan.stall_s * BACKOFF[min(step, len(BACKOFF) - 1)]:
+            if self.hang_seen is not None or quiet < look_due(self.plan.stall_s, step):
                 continue
-            seen = self._look(counters.tree(job.pid))
+            seen = self._look(counters.tree(job.pid, skip=me))
             hung = [p for p, j in seen.judged.items() if j.hung]
             if hung:
                 self.hang_seen = seen

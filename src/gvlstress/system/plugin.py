@@ -46,6 +46,15 @@ PLUGIN_SETTINGS = (
         "none",
     ),
     PluginSetting(
+        "watch",
+        "watch each running test: after SECONDS without progress judge pytest's process tree as "
+        "`gvlstress watch` does and put the report's path in the test's failure (0: off; capped "
+        "to report before pytest-timeout fires)",
+        "SECONDS",
+        "0",
+        "off",
+    ),
+    PluginSetting(
         "keep_core",
         "keep a core of each hung worker (it holds the worker's memory and may hold secrets)",
         "BOOL",

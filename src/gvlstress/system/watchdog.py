@@ -4,17 +4,20 @@ Why a separate process: a SIGKILLed harness runs no cleanup, and a death signal
 (PR_SET_PDEATHSIG) covers only its direct children (workers), not the workers' own children
 nor capture tools that run in sessions of their own. So each run starts a tiny watchdog in its
 own session, holding the read end of a pipe. The harness registers every process it starts
-(workers, tools) by writing its pid; the watchdog also records their descendants every
-POLL_S. When the pipe closes without a goodbye (the harness died), it records the trees once
-more (workers freeze on the harness's death, PR_SET_PDEATHSIG=SIGSTOP, so a child started a
-moment ago is still attached to one), SIGKILLs every recorded process still alive (matched by
-start time, so a reused pid is never hit); then every process started since the run began
-that carries the run's owner token in its environment (what left every tree, e.g. a daemonized
-grandchild, even one started a moment before the death); then it empties and removes the
-run's cgroups, deletes its scratch directories and the run's multiprocessing semaphores that no
-live process maps any more (a kill of the harness's process group takes the resource tracker
-that would have unlinked them), and exits. A normal end says goodbye first and nothing is
-killed.
+(workers, tools, a watched job) by writing its pid; the watchdog also records their descendants
+(every POLL_S; every GROUP_POLL_S while each registered process leads a process group of its
+own, as watch's job and the tools do, whose whole group is killed at the end anyway; and only
+when a process was born on the host since the last look, which /proc/loadavg's last pid says).
+When the pipe closes without a goodbye (the harness died), it records the trees once more
+(workers freeze on the harness's death, PR_SET_PDEATHSIG=SIGSTOP, so a child started a moment
+ago is still attached to one), SIGKILLs the process group of each registered group leader and
+every recorded process still alive (matched by start time, so a reused pid is never hit); then
+every process started since the run began that carries the run's owner token in its
+environment (what left every tree, e.g. a daemonized grandchild, even one started a moment
+before the death); then it empties and removes the run's cgroups, deletes its scratch
+directories and the run's multiprocessing semaphores that no live process maps any more (a kill
+of the harness's process group takes the resource tracker that would have unlinked them), and
+exits. A normal end says goodbye first and nothing is killed.
 
 Run as ``python -m gvlstress.system.watchdog HARNESS_PID TOKEN SINCE``; stdlib, psutil and the
 harness's own process and cgroup helpers only.
@@ -40,6 +43,13 @@ from gvlstress.system import cgroups as cgroups_mod
 from gvlstress.system import proctree
 
 POLL_S = 0.2
+"""How often the pipe and the harness are checked, and the trees recorded while a registered
+process shares its group with others (a worker: only the recording finds its children)."""
+GROUP_POLL_S = 2.0
+"""How often the trees are recorded while every registered process leads a group of its own:
+what stays in the group dies with the group, what inherited the environment with the token, so
+the recording is the third net, for a process that left both (one scan of every process's
+parent each time: at POLL_S it was most of what `gvlstress watch` cost on a quiet job)."""
 BYE = b"bye\n"
 
 
@@ -171,23 +181,95 @@ def guarding() -> Iterator[Watchdog | None]:
 # -- the watchdog process ---------------------------------------------------------------------
 
 
-def _record(seen: dict[int, float], pid: int) -> None:
+def _stat(pid: int, proc: str = "/proc") -> tuple[int, int, int] | None:
+    """(parent, process group, start ticks) of a live process; None when it is gone or a zombie."""
     try:
-        p = psutil.Process(pid)
-        seen.setdefault(pid, p.create_time())
-        for c in p.children(recursive=True):
-            with contextlib.suppress(psutil.Error):
-                seen.setdefault(c.pid, c.create_time())
-    except psutil.Error:
-        pass
+        fd = os.open(f"{proc}/{pid}/stat", os.O_RDONLY)  # not open(): a third of the syscalls
+        try:
+            text = os.read(fd, 4096)
+        finally:
+            os.close(fd)
+        fields = text[text.rindex(b")") + 2 :].split()
+        if fields[0] == b"Z":
+            return None
+        return int(fields[1]), int(fields[2]), int(fields[19])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
-def _kill(seen: dict[int, float]) -> None:
-    for pid, created in seen.items():
-        with contextlib.suppress(psutil.Error, ProcessLookupError):
-            p = psutil.Process(pid)
-            if abs(p.create_time() - created) < 0.01:
-                p.send_signal(signal.SIGKILL)
+def _last_pid(proc: str = "/proc") -> int | None:
+    """The pid most recently handed out on this host (processes and threads alike): while it
+    stays the same, nobody was born, so no tree can have grown."""
+    try:
+        with open(f"{proc}/loadavg") as fh:
+            return int(fh.read().split()[-1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Trees:
+    """The registered processes and every descendant seen so far, each with its start ticks."""
+
+    def __init__(self, proc: str = "/proc") -> None:
+        self.proc = proc
+        self.roots: dict[int, bool] = {}
+        """pid -> it leads a process group of its own."""
+        self.seen: dict[int, int] = {}
+        self._last_pid: int | None = None
+        self._scanned_at = -1e9
+        self._fresh = False
+
+    def add(self, pid: int) -> None:
+        st = _stat(pid, self.proc)
+        if st is None or pid in self.roots:
+            return
+        self.roots[pid] = st[1] == pid
+        self.seen.setdefault(pid, st[2])
+        self._fresh = True
+
+    def due(self, now: float) -> bool:
+        every = GROUP_POLL_S if self.roots and all(self.roots.values()) else POLL_S
+        return bool(self.roots) and now - self._scanned_at >= every
+
+    def record(self, now: float, force: bool = False) -> None:
+        """Walk every registered tree from one scan of every process's parent; skipped when no
+        process was born since the last walk (nothing new to find) unless `force`."""
+        last = _last_pid(self.proc)
+        self._scanned_at = now
+        if not force and not self._fresh and last is not None and last == self._last_pid:
+            return
+        self._last_pid, self._fresh = last, False
+        children: dict[int, list[tuple[int, int]]] = {}
+        started: dict[int, int] = {}
+        try:
+            entries = os.listdir(self.proc)
+        except OSError:
+            return
+        for e in entries:
+            if e.isdigit() and (st := _stat(int(e), self.proc)) is not None:
+                children.setdefault(st[0], []).append((int(e), st[2]))
+                started[int(e)] = st[2]
+        # from every recorded process still alive (still the one seen), not only the roots: a
+        # registered worker that ended leaves its recorded children, whose own children count
+        todo = [p for p, start in self.seen.items() if started.get(p) == start]
+        while todo:
+            for pid, start in children.get(todo.pop(), ()):
+                if pid not in self.seen:
+                    self.seen[pid] = start
+                    todo.append(pid)
+
+    def kill(self) -> None:
+        """SIGKILL each group leader's group, then every recorded process still the one seen."""
+        for pid, leads in self.roots.items():
+            st = _stat(pid, self.proc)
+            if leads and (st is None or st[2] == self.seen.get(pid)):  # a reused pid leads no group of ours
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pid, signal.SIGKILL)
+        for pid, start in self.seen.items():
+            st = _stat(pid, self.proc)
+            if st is not None and st[2] == start:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
 
 
 def _semaphores(since_wall: float) -> None:
@@ -224,8 +306,7 @@ def main(argv: list[str]) -> int:
     token = argv[1] if len(argv) > 1 else None
     since = int(argv[2]) if len(argv) > 2 else proctree.boot_ticks()
     since_wall = time.time() - (proctree.boot_ticks() - since) / os.sysconf("SC_CLK_TCK") - 1.0
-    seen: dict[int, float] = {}
-    roots: set[int] = set()
+    trees = Trees()
     scratch: list[str] = []
     cgroups: list[str] = []
     buf = b""
@@ -242,18 +323,18 @@ def main(argv: list[str]) -> int:
             *lines, buf = buf.split(b"\n")
             for line in lines:
                 if line.strip().isdigit():
-                    roots.add(int(line))
+                    trees.add(int(line))
                 elif line.startswith(b"rm /"):
                     scratch.append(os.fsdecode(line[3:]))
                 elif line.startswith(b"cg /"):
                     cgroups.append(os.fsdecode(line[3:]))
-        for pid in roots:
-            _record(seen, pid)
+        now = time.monotonic()
+        if trees.due(now):
+            trees.record(now)
         if not psutil.pid_exists(harness):
             break
-    for pid in roots:  # workers froze on the harness's death: their trees are intact now
-        _record(seen, pid)
-    _kill(seen)
+    trees.record(time.monotonic(), force=True)  # workers froze on the harness's death: trees intact
+    trees.kill()
     if token is not None:  # whatever left every tree, however recently it did
         proctree.sweep_owned(token, since, keep=set())
     for path in cgroups:

@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from gvlstress.judge.across import Judgement
+from gvlstress.model import InspectResult
 from gvlstress.model.watch import Quiet, TreeReading, WatchResult
 from gvlstress.system.text import clip, one_line
 
@@ -51,7 +52,7 @@ class WatchView:
     def quiet(self, spell: Quiet) -> None:
         self._say(f"quiet for {spell.quiet_s:.0f}s: looked, healthy ({spell.verdict}): {spell.summary}")
 
-    def hang(self, judged: Mapping[int, Judgement], quiet_s: float) -> None:
+    def hang(self, judged: Mapping[int, Judgement], quiet_s: float, found: InspectResult) -> None:
         hung = [(p, j) for p, j in judged.items() if j.hung]
         for pid, j in hung[:4]:
             name = j.named.pattern if j.named else j.finding.kind.value
@@ -93,3 +94,20 @@ def print_watch(console: Console, result: WatchResult) -> None:
     for b in result.blind:
         console.print(escape(f"gvlstress watch: could not see {b}"))
     console.print(escape(f"report: {result.report_dir}/report.md"))
+
+
+def watched_test_lines(nodeid: str, found: InspectResult, quiet_s: float) -> list[str]:
+    """A hang the pytest plugin's watch found in a running test: the lines of the test's report
+    section (the first alone, with the last, is what the terminal is told at once)."""
+    first = next((p for p in found.processes if p.diagnosis.verdict.is_hang), found.processes[0])
+    d = first.diagnosis
+    name = f" ({d.pattern})" if d.pattern else ""
+    lines = [
+        clip(
+            f"gvlstress watch: {nodeid}: {d.verdict.value}{name} after {quiet_s:.0f}s without progress", 400
+        ),
+        "  " + clip(one_line(f"pid {first.pid}: {d.summary}"), 1000),
+    ]
+    if d.hint:
+        lines.append("  " + clip(one_line(f"hint: {d.hint}"), 400))
+    return [*lines, f"  report: {found.run_dir}/report.md"]

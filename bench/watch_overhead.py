@@ -1,0 +1,222 @@
+"""What leaving `gvlstress watch` on costs: its own CPU on a healthy tree of 64 processes x 16 threads.
+
+The tree: a launcher starting 63 children, each with 15 sleeping threads (16 threads a process,
+the launcher's included), healthy and quiet but making progress now and then (the launcher
+writes a line every `BEAT_S` seconds), so watch reads /proc and never looks. Measured over one
+window in the same run:
+
+- baseline: the same tree with nobody watching (its own CPU), and this script's measurement loop
+  (psutil cpu_times and a TracerPid check of every process of the tree once a second);
+- watched: ``gvlstress watch --stall 30 -- TREE``, its own CPU and its children's (the watchdog
+  helper included; the job's tree left out), from psutil cpu_times at the window's ends.
+
+Printed: each as a share of one core, watch's share against the baseline tree's (a ratio) and
+against the goal (under 1% of one core), and the highest TracerPid seen in the tree during the
+window (0: nothing attached before a stall) and the looks watch took (none: no stack tool ran).
+
+    python bench/watch_overhead.py            # a 60 s window each
+    python bench/watch_overhead.py --quick    # a 15 s window each
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+PROCS = 64
+THREADS = 16
+BEAT_S = 5.0
+STALL_S = 30.0
+"""Far above BEAT_S: a healthy tree is never looked at (a look would attach; this measures the
+steady state, which is what leaving it on costs)."""
+GOAL = 1.0
+"""Per cent of one core."""
+
+TREE = f"""
+import subprocess, sys, threading, time
+
+def sleepers():
+    for _ in range({THREADS} - 1):
+        threading.Thread(target=threading.Event().wait, daemon=True).start()
+
+if sys.argv[1:] == ["child"]:
+    sleepers()
+    sys.stdin.read()  # until the launcher ends (its pipe closes): then end too
+    raise SystemExit(0)
+kids = [
+    subprocess.Popen([sys.executable, "-c", SELF, "child"], stdin=subprocess.PIPE)
+    for _ in range({PROCS} - 1)
+]
+sleepers()
+while True:  # progress now and then: a line of output
+    sys.stdout.write("beat " + "." * 95 + chr(10))
+    sys.stdout.flush()
+    time.sleep({BEAT_S})
+"""
+"""The tree's program (``python -c``); SELF is its own text, so a child runs the same program."""
+
+
+def tree_argv() -> list[str]:
+    return [sys.executable, "-c", f"SELF = {TREE!r}\n{TREE}"]
+
+
+@dataclass(frozen=True)
+class Window:
+    seconds: float
+    watch_cpu: float
+    """CPU seconds of watch and its helpers (0 in the baseline)."""
+    tree_cpu: float
+    loop_cpu: float
+    """This script's own CPU seconds over the window."""
+    tracer_max: int
+    looks: int
+
+
+def cpu(p: psutil.Process) -> float:
+    try:
+        t = p.cpu_times()
+    except psutil.Error:
+        return 0.0
+    return t.user + t.system
+
+
+def descendants(pid: int) -> list[psutil.Process]:
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        return []
+
+
+def wait_tree(root: int, timeout: float = 120) -> list[int]:
+    """The tree's pids once all PROCS processes have THREADS threads each (a bounded /proc poll)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pids = [root, *(c.pid for c in descendants(root))]
+        try:
+            ready = len(pids) == PROCS and all(len(os.listdir(f"/proc/{p}/task")) == THREADS for p in pids)
+        except OSError:
+            ready = False
+        if ready:
+            return pids
+        time.sleep(0.2)
+    raise SystemExit(f"the tree did not come up in {timeout:.0f}s")
+
+
+def tracer(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("TracerPid:"):
+                    return int(line.split()[1])
+    except OSError:
+        return 0
+    return 0
+
+
+def measure(
+    tree_pids: list[int], seconds: float, harness: Callable[[], float]
+) -> tuple[float, float, float, int]:
+    """(harness CPU, tree CPU, this loop's CPU, highest TracerPid) over `seconds`."""
+    me = psutil.Process()
+    procs = [psutil.Process(p) for p in tree_pids]
+    h0, t0, m0 = harness(), sum(cpu(p) for p in procs), cpu(me)
+    traced = 0
+    start = time.monotonic()
+    while (left := seconds - (time.monotonic() - start)) > 0:
+        traced = max([traced, *(tracer(p) for p in tree_pids)])
+        time.sleep(min(1.0, left))
+    return harness() - h0, sum(cpu(p) for p in procs) - t0, cpu(me) - m0, traced
+
+
+def baseline(seconds: float) -> Window:
+    proc = subprocess.Popen(tree_argv(), stdout=subprocess.DEVNULL, start_new_session=True)
+    try:
+        pids = wait_tree(proc.pid)
+        _, tree, loop, traced = measure(pids, seconds, lambda: 0.0)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    return Window(seconds, 0.0, tree, loop, traced, 0)
+
+
+def watched(seconds: float, out: Path) -> Window:
+    cmd = [sys.executable, "-m", "gvlstress", "watch", "--stall", str(STALL_S), "--report-dir", str(out)]
+    proc = subprocess.Popen(
+        [*cmd, "--", *tree_argv()],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    watch = psutil.Process(proc.pid)
+    try:
+        deadline = time.monotonic() + 60
+        job = None
+        while job is None and time.monotonic() < deadline:  # the job: watch's child running the tree
+            job = next((c for c in watch.children() if "SELF = " in " ".join(c.cmdline())), None)
+            time.sleep(0.1)
+        if job is None:
+            raise SystemExit("watch did not start the tree")
+        pids = wait_tree(job.pid)
+
+        def harness() -> float:
+            """watch, its reaped children and its live ones outside the job's tree (the watchdog)."""
+            try:
+                t = watch.cpu_times()
+            except psutil.Error:
+                return 0.0
+            own = t.user + t.system + t.children_user + t.children_system
+            return own + sum(cpu(c) for c in watch.children(recursive=True) if c.pid not in pids)
+
+        spent, tree, loop, traced = measure(pids, seconds, harness)
+    finally:
+        os.kill(proc.pid, signal.SIGTERM)  # as a scheduler ends it: the job's group goes too
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+    (report,) = out.glob("*/watch.json")
+    looks = len(json.loads(report.read_text())["quiet"]) + (1 if json.loads(report.read_text())["hang"] else 0)
+    return Window(seconds, spent, tree, loop, traced, looks)
+
+
+def share(cpu_s: float, seconds: float) -> str:
+    return f"{100 * cpu_s / seconds:.3f}% of one core ({cpu_s:.2f} CPU s in {seconds:.0f} s)"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=60.0, help="the window measured (each run)")
+    ap.add_argument("--quick", action="store_true", help="a 15 s window")
+    args = ap.parse_args()
+    seconds = 15.0 if args.quick else args.seconds
+    print(f"tree: {PROCS} processes x {THREADS} threads; window {seconds:.0f} s; {os.cpu_count()} cores")
+    base = baseline(seconds)
+    with tempfile.TemporaryDirectory(prefix="gvlstress-watch-bench-") as tmp:
+        run = watched(seconds, Path(tmp))
+    print(f"baseline (nobody watching): tree {share(base.tree_cpu, seconds)}")
+    print(f"                            measurement loop {share(base.loop_cpu, seconds)}")
+    print(f"watched: tree {share(run.tree_cpu, seconds)}; measurement loop {share(run.loop_cpu, seconds)}")
+    print(f"gvlstress watch itself: {share(run.watch_cpu, seconds)}")
+    ratio = run.watch_cpu / base.tree_cpu if base.tree_cpu > 0 else float("inf")
+    print(f"ratio watch / the tree's own CPU: {ratio:.2f}x")
+    pct = 100 * run.watch_cpu / seconds
+    print(f"goal < {GOAL:g}% of one core: {'met' if pct < GOAL else 'NOT met'} ({pct:.3f}%)")
+    print(f"highest TracerPid in the tree during the window: {run.tracer_max} (0: nothing attached)")
+    print(f"looks taken (stack tools run): {run.looks}")
+    return 0 if pct < GOAL and run.tracer_max == 0 and run.looks == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
