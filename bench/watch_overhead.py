@@ -78,6 +78,8 @@ class Window:
     seconds: float
     watch_cpu: float
     """CPU seconds of watch and its helpers (0 in the baseline)."""
+    helpers_cpu: float
+    """Of which its live children outside the job's tree (the watchdog)."""
     tree_cpu: float
     loop_cpu: float
     """This script's own CPU seconds over the window."""
@@ -127,9 +129,10 @@ def tracer(pid: int) -> int:
 
 
 def measure(
-    tree_pids: list[int], seconds: float, harness: Callable[[], float]
-) -> tuple[float, float, float, int]:
-    """(harness CPU, tree CPU, this loop's CPU, highest TracerPid) over `seconds`."""
+    tree_pids: list[int], seconds: float, harness: Callable[[], tuple[float, float]]
+) -> tuple[float, float, float, float, int]:
+    """(harness CPU, of which its helpers, tree CPU, this loop's CPU, highest TracerPid) over
+    `seconds`."""
     me = psutil.Process()
     procs = [psutil.Process(p) for p in tree_pids]
     h0, t0, m0 = harness(), sum(cpu(p) for p in procs), cpu(me)
@@ -138,18 +141,19 @@ def measure(
     while (left := seconds - (time.monotonic() - start)) > 0:
         traced = max([traced, *(tracer(p) for p in tree_pids)])
         time.sleep(min(1.0, left))
-    return harness() - h0, sum(cpu(p) for p in procs) - t0, cpu(me) - m0, traced
+    h1 = harness()
+    return h1[0] - h0[0], h1[1] - h0[1], sum(cpu(p) for p in procs) - t0, cpu(me) - m0, traced
 
 
 def baseline(seconds: float) -> Window:
     proc = subprocess.Popen(tree_argv(), stdout=subprocess.DEVNULL, start_new_session=True)
     try:
         pids = wait_tree(proc.pid)
-        _, tree, loop, traced = measure(pids, seconds, lambda: 0.0)
+        _, _, tree, loop, traced = measure(pids, seconds, lambda: (0.0, 0.0))
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(10)
-    return Window(seconds, 0.0, tree, loop, traced, 0)
+    return Window(seconds, 0.0, 0.0, tree, loop, traced, 0)
 
 
 def watched(seconds: float, out: Path) -> Window:
@@ -171,16 +175,17 @@ def watched(seconds: float, out: Path) -> Window:
             raise SystemExit("watch did not start the tree")
         pids = wait_tree(job.pid)
 
-        def harness() -> float:
-            """watch, its reaped children and its live ones outside the job's tree (the watchdog)."""
+        def harness() -> tuple[float, float]:
+            """watch with its reaped children and its live ones outside the job's tree (the
+            watchdog); and those live ones alone."""
             try:
                 t = watch.cpu_times()
             except psutil.Error:
-                return 0.0
-            own = t.user + t.system + t.children_user + t.children_system
-            return own + sum(cpu(c) for c in watch.children(recursive=True) if c.pid not in pids)
+                return 0.0, 0.0
+            helpers = sum(cpu(c) for c in watch.children(recursive=True) if c.pid not in pids)
+            return t.user + t.system + t.children_user + t.children_system + helpers, helpers
 
-        spent, tree, loop, traced = measure(pids, seconds, harness)
+        spent, helpers, tree, loop, traced = measure(pids, seconds, harness)
     finally:
         os.kill(proc.pid, signal.SIGTERM)  # as a scheduler ends it: the job's group goes too
         try:
@@ -190,7 +195,9 @@ def watched(seconds: float, out: Path) -> Window:
             proc.wait(10)
     (report,) = out.glob("*/watch.json")
     data = json.loads(report.read_text())
-    return Window(seconds, spent, tree, loop, traced, len(data["quiet"]) + (1 if data["hang"] else 0))
+    return Window(
+        seconds, spent, helpers, tree, loop, traced, len(data["quiet"]) + (1 if data["hang"] else 0)
+    )
 
 
 def share(cpu_s: float, seconds: float) -> str:
@@ -211,6 +218,7 @@ def main() -> int:
     print(f"  this script's measurement loop {share(base.loop_cpu, seconds)}")
     print(f"watched: the tree {share(run.tree_cpu, seconds)}; the loop {share(run.loop_cpu, seconds)}")
     print(f"gvlstress watch and its helpers: {share(run.watch_cpu, seconds)}")
+    print(f"  of which the watchdog process: {share(run.helpers_cpu, seconds)}")
     pct = 100 * run.watch_cpu / seconds
     print(f"  ratio to one core: {run.watch_cpu / seconds:.4f}")
     if base.loop_cpu > 0:
