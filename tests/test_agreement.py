@@ -36,7 +36,8 @@ import pytest
 
 from conftest import ROOT, SUPPORT, cli_env, run_cli, wait_for
 from gvlstress.api import realbugs
-from gvlstress.controls.catalogue import CATALOGUE, NO_RUNTIME
+from gvlstress.controls.catalogue import CATALOGUE
+from gvlstress.controls.realbugs import BUGS_DIR, NO_RUNTIME
 from gvlstress.judge import names
 from gvlstress.probes.interpreter import interpreter, satisfied
 from gvlstress.supervisor.probing import look_at_workers
@@ -73,7 +74,12 @@ HANGS = [
         for b in CATALOGUE
     ),
     *(
-        Hang(n, CORPUS / f"{n}.py", p, source="live-process tests")
+        Hang(
+            n,
+            CORPUS / f"{n}.py" if (CORPUS / f"{n}.py").exists() else BUGS_DIR / f"{n}.py",
+            p,
+            source="live-process tests",
+        )
         for n, p in (
             ("lock_inversion", names.PY_LOCK_ORDER),
             ("lost_wakeup", names.LOST_WAKEUP),
