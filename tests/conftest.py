@@ -15,7 +15,7 @@ from typing import Any
 import psutil
 import pytest
 
-pytest_plugins = ["pytester"]
+pytest_plugins = ["pytester", "tiers"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SUPPORT = Path(__file__).resolve().parent / "support"

@@ -57,6 +57,15 @@ class Hang:
     """Pinned packages beyond this environment's (a venv built once in the cache: ``-m pypi``)."""
     python: str | None = None
 
+    @property
+    def watch_args(self) -> tuple[str, ...]:
+        """A respawn loop keeps the tree changing (workers start and end, the launcher writes
+        to each new one): /proc counts that as activity, so such a job is watched the way the
+        docs say to, with an explicit progress signal (here a heartbeat it never touches)."""
+        return (
+            ("--heartbeat", "/nonexistent/gvlstress-heartbeat") if self.expected == names.RESPAWN_LOOP else ()
+        )
+
 
 HANGS = [
     *(
@@ -129,7 +138,17 @@ def watched(hang: Hang, python: str, out: Path) -> Iterator[tuple[int, list[str]
     handshake, watch's inspect.json, and the seconds from `ready` to the report. On the way out
     watch is sent SIGTERM (it ends the job's tree and writes its report), and nothing is left."""
     scratch = tempfile.mkdtemp(prefix="gvlstress-agree-")
-    cmd = [sys.executable, "-m", "gvlstress", "watch", "--stall", str(WATCH_STALL_S), "--on-hang", "keep"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "gvlstress",
+        "watch",
+        "--stall",
+        str(WATCH_STALL_S),
+        "--on-hang",
+        "keep",
+        *hang.watch_args,
+    ]
     cmd += ["--report-dir", str(out), "--", python, str(hang.program), *hang.args]
     with open(Path(scratch) / "watch.stderr", "wb") as err:
         proc = subprocess.Popen(

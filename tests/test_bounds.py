@@ -13,9 +13,6 @@ import pytest
 
 from conftest import cli_env
 
-pytestmark = pytest.mark.slow
-
-
 NUMERIC_OPTIONS = [
     "workers",
     "rayon",
@@ -50,6 +47,7 @@ def test_every_number_is_finite_and_bounded_from_the_cli_and_toml(
         resolve(str(toml), {})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["--timeout", "nan"], ["--duration", "inf"], ["--stall", "-inf"]])
 def test_a_non_finite_option_is_one_line_and_exit_2(args: list[str]) -> None:
     from conftest import run_cli
@@ -60,6 +58,7 @@ def test_a_non_finite_option_is_one_line_and_exit_2(args: list[str]) -> None:
     assert "must be a finite number" in r.stderr
 
 
+@pytest.mark.slow
 def test_odd_scenario_files_and_names_are_usage_errors_or_fine(tmp_path: Path) -> None:
     from conftest import run_cli
 
@@ -76,6 +75,7 @@ def test_odd_scenario_files_and_names_are_usage_errors_or_fine(tmp_path: Path) -
     assert len(run_dir.name) < 120
 
 
+@pytest.mark.slow
 def test_a_closed_stdout_pipe_does_not_change_the_exit_code(tmp_path: Path) -> None:
     # GIVEN `gvlstress inspect PID | head -1`: the reader goes away before the harness is done
     idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"], start_new_session=True)
@@ -100,6 +100,7 @@ def test_a_closed_stdout_pipe_does_not_change_the_exit_code(tmp_path: Path) -> N
     assert proc.stderr == ""
 
 
+@pytest.mark.slow
 def test_window_nan_is_a_usage_error() -> None:
     from conftest import run_cli
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from conftest import alive, load_run, run_cli, workers_of
-from gvlstress.judge import patterns
+from gvlstress.judge import names
 
 # class -> (extra CLI args, exit code, wave verdict, pattern, evidence fragment)
 CLASSES: dict[str, tuple[list[str], int, str, str, str]] = {
@@ -19,27 +19,27 @@ CLASSES: dict[str, tuple[list[str], int, str, str, str]] = {
         [],
         1,
         "deadlock",
-        patterns.LOCK_ACROSS,
+        names.LOCK_ACROSS,
         "holds the lock across the parallel region",
     ),
     "pool_exhaustion": (
         [],
         1,
         "deadlock",
-        patterns.POOL_EXHAUSTION,
+        names.POOL_EXHAUSTION,
         "rayon pool threads are inside jobs, blocked in",
     ),
-    "lock_order": (["-o", "window_us=20000"], 1, "deadlock", patterns.LOCK_ORDER, "different mutexes"),
-    "gil_held": ([], 1, "deadlock", patterns.GIL_HELD, "holds the GIL (py-spy: owns_gil)"),
+    "lock_order": (["-o", "window_us=20000"], 1, "deadlock", names.LOCK_ORDER, "different mutexes"),
+    "gil_held": ([], 1, "deadlock", names.GIL_HELD, "holds the GIL (py-spy: owns_gil)"),
     "fork_after_init": (
         ["--start-method", "fork", "--warm-parent"],
         1,
         "deadlock",
-        patterns.FORK_AFTER_INIT,
+        names.FORK_AFTER_INIT,
         "no rayon pool thread",
     ),
-    "spin": (["--timeout", "6"], 1, "livelock", patterns.LIVELOCK, "CPU-s burnt"),
-    "crash": ([], 3, "crash", patterns.CRASH, "SIGABRT"),
+    "spin": (["--timeout", "6"], 1, "livelock", names.LIVELOCK, "CPU-s burnt"),
+    "crash": ([], 3, "crash", names.CRASH, "SIGABRT"),
 }
 
 
@@ -78,10 +78,10 @@ def test_each_class_is_caught_and_named(report_dir: Path, fault: str) -> None:
     for w in culprits:
         d = w["diagnosis"]
         assert d["pattern"] == pattern, d
-        assert d["hint"] == patterns.HINTS[pattern]
+        assert d["hint"] == names.HINTS[pattern]
         assert any(fragment in e for e in d["evidence"]), d["evidence"]
         # a crash is named by its cause, not "crash (crash)"
-        lead = "crash: worker died" if pattern == patterns.CRASH else f"{verdict} ({pattern})"
+        lead = "crash: worker died" if pattern == names.CRASH else f"{verdict} ({pattern})"
         assert d["summary"].startswith(lead), d["summary"]
     if verdict == "deadlock":
         assert wave["detected_by"] == "stall"
@@ -117,8 +117,8 @@ def test_init_race_is_a_nondeterministic_error_with_its_rate(report_dir: Path) -
     assert errored
     assert {w["verdict"] for w in workers_of(run)} <= {"ok", "error"}  # never a crash or a hang
     named = {w["diagnosis"]["pattern"] for w in errored}
-    assert patterns.NONDETERMINISTIC_ERROR in named
-    mixed = next(w for w in errored if w["diagnosis"]["pattern"] == patterns.NONDETERMINISTIC_ERROR)
+    assert names.NONDETERMINISTIC_ERROR in named
+    mixed = next(w for w in errored if w["diagnosis"]["pattern"] == names.NONDETERMINISTIC_ERROR)
     assert "workers raised" in mixed["diagnosis"]["evidence"][0]
     assert "lost a concurrent-init race" in mixed["detail"]
 
@@ -127,9 +127,9 @@ def test_init_race_is_a_nondeterministic_error_with_its_rate(report_dir: Path) -
 @pytest.mark.parametrize(
     ("mode", "pattern"),
     [
-        ("pool_exhaustion", patterns.POOL_EXHAUSTION),
-        ("gil_held", patterns.GIL_HELD),
-        ("lock_across_par_iter", patterns.LOCK_ACROSS),
+        ("pool_exhaustion", names.POOL_EXHAUSTION),
+        ("gil_held", names.GIL_HELD),
+        ("lock_across_par_iter", names.LOCK_ACROSS),
     ],
 )
 def test_patterns_come_from_the_threads_not_from_the_requested_mode(
@@ -171,7 +171,7 @@ def test_fork_after_init_is_named_from_the_setup_alone(report_dir: Path) -> None
     rc, run = run_class(report_dir, "none", ["--start-method", "fork", "--warm-parent"])
     assert rc == 1
     for w in workers_of(run):
-        assert w["diagnosis"]["pattern"] == patterns.FORK_AFTER_INIT
+        assert w["diagnosis"]["pattern"] == names.FORK_AFTER_INIT
         assert w["threads_max"] == 1
 
 

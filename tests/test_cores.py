@@ -282,6 +282,7 @@ def test_the_pytest_plugin_copies_reports_and_cores_to_the_artifacts_dir(pyteste
     assert load_run(copied.parent)["summary"]["hung"] == 1
 
 
+@pytest.mark.slow
 def test_a_bad_keep_core_setting_names_its_source(pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\ngvlstress_keep_core = sometimes\n")
     pytester.makepyfile("def test_x():\n    pass\n")

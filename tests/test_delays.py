@@ -48,6 +48,7 @@ def batches(env: dict[str, str], n: int = 40) -> dict[str, int]:
     return counts
 
 
+@pytest.mark.slow
 def test_the_layer_delays_a_seeded_share_of_a_rayon_pools_calls() -> None:
     lib = str(delay_library())
     got = batches({"LD_PRELOAD": lib, "GVLSTRESS_DELAYS": "7:20000:200", "RAYON_NUM_THREADS": "4"})
@@ -56,6 +57,7 @@ def test_the_layer_delays_a_seeded_share_of_a_rayon_pools_calls() -> None:
     assert got["delays"] <= got["delayed_us"] <= 200 * got["delays"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", [None, "7:abc:200", "7:2000000:200", "7:20000:0", ""])
 def test_unconfigured_or_malformed_it_lets_every_call_straight_through(spec: str | None) -> None:
     env = {"LD_PRELOAD": str(delay_library()), "RAYON_NUM_THREADS": "4"}
@@ -107,6 +109,7 @@ def test_a_workers_own_children_do_not_inherit_the_layer(report_dir: Path) -> No
     assert all(not any(k.startswith("GVLSTRESS_DELAY") for k in s["env"]) for s in seen)
 
 
+@pytest.mark.slow
 def test_delays_with_forked_workers_is_one_line(tmp_path: Path) -> None:
     r = run_cli(["run", "--delays", "1", "--start-method", "fork", "--report-dir", str(tmp_path)], timeout=60)
     assert r.returncode == 2, r.stdout + r.stderr
@@ -216,6 +219,7 @@ def blocked_site(tmp_path: Path) -> str:
         proc.wait(timeout=10)
 
 
+@pytest.mark.slow
 def test_a_blocked_threads_call_site_is_read_from_the_live_table(tmp_path: Path) -> None:
     site = blocked_site(tmp_path)
     module, _, offset = site.partition("+0x")
@@ -232,6 +236,7 @@ def handoffs(table: Path, sites: str) -> Table:
     return got
 
 
+@pytest.mark.slow
 def test_calls_from_a_learned_site_take_the_hot_rate_and_no_other_does(tmp_path: Path) -> None:
     learn = tmp_path / "learn"
     learn.mkdir()
@@ -294,6 +299,7 @@ def test_a_hang_teaches_the_next_wave_and_the_next_run_where_to_delay(tmp_path: 
     assert delays.load_memory(memory) == {}
 
 
+@pytest.mark.slow
 def test_delays_without_the_layer_installed_is_one_line_before_anything_starts(tmp_path: Path) -> None:
     shadow = tmp_path / "shadow" / "gvlstress_native"  # a native package built without the layer
     shadow.mkdir(parents=True)

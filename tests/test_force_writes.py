@@ -88,6 +88,7 @@ def test_a_link_to_a_regular_file_is_written_through_and_stays_a_link(tmp_path: 
     assert real.read_text() == "new\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["device", "fifo", "link to a fifo", "link to a device", "dangling link"])
 def test_doctor_export_force_refuses_what_is_not_a_regular_file_in_one_line(
     kind: str, tmp_path: Path
@@ -107,6 +108,7 @@ def test_doctor_export_force_refuses_what_is_not_a_regular_file_in_one_line(
     assert _kind(path) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["fifo", "link to a device", "directory"])
 def test_report_force_refuses_a_report_that_is_not_a_regular_file(kind: str, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"

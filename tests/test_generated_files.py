@@ -143,6 +143,7 @@ def _toml_text(value: Any) -> Any:
     return value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", HOSTILE, ids=lambda t: repr(t[:24]))
 def test_every_generated_file_holds_hostile_text_as_data_and_reads_it_back(text: str, tmp_path: Path) -> None:
     # GIVEN a shrink's three files written from a run whose every outside value is `text`

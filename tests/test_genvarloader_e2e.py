@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from conftest import GVL036, load_run, run_cli, workers_of
-from gvlstress.judge import patterns
+from gvlstress.judge import names
 
 # The first test builds the 0.36.0 environment (pip over the network): a longer budget.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
@@ -109,7 +109,7 @@ def test_036_wedges_its_executor_when_a_worker_dies_sending_a_big_result(
     assert result.returncode == 1, result.stdout + result.stderr
     (wave,) = run["waves"]
     assert wave["detected_by"] == "wedge"
-    assert {w["diagnosis"]["pattern"] for w in wave["workers"]} == {patterns.EXECUTOR_WEDGED}
+    assert {w["diagnosis"]["pattern"] for w in wave["workers"]} == {names.EXECUTOR_WEDGED}
     assert sorted(w["verdict"] for w in wave["workers"]) == ["crash", "deadlock", "deadlock"]
     assert {w["target_info"].get("genvarloader") for w in wave["workers"] if w["target_info"]} <= {OLD}
 
@@ -134,7 +134,7 @@ def test_036_a_loader_child_forked_after_the_pool_hangs_and_is_named(
     hung = [w for w in wave["workers"] if w["verdict"] == "deadlock"]
     assert hung
     for w in hung:
-        assert w["diagnosis"]["pattern"] == patterns.FORK_AFTER_INIT
+        assert w["diagnosis"]["pattern"] == names.FORK_AFTER_INIT
         assert "blocked behind its child" in w["probe"]["reason"]
         stacks = json.dumps(w["capture"])
         assert "genvarloader::genotypes::get_diffs_sparse" in stacks

@@ -23,6 +23,7 @@ def _child_writes(raw: object) -> None:
         board.beat(1, i, 0.01 * i, 17)
 
 
+@pytest.mark.slow
 def test_board_rows_written_by_a_spawned_process_are_read_whole() -> None:
     board = Board.create(3)
     before = time.monotonic()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from gvlstress.probes import host as hostenv
 from gvlstress.system.knobs import is_knob, thread_knobs
 from gvlstress.system.redact import REDACTED
@@ -58,6 +60,7 @@ def test_cgroup_v1_quota(tmp_path: Path) -> None:
     assert hostenv._cgroup_quota(tmp_path / "cg", tmp_path / "self")[0] == 1.5
 
 
+@pytest.mark.slow
 def test_live_budget_is_consistent() -> None:
     b = hostenv.cpu_budget()
     assert 1 <= b.affinity <= b.cpu_count

@@ -8,7 +8,7 @@ import signal
 
 import pytest
 
-from gvlstress.judge import patterns
+from gvlstress.judge import names
 from gvlstress.judge.chain import POOL_RESULTS, follow
 from gvlstress.judge.tree import behind_child, blocked_behind_wedge, link_pipes, wedged_launcher
 from gvlstress.judge.verdict import decide
@@ -126,7 +126,7 @@ def test_a_wedged_executor_needs_all_three_facts(
     assert (named is not None) is wedged
     assert (got.kind is ProbeKind.DEADLOCK) is wedged
     if named is not None:
-        assert named.pattern == patterns.EXECUTOR_WEDGED
+        assert named.pattern == names.EXECUTOR_WEDGED
         assert any(f"{PID + 5} (SIGKILL)" in e for e in named.evidence)
 
 

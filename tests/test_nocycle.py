@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from conftest import cli_run, load_run
-from gvlstress.judge import patterns
+from gvlstress.judge import names
 from test_real_processes import inspect, shape, the
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -42,19 +42,19 @@ def _run(report_dir: Path, *args: str, code: int = 1) -> dict[str, Any]:
         (
             ("--target", "shapes", "-o", "mode=lost_task", "-o", "every=2", "--iterations", "4"),
             "deadlock",
-            patterns.LOST_TASK,
+            names.LOST_TASK,
         ),
         (
             ("--target", "shapes", "-o", "mode=lost_result", "-o", "every=2", "--iterations", "4"),
             "deadlock",
-            patterns.LOST_RESULTS,
+            names.LOST_RESULTS,
         ),
         (
             ("--target", "shapes", "-o", "mode=peer_gone", "-o", "every=2", "--iterations", "4"),
             "deadlock",
-            patterns.PEER_GONE,
+            names.PEER_GONE,
         ),
-        (("--fault", "gil_spin", "--fault-rate", "1", "--rayon", "4"), "livelock", patterns.GIL_SPIN),
+        (("--fault", "gil_spin", "--fault-rate", "1", "--rayon", "4"), "livelock", names.GIL_SPIN),
     ],
     ids=["lost-task", "lost-result", "peer-gone", "gil-spin"],
 )
@@ -64,7 +64,7 @@ def test_run_names_each_shape_at_the_stall(
     """Named when the heartbeat goes quiet, long before the launch timeout; report.md explains."""
     run = _run(report_dir, *args)
     wave = run["waves"][0]
-    either = {verdict, "livelock"} if pattern == patterns.LOST_RESULTS else {verdict}
+    either = {verdict, "livelock"} if pattern == names.LOST_RESULTS else {verdict}
     assert wave["verdict"] in either
     assert wave["detected_by"] == "stall"
     assert wave["detect_s"] < TIMEOUT / 3
@@ -163,7 +163,7 @@ def test_inspect_names_the_gil_spin_and_what_it_waits_for(report_dir: Path) -> N
     p = the(data, proc.pid)
     assert code == 1
     assert p["diagnosis"]["verdict"] == "livelock"
-    assert p["diagnosis"]["pattern"] == patterns.GIL_SPIN
+    assert p["diagnosis"]["pattern"] == names.GIL_SPIN
     assert any("wait for the GIL in take_gil" in line for line in p["diagnosis"]["evidence"])
 
 
@@ -175,7 +175,7 @@ def test_inspect_without_tree_leaves_a_lost_task_to_tree(report_dir: Path) -> No
         assert code == 0
         code, data = inspect(pid, report_dir / "tree", "--tree")
     assert code == 1
-    assert the(data, pid)["diagnosis"]["pattern"] == patterns.LOST_TASK
+    assert the(data, pid)["diagnosis"]["pattern"] == names.LOST_TASK
 
 
 def test_a_lost_tasks_evidence_is_in_run_json(report_dir: Path) -> None:

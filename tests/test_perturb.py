@@ -17,7 +17,7 @@ from conftest import wait_for
 from gvlstress.supervisor.chaos import Perturber
 from gvlstress.system.threadstop import ThreadStopper
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 SPINNERS = """
 import hashlib, sys, threading

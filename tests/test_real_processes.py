@@ -29,7 +29,7 @@ from conftest import SUPPORT, cli_run, run_cli, wait_for
 from gvlstress.api import realbugs
 from gvlstress.controls.catalogue import NO_RUNTIME
 from gvlstress.controls.realbugs import BUGS_DIR
-from gvlstress.judge import patterns
+from gvlstress.judge import names
 
 CORPUS = SUPPORT / "corpus"
 READY_S = 90.0
@@ -320,7 +320,7 @@ def test_a_native_destructor_hanging_at_exit_is_named(report_dir: Path) -> None:
         child = look(lines)
         code, data = inspect(child, report_dir)
     d = the(data, child)["diagnosis"]
-    assert (code, d["verdict"], d["pattern"]) == (1, "deadlock", patterns.EXIT_DESTRUCTOR), d["summary"]
+    assert (code, d["verdict"], d["pattern"]) == (1, "deadlock", names.EXIT_DESTRUCTOR), d["summary"]
     assert any("Py_FinalizeEx" in e and "no Python frame" in e for e in d["evidence"]), d["evidence"]
     assert any("Prefetcher as core::ops::drop::Drop" in e and "(prefetch)" in e for e in d["evidence"]), d[
         "evidence"
@@ -480,3 +480,17 @@ def test_a_wake_up_lost_behind_a_timer_is_idle_and_says_what_one_look_cannot_tel
     assert loop["verdict"] == "idle", loop["summary"]
     assert "one look cannot tell" in loop["summary"]
     assert "next wake-up in" in loop["summary"]
+
+
+def test_a_look_never_cuts_a_blocked_write_short(report_dir: Path) -> None:
+    """A child blocked writing a full pipe is judged from /proc alone: a stack tool's ptrace stop
+    would end its write() short, and CPython's buffered stdout would exit 0 with its output cut
+    (a look must change nothing). After inspect --tree the child still writes; nothing was lost."""
+    with shape("blocked_writer") as (proc, lines):
+        child = int(next(x for x in lines if x.startswith("child ")).split()[1])
+        code, data = inspect(proc.pid, report_dir, "--tree")
+        assert code == 0
+        with open(f"/proc/{child}/syscall") as fh:
+            assert fh.read().split()[0] in ("1", "64"), "the child's write ended: the look changed it"
+        kid = the(data, child)
+        assert "not taken" in " ".join(kid["diagnosis"]["missing"]), kid["diagnosis"]["missing"]

@@ -32,6 +32,7 @@ def _one_line(r: subprocess.CompletedProcess[str]) -> str:
     return line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("threads", "says"),
     [
@@ -54,6 +55,7 @@ def test_run_like_a_profile_whose_knob_no_worker_can_be_given_is_exit_2(
     assert not (tmp_path / "r").exists() or not any((tmp_path / "r").iterdir())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ratio", ["inf", "nan", "1e400"])
 def test_shrink_with_a_ratio_that_states_no_test_is_exit_2(ratio: str, tmp_path: Path) -> None:
     run_dir = tmp_path / "run"
@@ -99,6 +101,7 @@ def _kernel_thread() -> int:
     pytest.skip("no kernel thread is visible here (a pid namespace of its own)")
 
 
+@pytest.mark.slow
 def test_doctor_export_of_a_zombie_or_a_kernel_thread_is_exit_2_with_doctors_own_options(
     zombie: int, tmp_path: Path
 ) -> None:

@@ -148,23 +148,23 @@ def test_a_timing_race_shrinks_and_its_reproducer_hangs_at_a_measured_rate(
     # GIVEN a lock-order race with a 50 us window: most waves of 20 batches hang
     cli_run(
         ["run", "--fault", "lock_order", "-o", "window_us=50", "--workers", "1", "--rayon", "2",
-         "--iterations", "20", "--waves", "8"],
+         "--iterations", "20", "--waves", "4"],
         1,
         report_dir,
     )  # fmt: skip
     run_dir = _run_dir(report_dir)
     # WHEN it is shrunk on a small launch budget, and its reproducer measured
-    result, state = _shrink(run_dir, "--max-launches", "12", "--measure", "8")
+    result, state = _shrink(run_dir, "--max-launches", "12", "--measure", "4")
     assert result.returncode in (0, 1), result.stdout + result.stderr
     assert state["launches"] <= 12
     assert all(s["decision"] in ("kept", "dropped", "undecided", "pending") for s in state["steps"])
     measured = state["measured"]["rate"]
-    assert measured["n"] == 8
+    assert measured["n"] == 4
     assert 0 <= state["measured"]["p_vs_original"] <= 1
     shown = (run_dir / "shrink.md").read_text()
-    assert f"it hung in **{measured['k']}/8" in shown
+    assert f"it hung in **{measured['k']}/4" in shown
     # THEN run alone, without gvlstress, it still hangs, and prints how often
-    alone = _reproduce(_bare_python(tmp_path / "bare"), run_dir / "shrink" / "reproduce.py", 8)
+    alone = _reproduce(_bare_python(tmp_path / "bare"), run_dir / "shrink" / "reproduce.py", 4)
     hung = int(alone.stdout.rsplit("hung ", 1)[1].split()[0])
     assert hung >= 1, alone.stdout + alone.stderr
     assert alone.returncode == 1

@@ -22,7 +22,7 @@ import pytest
 
 from conftest import run_cli, wait_for
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+pytestmark = pytest.mark.timeout(600)
 
 BINARIES = ("munged", "slurmctld", "slurmd", "sbatch", "sinfo", "squeue", "scancel")
 

@@ -27,6 +27,7 @@ def test_eustack_raw_recording() -> None:
     assert all(t.frames for t in pool)
 
 
+@pytest.mark.slow
 def test_pystack_recording_gives_c_frames_innermost_first() -> None:
     threads = native.parse_pystack((DATA / "pystack_lock.txt").read_text())
     assert len(threads) == 5
@@ -113,6 +114,7 @@ def test_half_demangled_eustack_names_are_cleaned() -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(tools.find("c++filt") is None, reason="c++filt (binutils) not installed")
 def test_v0_and_legacy_symbols_demangle_through_cxxfilt() -> None:
     v0 = "_RNvMNtNtNtNtCsjrHSEGnQ3l9_3std3sys4sync5mutex5futexNtB2_5Mutex14lock_contended"

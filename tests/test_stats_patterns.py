@@ -7,7 +7,7 @@ import math
 import pytest
 
 from gvlstress.campaign.stats import rate, rate_ratio, wilson, zero_upper
-from gvlstress.judge import patterns
+from gvlstress.judge import names, patterns
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView, ToolRun
 
 
@@ -52,13 +52,13 @@ def finding(kind: ProbeKind = ProbeKind.DEADLOCK) -> ProbeFinding:
 def test_unknown_shapes_are_an_honest_unrecognised_deadlock() -> None:
     cap = capture(view(1, "syscall", "my_app::wait_for_thing", "main"), view(2, "syscall", "other::thing"))
     assert patterns.match(finding(), cap) is None
-    assert patterns.unrecognised(cap).pattern == patterns.UNRECOGNISED
+    assert patterns.unrecognised(cap).pattern == names.UNRECOGNISED
 
 
 def test_without_stacks_no_pattern_is_claimed() -> None:
     assert patterns.match(finding(), None) is None
     m = patterns.unrecognised(None)
-    assert m.pattern == patterns.UNRECOGNISED
+    assert m.pattern == names.UNRECOGNISED
     assert "no stacks were captured" in m.hint
 
 
@@ -66,7 +66,7 @@ def test_fork_after_init_shape() -> None:
     cap = capture(view(1, "syscall", "rayon_core::latch::LockLatch::wait_and_reset", "main"))
     m = patterns.match(finding(), cap)
     assert m is not None
-    assert m.pattern == patterns.FORK_AFTER_INIT
+    assert m.pattern == names.FORK_AFTER_INIT
 
 
 def test_no_native_view_never_reads_as_fork_after_pool_start() -> None:

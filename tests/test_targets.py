@@ -58,6 +58,7 @@ def test_a_callable_from_the_current_directory_is_a_target(here: Path) -> None:
     assert run["target"]["facts"]["contract"] == "callable"
 
 
+@pytest.mark.slow
 def test_an_iterable_that_ends_early_ends_that_worker(here: Path) -> None:
     code, out = run_here(
         here, "--target", "myloader:batches", "-o", "stop_after=3", "--workers", "2", "--iterations", "100"
@@ -93,6 +94,7 @@ def test_rayon_sets_the_thread_variables_the_target_declares(here: Path) -> None
         ("myloader:text", ("--workers", "1"), "returned str, expected an iterable of batches"),
     ],
 )
+@pytest.mark.slow
 def test_a_wrong_shape_is_one_line_and_exit_2(
     here: Path, target: str, args: tuple[str, ...], message: str
 ) -> None:

@@ -9,11 +9,11 @@ path (a progress signal: the heartbeat went quiet) and inspect (none) are checke
 from __future__ import annotations
 
 import signal
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 
-from gvlstress.judge import patterns
+from gvlstress.judge import names, patterns
 from gvlstress.judge.tree import link_tree
 from gvlstress.judge.verdict import INSPECT_VERDICT, decide, judge
 from gvlstress.model import (
@@ -302,7 +302,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.PY_LOCK_ORDER,
+        names.PY_LOCK_ORDER,
     ),
     "a Condition.wait() nobody will notify": (
         Shape(
@@ -321,7 +321,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.LOST_WAKEUP,
+        names.LOST_WAKEUP,
     ),
     "main joins a thread in a Condition.wait() nobody notifies (named at the wait, not the join)": (
         Shape(
@@ -340,7 +340,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.LOST_WAKEUP,
+        names.LOST_WAKEUP,
     ),
     "every ThreadPoolExecutor worker waits on a future queued behind it": (
         Shape(
@@ -368,7 +368,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.THREAD_POOL_EXHAUSTION,
+        names.THREAD_POOL_EXHAUSTION,
     ),
     "a module's top-level code joins a thread that imports it": (
         Shape(
@@ -397,7 +397,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.IMPORT_LOCK,
+        names.IMPORT_LOCK,
     ),
     "the same wait in a process that handles SIGTERM": (
         Shape(
@@ -433,7 +433,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.LOCK_ACROSS,
+        names.LOCK_ACROSS,
     ),
     "GIL held across a rayon region": (
         Shape(
@@ -444,7 +444,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.GIL_HELD,
+        names.GIL_HELD,
     ),
     "healthy rayon batch in flight": (
         Shape(
@@ -481,13 +481,13 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         Shape((T(PID, RUST_LOCK.format(addr=0xA0), native=TOKIO_PARK),)),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.FORK_AFTER_INIT,
+        names.FORK_AFTER_INIT,
     ),
     "forked child in a rayon latch with no pool thread": (
         Shape((T(PID, RUST_LOCK.format(addr=0xA0), native=LATCH),)),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.FORK_AFTER_INIT,
+        names.FORK_AFTER_INIT,
     ),
     "the GIL's holder waits on a native mutex whose holder waits for the GIL": (
         Shape(
@@ -510,7 +510,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.GIL_LOCK_INVERSION,
+        names.GIL_LOCK_INVERSION,
     ),
     "a forked child starts an OpenMP team whose threads it does not have (stripped libgomp frames)": (
         Shape(
@@ -525,13 +525,32 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.FORK_AFTER_INIT,
+        names.FORK_AFTER_INIT,
     ),
     "a fork that never exec'd waits for a lock held by a thread it does not have": (
         Shape((T(PID, LOCK.format(addr=0xA0), py=(("main", "f.py", 28),)),), forked_from=PID - 5),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.FORK_HELD_LOCK,
+        names.FORK_HELD_LOCK,
+    ),
+    "a fork that never exec'd waits for a future whose thread pool stayed in the parent": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    py=(
+                        ("Condition.wait", THREADING, 327),
+                        ("Future.result", "/usr/lib/python3.11/concurrent/futures/_base.py", 451),
+                        ("load", "f.py", 12),
+                    ),
+                ),
+            ),
+            forked_from=PID - 5,
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        names.FORK_AFTER_INIT,
     ),
     "the same lock wait in a process that was not forked (a self-deadlock, no pattern)": (
         Shape((T(PID, LOCK.format(addr=0xA0), py=(("main", "f.py", 28),)),)),
@@ -559,7 +578,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.FORK_HELD_LOCK,
+        names.FORK_HELD_LOCK,
     ),
     "the interpreter's exit joins a thread that waits forever": (
         Shape(
@@ -578,7 +597,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.EXIT_HANG,
+        names.EXIT_HANG,
     ),
     "Queue.join() while the consumer, which never calls task_done(), waits for items": (
         Shape(
@@ -605,7 +624,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.QUEUE_JOIN,
+        names.QUEUE_JOIN,
     ),
     "a native destructor in Py_FinalizeEx joins a thread that waits for a stop it never gets": (
         Shape(
@@ -620,7 +639,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.EXIT_DESTRUCTOR,
+        names.EXIT_DESTRUCTOR,
     ),
     "a C++ static destructor in libc's exit handlers waits for pool threads that are gone": (
         Shape(
@@ -649,7 +668,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.EXIT_DESTRUCTOR,
+        names.EXIT_DESTRUCTOR,
     ),
     "the same join outside finalization: closed (a tid word is not shared memory), unnamed": (
         Shape(
@@ -676,7 +695,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ),
         ProbeKind.DEADLOCK,
         Verdict.DEADLOCK,
-        patterns.EXIT_HANG,
+        names.EXIT_HANG,
     ),
     "a closed wait on a futex in shared memory (another process may post it)": (
         Shape((T(PID, SHARED_LOCK.format(addr=0xA0), native=("__new_sem_wait_slow64", "sem_wait")),)),
@@ -753,7 +772,7 @@ def test_a_parent_joining_a_child_blocked_on_a_full_pipe_is_a_cycle() -> None:
         f, named = linked[pid]
         assert f.kind is ProbeKind.DEADLOCK
         assert named is not None
-        assert named.pattern == patterns.JOIN_BEFORE_DRAIN
+        assert named.pattern == names.JOIN_BEFORE_DRAIN
     # another process that reads the pipe breaks the cycle: only annotated
     linked = link_tree(findings, {2000: PID}, {PID: {"pipe:[9]": "rw"}, 3000: {"pipe:[9]": "r"}})
     assert linked[PID][0].kind is ProbeKind.IDLE
@@ -824,3 +843,38 @@ def test_a_gil_waiter_caught_awake_at_the_second_sample_still_waits_where_it_was
     assert waiter.wait is not None
     assert waiter.wait.kind is WaitKind.LOCK  # re-waiting 180x/s: the GIL, blocked
     assert f.kind is ProbeKind.DEADLOCK
+
+
+@pytest.mark.parametrize(
+    ("main", "drains", "cycle"),
+    [
+        # an event loop awaits the child's exit (its watcher thread in waitpid), the output unread
+        (T(PID, EPOLL, wchan="ep_poll"), False, True),
+        # the same loop also watches the pipe: it drains it as the child writes
+        (T(PID, EPOLL, wchan="ep_poll"), True, False),
+        # the main thread reads the pipe while the watcher waits for the exit
+        (T(PID, READ, wchan="pipe_read"), True, False),
+    ],
+    ids=["awaited-before-read", "loop-reads-the-pipe", "main-reads-it"],
+)
+def test_a_child_awaited_by_a_watcher_thread_before_its_output_is_read_is_a_cycle(
+    main: T, drains: bool, cycle: bool
+) -> None:
+    watcher = T(PID + 1, WAIT4.format(child=2000), wchan="do_wait")
+    watched = replace(main, fd="pipe:[9]") if drains else main
+    a, b = samples(Shape((watched, watcher)))
+    parent = judge(a, b, progress_tid=PID, progress=False)
+    if drains and main.syscall == EPOLL:  # the loop's epoll set holds the pipe
+        parent = replace(
+            parent,
+            threads=tuple(
+                replace(t, watched=((7, "pipe:[9]"),)) if t.tid == PID else t for t in parent.threads
+            ),
+        )
+    ca, cb = samples(Shape((T(2000, WRITE, wchan="anon_pipe_write", fd="pipe:[9]"),)))
+    child = judge(ProcSample(2000, ca.at, ca.threads), ProcSample(2000, cb.at, cb.threads), progress=False)
+    linked = link_tree(
+        {PID: parent, 2000: child}, {2000: PID}, {PID: {"pipe:[9]": "r"}, 2000: {"pipe:[9]": "w"}}
+    )
+    named = linked[2000][1]
+    assert (named is not None and named.pattern == names.JOIN_BEFORE_DRAIN) is cycle

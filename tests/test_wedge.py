@@ -13,7 +13,7 @@ import pytest
 
 import builders
 from conftest import cli_run, load_run, run_cli, wait_for, workers_of
-from gvlstress.judge import patterns
+from gvlstress.judge import names
 from gvlstress.judge.outcome import (
     WEDGE_S,
     EndReason,
@@ -109,11 +109,12 @@ def test_after_a_wedge_the_dead_worker_crashed_and_those_behind_it_deadlocked(
     assert says in (ending.detail or "")
     if verdict is not Verdict.CANCELLED:
         d = wedge_diagnosis(verdict, facts, WEDGE)
-        assert d.pattern == patterns.EXECUTOR_WEDGED
+        assert d.pattern == names.EXECUTOR_WEDGED
         assert "by the OOM killer" in d.summary
         assert any("_recv (connection.py:395)" in e for e in d.evidence)
 
 
+@pytest.mark.slow
 def test_zombie_status_reads_a_dead_unreaped_child_from_proc() -> None:
     # GIVEN a child that exits with code 3 and is not reaped yet
     pid = os.fork()
@@ -158,7 +159,7 @@ def test_a_worker_killed_while_sending_wedges_the_executor_and_is_named(report_d
         assert by_pid[killed["pid"]]["verdict"] == "crash"
         assert {w["verdict"] for p, w in by_pid.items() if p != killed["pid"]} == {"deadlock"}
         for w in wave["workers"]:
-            assert w["diagnosis"]["pattern"] == patterns.EXECUTOR_WEDGED
+            assert w["diagnosis"]["pattern"] == names.EXECUTOR_WEDGED
             assert any("_recv" in e for e in w["diagnosis"]["evidence"])
     _no_process_left(run)
 
@@ -248,7 +249,7 @@ def _probe(cpu_s: float, parked: int, threads: int) -> ProbeFinding:
     return ProbeFinding(1, ProbeKind.DEADLOCK, 0.5, cpu_s, ts, (), "x")
 
 
-WEDGED_DIAGNOSIS = Diagnosis(Verdict.DEADLOCK, "x", (), pattern=patterns.EXECUTOR_WEDGED)
+WEDGED_DIAGNOSIS = Diagnosis(Verdict.DEADLOCK, "x", (), pattern=names.EXECUTOR_WEDGED)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from gvlstress.judge import patterns
+from gvlstress.judge import names
 from gvlstress.model import ProbeKind
 from gvlstress.model.wiring import Endpoint, OpenFile
 from lookshapes import (
@@ -120,8 +120,8 @@ def named(world: World, pid: int = L) -> tuple[ProbeKind, str | None]:
     return f.kind, m.pattern if m else None
 
 
-LOST = (ProbeKind.DEADLOCK, patterns.LOST_TASK)
-DEAD_HANDLER = (ProbeKind.DEADLOCK, patterns.LOST_RESULTS)
+LOST = (ProbeKind.DEADLOCK, names.LOST_TASK)
+DEAD_HANDLER = (ProbeKind.DEADLOCK, names.LOST_RESULTS)
 
 
 @pytest.mark.parametrize(
@@ -157,7 +157,7 @@ DEAD_HANDLER = (ProbeKind.DEADLOCK, patterns.LOST_RESULTS)
         # ... and its worker-handler thread spins on the result pipe nobody reads: a livelock
         (
             pool(launcher(results=False, busy_handler=True), worker(W1)),
-            (ProbeKind.LIVELOCK, patterns.LOST_RESULTS),
+            (ProbeKind.LIVELOCK, names.LOST_RESULTS),
         ),
     ],
     ids=[
@@ -267,7 +267,7 @@ PPE_WORKER_SLEEPS = Proc(
         (World((executor(SHUTDOWN_JOIN),), tree=False), (ProbeKind.IDLE, None)),
         # a ThreadPoolExecutor's task waits on a future of its own one-worker pool: no process
         # pool, no manager thread to miss (the thread pool's own shape names it)
-        (World((THREAD_POOL,), tree=False), (ProbeKind.DEADLOCK, patterns.THREAD_POOL_EXHAUSTION)),
+        (World((THREAD_POOL,), tree=False), (ProbeKind.DEADLOCK, names.THREAD_POOL_EXHAUSTION)),
     ],
     ids=[
         "max-tasks-no-worker",
@@ -320,7 +320,7 @@ PEER_LOCKED = Proc(
         Th(201, LOCK.format(addr=0x20), py=(("work", "/srv/peer.py", 20),), native=(*ACQUIRE, *PY_STARTED)),
     ),
 )
-GONE = (ProbeKind.DEADLOCK, patterns.PEER_GONE)
+GONE = (ProbeKind.DEADLOCK, names.PEER_GONE)
 
 
 @pytest.mark.parametrize(
@@ -561,7 +561,7 @@ PREFORK = (
     ("world", "pid", "expected"),
     [
         # a forked child's RPC: a re-armed epoll inside gRPC, whose threads stayed in the parent
-        (World((grpc_parent(), grpc_child(IN_GRPC))), W1, (ProbeKind.DEADLOCK, patterns.FORK_AFTER_INIT)),
+        (World((grpc_parent(), grpc_child(IN_GRPC))), W1, (ProbeKind.DEADLOCK, names.FORK_AFTER_INIT)),
         # the child waits in the interpreter's own epoll (an asyncio loop): not a library's
         (World((grpc_parent(), grpc_child(IN_PYTHON))), W1, (ProbeKind.IDLE, None)),
         # the parent has no thread of that library: nothing was left behind
@@ -593,7 +593,7 @@ PREFORK = (
                 )
             ),
             L,
-            (ProbeKind.DEADLOCK, patterns.FORK_HANDLER),
+            (ProbeKind.DEADLOCK, names.FORK_HANDLER),
         ),
         # the same handler while its thread reads a pipe another process writes: it may come
         (
@@ -704,7 +704,7 @@ COMPUTE = (f"_PyEval_EvalFrameDefault@{PYTHON}", f"PyEval_EvalCode@{PYTHON}")
 @pytest.mark.parametrize(
     ("world", "expected"),
     [
-        (spinner(), (ProbeKind.LIVELOCK, patterns.GIL_SPIN)),
+        (spinner(), (ProbeKind.LIVELOCK, names.GIL_SPIN)),
         # the holder left the library between looks: it runs Python, it works
         (spinner(later_native=COMPUTE), (ProbeKind.BUSY, None)),
         # it moved bytes: it reads, it works
@@ -714,7 +714,7 @@ COMPUTE = (f"_PyEval_EvalFrameDefault@{PYTHON}", f"PyEval_EvalCode@{PYTHON}")
         # the GIL's waiters are Python's own threads, not the library's: they wait their turn
         (spinner(waiter=GIL_WAIT_PY), (ProbeKind.BUSY, None)),
         # on a crowded host the waiter is caught queued for a CPU between its 5 ms wake-ups
-        (spinner(waiter_state="R"), (ProbeKind.LIVELOCK, patterns.GIL_SPIN)),
+        (spinner(waiter_state="R"), (ProbeKind.LIVELOCK, names.GIL_SPIN)),
     ],
     ids=[
         "duckdb-fsspec",
@@ -766,7 +766,7 @@ def forked_spinner(native: tuple[str, ...], later: tuple[str, ...] | None, lib: 
     ("world", "expected"),
     [
         # onnxruntime#9800: the child's only thread spin-waits (WaitAll) for the inter-op pool
-        (forked_spinner(ORT_SPIN, None, ORT), (ProbeKind.LIVELOCK, patterns.FORK_AFTER_INIT)),
+        (forked_spinner(ORT_SPIN, None, ORT), (ProbeKind.LIVELOCK, names.FORK_AFTER_INIT)),
         # a forked child computing in a library (a matmul whose frames move): busy, not a spin
         (
             forked_spinner(
@@ -813,7 +813,7 @@ TBB_SPIN = (
                 Th(L + 1, LOCK.format(addr=0x7F60), py=(("Event.wait", THREADING, 655),)),
                 Th(L + 2, LOCK.format(addr=0x7F70)),
             ),
-            (ProbeKind.LIVELOCK, patterns.FORK_HANDLER),
+            (ProbeKind.LIVELOCK, names.FORK_HANDLER),
         ),
         # a thread that works (running): the handler may yet see what it waits for
         ((Th(L + 1, None, state="R", cpu_ms=900),), (ProbeKind.BUSY, None)),
@@ -836,8 +836,8 @@ def test_a_write_into_a_full_pipe_closes_a_cycle_across_processes() -> None:
         pipes={"pipe:[31]": "w", "pipe:[32]": "w"},
     )
     world = World((parent, child))
-    assert world.named(L) == (ProbeKind.DEADLOCK, patterns.PIPE_CYCLE)
-    assert world.named(W1) == (ProbeKind.DEADLOCK, patterns.PIPE_CYCLE)
+    assert world.named(L) == (ProbeKind.DEADLOCK, names.PIPE_CYCLE)
+    assert world.named(W1) == (ProbeKind.DEADLOCK, names.PIPE_CYCLE)
 
 
 def test_a_read_of_a_pipe_a_live_child_may_write_is_no_cycle() -> None:
@@ -868,7 +868,7 @@ SIGALRM = 1 << 13
     ("native", "expected"),
     [
         # bpo-14976: a SIGALRM handler puts into the queue whose lock the interrupted get() holds
-        (SIGNAL_IN_QUEUE, (ProbeKind.DEADLOCK, patterns.SIGNAL_HANDLER_LOCK)),
+        (SIGNAL_IN_QUEUE, (ProbeKind.DEADLOCK, names.SIGNAL_HANDLER_LOCK)),
         # the same wait outside a handler, in a process that catches SIGALRM: a handler may end it
         (SIGNAL_IN_QUEUE[:3], (ProbeKind.IDLE, None)),
     ],
@@ -898,8 +898,8 @@ def test_a_launcher_behind_its_hung_workers_is_their_hang() -> None:
     launcher_ = Proc(L, (*launcher().threads, *parent_threads))
     kid = Proc(W1, (Th(W1, LOCK.format(addr=0x7F90), py=TOK_TASK, native=IN_TOK),), parent=L, forked_from=L)
     world = World((launcher_, kid, worker(W2)))
-    assert world.named(W1) == (ProbeKind.DEADLOCK, patterns.FORK_AFTER_INIT)
-    assert world.named(L) == (ProbeKind.DEADLOCK, patterns.FORK_AFTER_INIT)
+    assert world.named(W1) == (ProbeKind.DEADLOCK, names.FORK_AFTER_INIT)
+    assert world.named(L) == (ProbeKind.DEADLOCK, names.FORK_AFTER_INIT)
     assert f"blocked behind its pool's worker(s) {W1}" in world.judged()[L].finding.reason
 
 

@@ -259,7 +259,7 @@ def _sprt(text: str, alpha: float, beta: float) -> stats.Sprt:
         ) from None
 
 
-def _duration(text: str, option: str = "--budget") -> float:
+def duration(text: str, option: str = "--budget") -> float:
     """'90', '90s', '30m', '2h' -> seconds."""
     units = {"s": 1.0, "m": 60.0, "h": 3600.0}
     value = text.strip().lower()

@@ -20,9 +20,9 @@ from gvlstress.cli.help import TakesRunOptions, usage
 from gvlstress.cli.options import (
     MAX_WAVES,
     PROBABILITY,
-    _duration,
     _options,
     _sprt,
+    duration,
     exit_code_for,
     scenario_from_options,
     shared_options,
@@ -158,9 +158,9 @@ def hunt(
     test = _sprt(sequential, alpha, beta) if sequential else None
     if explore_settings and budget is None and max_waves == MAX_WAVES:
         raise UsageError("--explore needs --budget or --max-waves", hint="e.g. --explore --budget 20m")
-    budget_s = _duration(budget) if budget else None
+    budget_s = duration(budget) if budget else None
     hangs: int | Literal["default"] = until_hangs if until_hangs is not None else HUNT_DEFAULT
-    keep_s = _duration(keep_alive, "--keep-alive") if keep_alive else None
+    keep_s = duration(keep_alive, "--keep-alive") if keep_alive else None
     opts["waves"] = max_waves
     scenario = scenario_from_options(**opts)
     console = make_console()

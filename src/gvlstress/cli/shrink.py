@@ -12,7 +12,7 @@ from gvlstress.api.shrink import MAX_LAUNCHES, STEP_LAUNCHES, Budget
 from gvlstress.campaign.shrink import RATIO
 from gvlstress.cli.group import cli
 from gvlstress.cli.help import usage
-from gvlstress.cli.options import PROBABILITY, RATIO_TYPE, _duration
+from gvlstress.cli.options import PROBABILITY, RATIO_TYPE, duration
 from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
 from gvlstress.errors import ExitCode
 from gvlstress.model.shrink import ShrinkResult
@@ -91,7 +91,7 @@ def shrink(
     force: bool,
 ) -> None:
     """Cut a run that hung down to the smallest setting that still hangs; write a standalone reproducer."""
-    limits = Budget(_duration(budget), max_launches, step_launches)
+    limits = Budget(duration(budget), max_launches, step_launches)
     result = run_shrink(run_dir, limits, rate, ratio, measure, force)
     raise SystemExit(int(shrink_code(result)))
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gvlstress.judge import patterns
+from gvlstress.judge import names
 from gvlstress.model import RunResult, Verdict
 
 
@@ -43,33 +43,29 @@ CONTROLS: tuple[Control, ...] = (
     Control("io_wait", Verdict.SLOW, None, _WAITS, {"mode": "read", "block_s": 1.5, "every": 2}),
     Control("sleep_wait", Verdict.SLOW, None, _WAITS, {"mode": "sleep", "block_s": 1.5, "every": 2}),
     Control("thread_wait", Verdict.SLOW, None, _WAITS, {"mode": "future", "block_s": 1.5, "every": 2}),
-    Control(
-        "lock_across_par_iter", Verdict.DEADLOCK, patterns.LOCK_ACROSS, {"fault": "lock_across_par_iter"}
-    ),
-    Control("pool_exhaustion", Verdict.DEADLOCK, patterns.POOL_EXHAUSTION, {"fault": "pool_exhaustion"}),
-    Control(
-        "lock_order", Verdict.DEADLOCK, patterns.LOCK_ORDER, {"fault": "lock_order"}, {"window_us": 20000}
-    ),
-    Control("gil_held", Verdict.DEADLOCK, patterns.GIL_HELD, {"fault": "gil_held"}),
+    Control("lock_across_par_iter", Verdict.DEADLOCK, names.LOCK_ACROSS, {"fault": "lock_across_par_iter"}),
+    Control("pool_exhaustion", Verdict.DEADLOCK, names.POOL_EXHAUSTION, {"fault": "pool_exhaustion"}),
+    Control("lock_order", Verdict.DEADLOCK, names.LOCK_ORDER, {"fault": "lock_order"}, {"window_us": 20000}),
+    Control("gil_held", Verdict.DEADLOCK, names.GIL_HELD, {"fault": "gil_held"}),
     Control(
         "fork_after_init",
         Verdict.DEADLOCK,
-        patterns.FORK_AFTER_INIT,
+        names.FORK_AFTER_INIT,
         {"fault": "fork_after_init", "start_method": "fork", "warm_parent": True},
     ),
     Control(
         "executor_wedge",
         Verdict.DEADLOCK,
-        patterns.EXECUTOR_WEDGED,
+        names.EXECUTOR_WEDGED,
         {"result_bytes": 64 << 20, "kill_worker": "sending", "iterations": 8},
     ),
     Control("big_results", Verdict.OK, None, {"result_bytes": 64 << 20, "iterations": 8}),
-    Control("spin", Verdict.LIVELOCK, patterns.LIVELOCK, {"fault": "spin", "timeout": 6.0}),
-    Control("crash", Verdict.CRASH, patterns.CRASH, {"fault": "crash"}),
+    Control("spin", Verdict.LIVELOCK, names.LIVELOCK, {"fault": "spin", "timeout": 6.0}),
+    Control("crash", Verdict.CRASH, names.CRASH, {"fault": "crash"}),
     Control(
         "init_race",
         Verdict.ERROR,
-        patterns.NONDETERMINISTIC_ERROR,
+        names.NONDETERMINISTIC_ERROR,
         {"fault": "init_race", "waves": 3, "iterations": 40, "workers": 5},
         {"window_us": 300},
     ),

@@ -29,9 +29,7 @@ def _where(capture: Capture, tid: int) -> list[str]:
     for s in capture.resamples:
         py = next((p for p in s.python if p.tid == tid), None)
         nat = next((n.frames for n in s.native if n.tid == tid), ())
-        looks.append(
-            ThreadView(tid, "", "", None, None, None, 0.0, None, None, py, nat) if py or nat else None
-        )
+        looks.append(ThreadView.of(tid, py, nat) if py or nat else None)
     for v in looks:
         if v is None:
             continue

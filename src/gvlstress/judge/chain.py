@@ -28,7 +28,8 @@ JOINED = "a thread it joins (one of the Python threads)"
 manager thread polling its pipes while shutdown() joins it): those are candidates too."""
 
 
-def _name(t: ThreadDelta, views: Mapping[int, ThreadView], pid: int) -> str:
+def who(t: ThreadDelta, views: Mapping[int, ThreadView], pid: int) -> str:
+    """'thread 12 (main thread, python3)': a thread named for the reader, its role from its stacks."""
     v = views.get(t.tid)
     who = vocab.role(v, pid) if v else ("main thread" if t.tid == pid else "thread")
     return f"thread {t.tid} ({who}, {t.comm})"
@@ -94,7 +95,7 @@ def follow(
 ) -> Chain:
     """Follow the progress thread's lock wait to the threads that could end it."""
     label, candidates, complete = _targets(p, threads, views, capture, pid)
-    lines = [f"{_name(p, views, pid)} waits for {label}: {p.wait.detail if p.wait else 'futex'}"]
+    lines = [f"{who(p, views, pid)} waits for {label}: {p.wait.detail if p.wait else 'futex'}"]
     if not candidates:
         if complete:
             lines.append(f"no thread in the process can end that wait (none of {label} exists)")
@@ -116,7 +117,7 @@ def follow(
         if _is_blocked(t, v):
             blocked.append(t)
             continue
-        lines.append(f"{_name(t, views, pid)} can still end it: {t.wait.detail if t.wait else t.state}")
+        lines.append(f"{who(t, views, pid)} can still end it: {t.wait.detail if t.wait else t.state}")
         return Chain(False, tuple(lines), opener=t, idle=tuple(idle))
     if blocked:
         where_ = Counter((t.wait.detail.split(" (")[0] if t.wait else "futex") for t in blocked)

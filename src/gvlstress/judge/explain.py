@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from gvlstress.judge import patterns, vocab
+from gvlstress.judge import names, patterns, vocab
 from gvlstress.model import (
     Capture,
     Diagnosis,
@@ -25,7 +25,7 @@ def explain(
     finding: ProbeFinding | None,
     capture: Capture | None,
     progress: str,
-    named: patterns.Match | None = None,
+    named: names.Match | None = None,
 ) -> Diagnosis:
     """The evidence behind a verdict: the wait chain, idle threads, futex groups, the GIL.
     `named` is the judge's name for it (`judge.across`); this only words it. (Without one, a

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from gvlstress.judge import vocab
 from gvlstress.judge.names import FORK_AFTER_INIT, FORK_HANDLER, HINTS, Match
-from gvlstress.judge.peers import ends
+from gvlstress.judge.peers import internal_wait
 from gvlstress.judge.runtimes import started_in
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView, WaitKind
 from gvlstress.model.wiring import Wiring
@@ -60,7 +60,8 @@ def waiting_library(t: ThreadView) -> str | None:
     return None
 
 
-def _short(lib: str) -> str:
+def short_lib(lib: str) -> str:
+    """A library's file name, not its path."""
     return lib.rsplit("/", 1)[-1]
 
 
@@ -89,11 +90,11 @@ def orphaned_wait(f: ProbeFinding, capture: Capture | None, parent: Capture | No
         HINTS[FORK_AFTER_INIT],
         (
             f"process {f.pid} is a fork of process {capture.forked_from} that never exec'd, and has one thread",
-            f"thread {only.tid} waits in {only.wait.detail} inside {_short(lib)}"
+            f"thread {only.tid} waits in {only.wait.detail} inside {short_lib(lib)}"
             + (f", called from {line}" if (line := vocab.python_line(view)) else "")
             if view is not None
             else "",
-            f"in the parent, {len(theirs)} thread(s) started by {_short(lib)} ({', '.join(names[:4])}) run that "
+            f"in the parent, {len(theirs)} thread(s) started by {short_lib(lib)} ({', '.join(names[:4])}) run that "
             "library's work; fork() copied none of them, so nothing in the child will ever do it",
             f"{only.voluntary_ctxt or 0} wake-up(s) over the window with no CPU to speak of: a timed wait that the "
             "library re-arms, not one about to end"
@@ -108,27 +109,14 @@ def handler_wait(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
     outside the process."""
     if capture is None:
         return None
-    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    p = f.progress_thread()
     view = capture.thread(p.tid if p is not None else None)
     if p is None or view is None or not p.parked or not vocab.has(view, PREFORK):
         return None
     rest = [t for t in f.threads if t.tid != p.tid]
     stuck = []
     for t in rest:
-        e = ends(t, f.pid, wiring) if t.wait and t.wait.kind is WaitKind.POLL else ()
-        inner = (
-            t.parked
-            and t.wait is not None
-            and (
-                t.wait.kind in (WaitKind.LOCK, WaitKind.TIMED)
-                or (
-                    e is not None
-                    and t.wait.kind is WaitKind.POLL
-                    and all(x.outside is None and not x.others for x in e)
-                )
-            )
-        )
-        if not inner:
+        if not internal_wait(t, f.pid, wiring, timers=True):
             return None
         stuck.append(t)
     lib = waiting_library(view)
@@ -137,7 +125,7 @@ def handler_wait(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
         HINTS[FORK_HANDLER],
         (
             f"thread {p.tid} is inside fork(), in a prepare handler ({vocab.first(view, PREFORK)}"
-            + (f" -> {_short(lib)}" if lib else "")
+            + (f" -> {short_lib(lib)}" if lib else "")
             + f"), and waits in {p.wait.detail if p.wait else p.state}",
             f"the {len(stuck)} other thread(s) wait only on this process's own descriptors, locks or timers "
             f"({', '.join(f'{t.tid} in {t.wait.detail}' for t in stuck[:3] if t.wait)}): nothing outside the "

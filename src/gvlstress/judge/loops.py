@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from gvlstress.judge import vocab
 from gvlstress.judge.names import HINTS, LOOP_LOST_WAKEUP, Match
-from gvlstress.judge.peers import ends, waits_forever
+from gvlstress.judge.peers import ends, internal_wait, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import Wiring
 
@@ -79,11 +79,7 @@ def judge_loop(
         )
         return replace(f, reason=f"{f.reason}; {line}", chain=(*f.chain, line)), None
     others = [x for x in f.threads if x.tid != t.tid]
-    able = [
-        x
-        for x in others
-        if not (x.parked and x.wait is not None and (x.wait.kind is WaitKind.LOCK or waits_forever(x)))
-    ]
+    able = [x for x in others if not internal_wait(x, f.pid, wiring, timers=False)]
     if able:
         return None  # another thread may call call_soon_threadsafe
     sigcgt = f.samples[-1].sigcgt if f.samples else 0

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from gvlstress.judge import patterns
+from gvlstress.judge import names, patterns
 from gvlstress.judge.explain import explain
 from gvlstress.model import Capture, Diagnosis, ProbeFinding, ProbeKind, Verdict, WorkerOutcome
 from gvlstress.system.proctree import exit_status, signal_name
@@ -111,7 +111,7 @@ class SlotFacts:
     reported: bool = True
     """It wrote its pid to the heartbeat board (False: `pid` was matched to a process that died
     before it did, see `attribute_deaths`)."""
-    named: patterns.Match | None = None
+    named: names.Match | None = None
     """The pattern a rule across processes or looks named at the stall (a lost task, a peer
     that has gone, a named spin), which one process's stacks alone cannot."""
 
@@ -229,7 +229,7 @@ def wedge_diagnosis(verdict: Verdict, f: SlotFacts, w: Wedge) -> Diagnosis:
     by = w.killed_by or ""
     who = " by the OOM killer" if "OOM" in by else " by --kill-worker" if "--kill-worker" in by else ""
     summary = (
-        f"{verdict.value} ({patterns.EXECUTOR_WEDGED}): worker {w.pid} died ({died}{who}) "
+        f"{verdict.value} ({names.EXECUTOR_WEDGED}): worker {w.pid} died ({died}{who}) "
         + ("sending its result" if w.sending else "mid-wave")
         + "; the executor's manager thread waits for the rest of the frame forever"
     )
@@ -237,8 +237,8 @@ def wedge_diagnosis(verdict: Verdict, f: SlotFacts, w: Wedge) -> Diagnosis:
         verdict,
         summary,
         tuple(evidence),
-        pattern=patterns.EXECUTOR_WEDGED,
-        hint=patterns.HINTS[patterns.EXECUTOR_WEDGED],
+        pattern=names.EXECUTOR_WEDGED,
+        hint=names.HINTS[names.EXECUTOR_WEDGED],
     )
 
 
@@ -305,13 +305,13 @@ def failure_diagnoses(
                     Verdict.CRASH,
                     f"crash: {line} after {o.iterations} batch(es){said}",
                     evidence,
-                    pattern=patterns.CRASH,
-                    hint=cause.hint if cause else patterns.HINTS[patterns.CRASH],
+                    pattern=names.CRASH,
+                    hint=cause.hint if cause else names.HINTS[names.CRASH],
                 ),
             )
         elif o.verdict is Verdict.ERROR and o.diagnosis is None:
             last = ((o.detail or "").strip().splitlines() or ["(no traceback)"])[-1]
-            name = patterns.NONDETERMINISTIC_ERROR if passed else patterns.ERROR
+            name = names.NONDETERMINISTIC_ERROR if passed else names.ERROR
             evidence = (
                 f"{errored} of {len(outcomes)} workers raised; {passed} finished cleanly with the same code",
                 f"raised after {o.iterations} batch(es): {last}",
@@ -323,7 +323,7 @@ def failure_diagnoses(
                     f"error ({name}): {last}{said}",
                     evidence,
                     pattern=name,
-                    hint=cause.hint if cause else patterns.HINTS[name],
+                    hint=cause.hint if cause else names.HINTS[name],
                 ),
             )
         out.append(o)

@@ -16,90 +16,20 @@ from dataclasses import dataclass
 from gvlstress.judge import runtimes, vocab
 from gvlstress.judge.finalize import exit_destructor
 from gvlstress.judge.names import (
-    CRASH,
-    ERROR,
-    EXECUTOR_WEDGED,
-    EXIT_DESTRUCTOR,
-    EXIT_HANG,
     FORK_AFTER_INIT,
-    FORK_HANDLER,
     FORK_HELD_LOCK,
     GIL_HELD,
     GIL_LOCK_INVERSION,
-    GIL_SPIN,
     HINTS,
-    IMPORT_LOCK,
-    JOIN_BEFORE_DRAIN,
-    JOIN_BLOCKED,
     LIVELOCK,
     LOCK_ACROSS,
     LOCK_ORDER,
-    LOST_RESULTS,
-    LOST_TASK,
-    LOST_WAKEUP,
-    NONDETERMINISTIC_ERROR,
-    PEER_GONE,
-    PIPE_CYCLE,
     POOL_EXHAUSTION,
-    PY_LOCK_ORDER,
-    QUEUE_JOIN,
-    SIGNAL_HANDLER_LOCK,
-    THREAD_POOL_EXHAUSTION,
     UNRECOGNISED,
     Match,
 )
 from gvlstress.judge.pyshapes import python_shapes
 from gvlstress.model import Capture, ProbeFinding, ThreadView
-
-# the names and hints live in judge.names; patterns.NAME stays the way the rest of the code says them
-__all__ = [
-    "CRASH",
-    "ERROR",
-    "EXECUTOR_WEDGED",
-    "EXIT_DESTRUCTOR",
-    "EXIT_HANG",
-    "FORK_AFTER_INIT",
-    "FORK_HANDLER",
-    "FORK_HELD_LOCK",
-    "GIL_HELD",
-    "GIL_LOCK_INVERSION",
-    "GIL_SPIN",
-    "HINTS",
-    "IMPORT_LOCK",
-    "JOIN_BEFORE_DRAIN",
-    "JOIN_BLOCKED",
-    "LIVELOCK",
-    "LOCK_ACROSS",
-    "LOCK_ORDER",
-    "LOST_RESULTS",
-    "LOST_TASK",
-    "LOST_WAKEUP",
-    "NONDETERMINISTIC_ERROR",
-    "PEER_GONE",
-    "PIPE_CYCLE",
-    "POOL_EXHAUSTION",
-    "PY_LOCK_ORDER",
-    "QUEUE_JOIN",
-    "SIGNAL_HANDLER_LOCK",
-    "THREAD_POOL_EXHAUSTION",
-    "UNRECOGNISED",
-    "Cause",
-    "Match",
-    "failure_cause",
-    "killed_hint",
-    "livelock",
-    "match",
-    "unrecognised",
-]
-
-
-def _ids(threads: list[ThreadView]) -> str:
-    tids = [t.tid for t in threads]
-    return ", ".join(map(str, tids[:6])) + (f", ... ({len(tids)} in all)" if len(tids) > 6 else "")
-
-
-def _line(t: ThreadView) -> str:
-    return vocab.python_line(t) or vocab.where(t)
 
 
 def unrecognised(capture: Capture | None) -> Match:
@@ -139,7 +69,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
             (
                 f"thread {owner.tid} ({vocab.role(owner, pid)}) holds the GIL ({how}) and waits in "
                 f"{vocab.first(owner, vocab.LATCH)} for its rayon jobs",
-                f"{len(gil_waiters)} rayon pool thread(s) ({_ids(gil_waiters)}) inside those jobs wait for "
+                f"{len(gil_waiters)} rayon pool thread(s) ({vocab.tids(gil_waiters)}) inside those jobs wait for "
                 f"the GIL in {vocab.first(gil_waiters[0], vocab.GIL_WAIT)}",
             ),
         )
@@ -167,7 +97,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
             HINTS[LOCK_ORDER],
             (
                 f"threads wait on {len(groups)} different mutexes: "
-                + "; ".join(f"{addr:#x}: {len(ts)} thread(s) ({_ids(ts)})" for addr, ts in groups),
+                + "; ".join(f"{addr:#x}: {len(ts)} thread(s) ({vocab.tids(ts)})" for addr, ts in groups),
                 "each mutex is held by a thread that is itself waiting for another one of them "
                 "(no thread outside these groups can release them)",
             ),
@@ -181,7 +111,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
                 LOCK_ACROSS,
                 HINTS[LOCK_ACROSS],
                 (
-                    f"{len(waiters)} thread(s) ({_ids(waiters)}) wait for one mutex at {addr:#x} in "
+                    f"{len(waiters)} thread(s) ({vocab.tids(waiters)}) wait for one mutex at {addr:#x} in "
                     f"{vocab.first(waiters[0], vocab.MUTEX)}",
                     f"thread {h.tid} ({vocab.role(h, pid)}) does not wait for it but waits in "
                     f"{vocab.first(h, vocab.LATCH)} for the very jobs that do: it holds the lock across "
@@ -227,7 +157,7 @@ def _inside_fork(threads: list[ThreadView], capture: Capture) -> Match | None:
     )
     lines = [
         f"thread {t.tid} has not returned from fork(): {how}, and it waits on a lock "
-        f"(futex {t.futex_addr or 0:#x}) at {_line(t)}",
+        f"(futex {t.futex_addr or 0:#x}) at {vocab.line(t)}",
         f"the process has {len(threads)} thread(s): the lock's holder was a thread of the parent, which "
         "fork() does not copy",
     ]
@@ -260,7 +190,7 @@ def _gil_lock_inversion(threads: list[ThreadView], owners: list[ThreadView], pid
             f"thread {o.tid} ({vocab.role(o, pid)}) holds the GIL (py-spy: owns_gil) and waits on a native lock "
             f"(futex {o.futex_addr or 0:#x}) in {at}"
             + (f", called from {line}" if (line := vocab.python_line(o)) else ""),
-            f"{len(waiters)} thread(s) ({_ids(waiters)}) wait for the GIL in {vocab.first(waiters[0], vocab.GIL_WAIT)}"
+            f"{len(waiters)} thread(s) ({vocab.tids(waiters)}) wait for the GIL in {vocab.first(waiters[0], vocab.GIL_WAIT)}"
             + (
                 f", e.g. thread {waiters[0].tid} at {line}" if (line := vocab.python_line(waiters[0])) else ""
             ),

@@ -163,7 +163,7 @@ def waits_forever(t: ThreadDelta) -> bool:
     return arg == 0 if w.syscall in ("ppoll", "select", "pselect6", "epoll_pwait2") else arg in _INFINITE
 
 
-def _is_internal_wait(t: ThreadDelta, pid: int, wiring: Wiring, timers: bool) -> bool:
+def internal_wait(t: ThreadDelta, pid: int, wiring: Wiring, timers: bool) -> bool:
     """A thread that only another thread of this process can wake: a lock or GIL wait, or a wait
     on descriptors whose other ends only this process holds. With `timers`, a timed wait counts
     too (a timer that fires and finds nothing changes nothing: flat CPU, no byte moved)."""
@@ -224,7 +224,7 @@ def judge_peer(
     """The progress thread's wait on pipes or sockets, judged by the other end; None when this
     rule has nothing to say (not such a wait, or its other end is unknown). Behind deadlocked
     peers, it takes the first one's name (`names`: each process's pattern as judged so far)."""
-    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    p = f.progress_thread()
     if p is None or p.wait is None or not p.parked or not waits_forever(p):
         return None
     zombies = relatives.zombies.get(f.pid, {}) if relatives else {}
@@ -246,44 +246,78 @@ def judge_peer(
         else None
     )
     if live:
-        judged = [others.get(o) for o in live]
-        if by_design is None and all(j is not None and j.kind is ProbeKind.DEADLOCK for j in judged):
-            first = judged[0]
-            assert first is not None
-            line = f"{who} waits in {p.wait.detail}: " + "; ".join(e.words for e in found)
-            reason = f"blocked behind process(es) {', '.join(map(str, live))}, deadlocked themselves: {first.reason}"
-            theirs = (names or {}).get(live[0])
-            return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *first.chain)), (
-                Match(theirs.pattern, theirs.hint, (line, *theirs.evidence)) if theirs else None
-            )
-        if all(j is not None and j.kind is ProbeKind.STOPPED for j in judged):
-            line = (
-                f"{who} waits in {p.wait.detail} for process(es) {', '.join(map(str, live))}, which hold the other "
-                "end and are stopped (SIGSTOP or a tracer): `kill -CONT` resumes them"
-            )
-            return replace(
-                f, kind=ProbeKind.STALLED, reason=f"{f.reason}; {line}", chain=(*f.chain, line)
-            ), None
-        peers = ", ".join(
-            f"{o} ({j.kind.value})" if j else f"{o} (not looked at)"  # their own lines say why
-            for o, j in zip(live, judged, strict=True)
+        return _live_peers(f, p, who, found, live, others, by_design, zombies, parents, names or {})
+    return _no_peer(f, p, who, found, capture, wiring, zombies)
+
+
+def _live_peers(
+    f: ProbeFinding,
+    p: ThreadDelta,
+    who: str,
+    found: tuple[End, ...],
+    live: list[int],
+    others: Mapping[int, ProbeFinding],
+    by_design: str | None,
+    zombies: Mapping[int, int],
+    parents: Mapping[int, int | None],
+    names: Mapping[int, Match | None],
+) -> tuple[ProbeFinding, Match | None]:
+    """The other end is held by live processes: behind them if they are deadlocked, stalled if
+    they are stopped or only inherited the end, else the wait stands (idle: they may act)."""
+    assert p.wait is not None
+    judged = [others.get(o) for o in live]
+    if by_design is None and all(j is not None and j.kind is ProbeKind.DEADLOCK for j in judged):
+        first = judged[0]
+        assert first is not None
+        line = f"{who} waits in {p.wait.detail}: " + "; ".join(e.words for e in found)
+        reason = (
+            f"blocked behind process(es) {', '.join(map(str, live))}, deadlocked themselves: {first.reason}"
         )
-        line = f"{who} waits in {p.wait.detail} for process(es) {peers}, which hold the other end and may still act"
-        if zombies and all(
-            parents.get(o) not in (f.pid, None) and not _descends(o, f.pid, parents) for o in live
-        ):
-            # the child it started is dead; the other end lives on in a process that inherited it
-            line = (
-                f"{who} waits in {p.wait.detail}; its child {_dead(zombies)} has exited, and the other end is held "
-                f"only by process(es) {peers}, not its children (they inherited the descriptor, e.g. a background "
-                "server started by the child): they may never write or close it"
-            )
-            return replace(f, kind=ProbeKind.STALLED, reason=line, chain=(*f.chain, line)), None
-        return replace(f, reason=f"{f.reason}; {line}", chain=(*f.chain, line)), None
-    # only this process holds the other ends (or nobody does): can another of its threads act?
+        theirs = names.get(live[0])
+        return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *first.chain)), (
+            Match(theirs.pattern, theirs.hint, (line, *theirs.evidence)) if theirs else None
+        )
+    if all(j is not None and j.kind is ProbeKind.STOPPED for j in judged):
+        line = (
+            f"{who} waits in {p.wait.detail} for process(es) {', '.join(map(str, live))}, which hold the other "
+            "end and are stopped (SIGSTOP or a tracer): `kill -CONT` resumes them"
+        )
+        return replace(f, kind=ProbeKind.STALLED, reason=f"{f.reason}; {line}", chain=(*f.chain, line)), None
+    peers = ", ".join(
+        f"{o} ({j.kind.value})" if j else f"{o} (not looked at)"  # their own lines say why
+        for o, j in zip(live, judged, strict=True)
+    )
+    line = (
+        f"{who} waits in {p.wait.detail} for process(es) {peers}, which hold the other end and may still act"
+    )
+    if zombies and all(
+        parents.get(o) not in (f.pid, None) and not _descends(o, f.pid, parents) for o in live
+    ):
+        # the child it started is dead; the other end lives on in a process that inherited it
+        line = (
+            f"{who} waits in {p.wait.detail}; its child {_dead(zombies)} has exited, and the other end is held "
+            f"only by process(es) {peers}, not its children (they inherited the descriptor, e.g. a background "
+            "server started by the child): they may never write or close it"
+        )
+        return replace(f, kind=ProbeKind.STALLED, reason=line, chain=(*f.chain, line)), None
+    return replace(f, reason=f"{f.reason}; {line}", chain=(*f.chain, line)), None
+
+
+def _no_peer(
+    f: ProbeFinding,
+    p: ThreadDelta,
+    who: str,
+    found: tuple[End, ...],
+    capture: Capture | None,
+    wiring: Wiring,
+    zombies: Mapping[int, int],
+) -> tuple[ProbeFinding, Match | None] | None:
+    """Only this process holds the other ends, or nobody does: a peer that has gone, unless one
+    of its own threads may still act or nothing says an answer was due from anyone else."""
+    assert p.wait is not None
     rest = [t for t in f.threads if t.tid != p.tid]
     down = teardown_frame(capture, p.tid)
-    if any(not _is_internal_wait(t, f.pid, wiring, timers=down is not None) for t in rest):
+    if any(not internal_wait(t, f.pid, wiring, timers=down is not None) for t in rest):
         return None
     dead = _dead(zombies)
     lines = [f"{who} waits in {p.wait.detail}", *(f"- {e.words}" for e in found)]

@@ -150,13 +150,11 @@ def judge_pool(
     assert kind is not None
     if kind == "executor" and not any(_process_pool(t) for lk in look.looks for t in lk.values()):
         return None  # a Future of a ThreadPoolExecutor (or of anything else): no process pool here
-    p = next((t for t in f.threads if t.tid == (f.progress_tid or f.pid)), None)
+    p = f.progress_thread()
     if p is None or not p.parked or p.wait is None or p.wait.kind is not WaitKind.LOCK:
         return None  # a timed wait, or still running: it may return by itself
     what = "multiprocessing.Pool" if kind == "pool" else "ProcessPoolExecutor"
-    line = vocab.python_line(
-        ThreadView(p.tid, p.comm, p.state, None, None, None, 0.0, None, None, mains[0], ())
-    )
+    line = vocab.python_line(ThreadView.of(p.tid, mains[0], comm=p.comm))
     waiting = f"the main thread waits for a result of its {what} at {line}"
     readers = [[t for t in lk.values() if _result_thread(kind, t)] for lk in look.looks]
     if all(not r for r in readers):

@@ -4,9 +4,13 @@ exit-time joins, Queue.join, and a fork that kept a lock whose holder it does no
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from gvlstress.judge import vocab
 from gvlstress.judge.names import (
     EXIT_HANG,
+    FORK_AFTER_INIT,
     FORK_HELD_LOCK,
     HINTS,
     IMPORT_LOCK,
@@ -20,149 +24,188 @@ from gvlstress.judge.names import (
 )
 from gvlstress.model import ThreadView
 
-
-def _ids(threads: list[ThreadView]) -> str:
-    tids = [t.tid for t in threads]
-    return ", ".join(map(str, tids[:6])) + (f", ... ({len(tids)} in all)" if len(tids) > 6 else "")
-
-
-def _line(t: ThreadView) -> str:
-    return vocab.python_line(t) or vocab.where(t)
-
-
 SIGNAL_DISPATCH = ("_PyErr_CheckSignalsTstate", "_PyErr_CheckSignals", "PyErr_CheckSignals", "handle_signals")
 """CPython calling a Python signal handler between two bytecodes of the frame it interrupted."""
 
 
-def python_shapes(threads: list[ThreadView], pid: int, forked_from: int | None = None) -> Match | None:
-    """Python-level shapes, from py-spy's frames (Python lines plus its native frames)."""
-    py = [t for t in threads if t.python is not None]
-    in_handler = next((t for t in py if vocab.is_lock_acquire(t) and vocab.has(t, SIGNAL_DISPATCH)), None)
-    if in_handler is not None:
-        frames = vocab.python_frames(in_handler)
-        return Match(
-            SIGNAL_HANDLER_LOCK,
-            HINTS[SIGNAL_HANDLER_LOCK],
-            (
-                f"thread {in_handler.tid} ({vocab.role(in_handler, pid)}) runs a signal handler "
-                f"({vocab.first(in_handler, SIGNAL_DISPATCH)} on its stack) and waits to acquire a lock at "
-                f"{_line(vocab.outer_python(in_handler))}",
-                "the handler interrupted this same thread's frames, which hold the lock and cannot go on until "
-                "the handler returns"
-                + (f" (below it: {', '.join(f.name for f in frames[3:6])})" if len(frames) > 3 else ""),
-            ),
-        )
-    imported = _import_lock(py, pid)
-    if imported is not None:
-        return imported
-    acquirer = next((t for t in py if vocab.is_lock_acquire(t)), None)
-    if forked_from is not None and acquirer is not None and len(threads) == 1:
-        return Match(
-            FORK_HELD_LOCK,
-            HINTS[FORK_HELD_LOCK],
-            (
-                f"process {pid} is a fork of process {forked_from} that never exec'd (same program and "
-                "arguments), and has one thread",
-                f"thread {acquirer.tid} waits to acquire a lock at {_line(vocab.outer_python(acquirer))}, and no "
-                "thread in this process can release it: it was held at fork() time by a thread of the parent, "
-                "which fork() does not copy",
-            ),
-        )
-    exiting = next(
-        (t for t in py if t.tid == pid and vocab.python_at(t, "threading.py", "_shutdown", 4)), None
+@dataclass(frozen=True)
+class _Py:
+    """What every Python shape reads: the threads with a Python view, all the threads, the
+    process and the parent it was forked from (if it never exec'd)."""
+
+    py: list[ThreadView]
+    threads: list[ThreadView]
+    pid: int
+    forked_from: int | None
+
+    def at(self, t: ThreadView) -> str:
+        return vocab.line(vocab.outer_python(t))
+
+    @property
+    def joiners(self) -> list[ThreadView]:
+        return [t for t in self.py if vocab.python_at(t, "threading.py", "_wait_for_tstate_lock", 2)]
+
+    @property
+    def waiters(self) -> list[ThreadView]:
+        return [t for t in self.py if vocab.python_at(t, "threading.py", "wait", 1)]
+
+
+def _signal_handler_lock(c: _Py) -> Match | None:
+    """A thread acquiring a lock inside a signal handler that interrupted the lock's holder: itself."""
+    t = next((t for t in c.py if vocab.is_lock_acquire(t) and vocab.has(t, SIGNAL_DISPATCH)), None)
+    if t is None:
+        return None
+    frames = vocab.python_frames(t)
+    return Match(
+        SIGNAL_HANDLER_LOCK,
+        HINTS[SIGNAL_HANDLER_LOCK],
+        (
+            f"thread {t.tid} ({vocab.role(t, c.pid)}) runs a signal handler ({vocab.first(t, SIGNAL_DISPATCH)} "
+            f"on its stack) and waits to acquire a lock at {c.at(t)}",
+            "the handler interrupted this same thread's frames, which hold the lock and cannot go on until "
+            "the handler returns"
+            + (f" (below it: {', '.join(f.name for f in frames[3:6])})" if len(frames) > 3 else ""),
+        ),
     )
-    if exiting is not None:
-        rest = [t for t in py if t is not exiting]
+
+
+def _fork_held_lock(c: _Py) -> Match | None:
+    """A fork that never exec'd, one thread, acquiring a lock a parent's thread held at fork(); or
+    waiting on a condition (a future's result, an event) that only a thread of the parent could
+    set: a pool's worker, say, which fork did not copy."""
+    acquirer = next((t for t in c.py if vocab.is_lock_acquire(t)), None)
+    if c.forked_from is None or acquirer is None or len(c.threads) != 1:
+        return None
+    if vocab.python_at(acquirer, "threading.py", "wait", 2):
         return Match(
-            EXIT_HANG,
-            HINTS[EXIT_HANG],
+            FORK_AFTER_INIT,
+            HINTS[FORK_AFTER_INIT],
             (
-                f"the main thread {pid} is in threading._shutdown: the program ended and the interpreter "
-                "joins its non-daemon threads",
-                "they never end: "
-                + (
-                    "; ".join(
-                        f"{t.tid} ({t.python.name if t.python else '?'}) at {_line(vocab.outer_python(t))}"
-                        for t in rest[:4]
-                    )
-                    or "none is left, yet the join waits"
-                ),
+                f"process {c.pid} is a fork of process {c.forked_from} that never exec'd (same program and "
+                "arguments), and has one thread",
+                f"thread {acquirer.tid} waits on a condition at {c.at(acquirer)} (a future's result, an event): "
+                "only another thread could set it, and fork() copied none (the thread pool, or whatever was to "
+                "answer, runs only in the parent)",
             ),
         )
-    joining = next((t for t in py if vocab.python_at(t, "queue.py", "join", 2)), None)
-    if joining is not None:
-        getters = [t for t in py if vocab.python_at(t, "queue.py", "get", 2)]
-        return Match(
-            QUEUE_JOIN,
-            HINTS[QUEUE_JOIN],
-            (
-                f"thread {joining.tid} ({vocab.role(joining, pid)}) waits in Queue.join() at "
-                f"{_line(vocab.outer_python(joining))}: it returns when every item got a task_done()",
-                (
-                    f"{len(getters)} consumer(s) ({_ids(getters)}) wait in Queue.get() for more items at "
-                    f"{_line(vocab.outer_python(getters[0]))}: the queue is drained, yet tasks are unfinished"
-                    if getters
-                    else "no thread takes items from the queue, and no thread can call task_done()"
-                ),
+    return Match(
+        FORK_HELD_LOCK,
+        HINTS[FORK_HELD_LOCK],
+        (
+            f"process {c.pid} is a fork of process {c.forked_from} that never exec'd (same program and "
+            "arguments), and has one thread",
+            f"thread {acquirer.tid} waits to acquire a lock at {c.at(acquirer)}, and no thread in this process "
+            "can release it: it was held at fork() time by a thread of the parent, which fork() does not copy",
+        ),
+    )
+
+
+def _exit_hang(c: _Py) -> Match | None:
+    """The interpreter's exit joining a non-daemon thread that never ends."""
+    exiting = next(
+        (t for t in c.py if t.tid == c.pid and vocab.python_at(t, "threading.py", "_shutdown", 4)), None
+    )
+    if exiting is None:
+        return None
+    rest = [t for t in c.py if t is not exiting]
+    return Match(
+        EXIT_HANG,
+        HINTS[EXIT_HANG],
+        (
+            f"the main thread {c.pid} is in threading._shutdown: the program ended and the interpreter "
+            "joins its non-daemon threads",
+            "they never end: "
+            + (
+                "; ".join(f"{t.tid} ({t.python.name if t.python else '?'}) at {c.at(t)}" for t in rest[:4])
+                or "none is left, yet the join waits"
             ),
-        )
-    exhausted = _thread_pool_exhaustion(py, pid)
-    if exhausted is not None:
-        return exhausted
-    joiners = [t for t in py if vocab.python_at(t, "threading.py", "_wait_for_tstate_lock", 2)]
-    waiters = [t for t in py if vocab.python_at(t, "threading.py", "wait", 1)]
-    acquirers = [t for t in py if vocab.is_lock_acquire(t) and t not in joiners and t not in waiters]
+        ),
+    )
+
+
+def _queue_join(c: _Py) -> Match | None:
+    """Queue.join() waiting for task_done() calls nobody will make."""
+    joining = next((t for t in c.py if vocab.python_at(t, "queue.py", "join", 2)), None)
+    if joining is None:
+        return None
+    getters = [t for t in c.py if vocab.python_at(t, "queue.py", "get", 2)]
+    return Match(
+        QUEUE_JOIN,
+        HINTS[QUEUE_JOIN],
+        (
+            f"thread {joining.tid} ({vocab.role(joining, c.pid)}) waits in Queue.join() at {c.at(joining)}: it "
+            "returns when every item got a task_done()",
+            (
+                f"{len(getters)} consumer(s) ({vocab.tids(getters)}) wait in Queue.get() for more items at "
+                f"{c.at(getters[0])}: the queue is drained, yet tasks are unfinished"
+                if getters
+                else "no thread takes items from the queue, and no thread can call task_done()"
+            ),
+        ),
+    )
+
+
+def _py_lock_order(c: _Py) -> Match | None:
+    """Python threads waiting on different threading locks, each held by another of them."""
+    joiners, waiters = c.joiners, c.waiters
+    acquirers = [t for t in c.py if vocab.is_lock_acquire(t) and t not in joiners and t not in waiters]
     addrs = {t.futex_addr for t in acquirers if t.futex_addr is not None}
-    if len(acquirers) >= 2 and len(addrs) >= 2:
-        lines = [
-            f"{len(acquirers)} Python threads wait to acquire {len(addrs)} different threading locks, and "
-            "no thread outside them can release one:",
-            *(
-                f"thread {t.tid} ({t.python.name if t.python else '?'}) at {_line(t)}, lock {t.futex_addr or 0:#x}"
-                for t in acquirers[:6]
-            ),
-            *(f"thread {t.tid} waits in join() at {_line(vocab.outer_python(t))}" for t in joiners[:2]),
-        ]
-        return Match(PY_LOCK_ORDER, HINTS[PY_LOCK_ORDER], tuple(lines))
-    if joiners and not acquirers and waiters and all(t in joiners or t in waiters for t in py):
-        # a join is where the hang shows; the condition nobody notifies is where it starts
+    if len(acquirers) < 2 or len(addrs) < 2:
+        return None
+    lines = [
+        f"{len(acquirers)} Python threads wait to acquire {len(addrs)} different threading locks, and "
+        "no thread outside them can release one:",
+        *(
+            f"thread {t.tid} ({t.python.name if t.python else '?'}) at {vocab.line(t)}, lock {t.futex_addr or 0:#x}"
+            for t in acquirers[:6]
+        ),
+        *(f"thread {t.tid} waits in join() at {c.at(t)}" for t in joiners[:2]),
+    ]
+    return Match(PY_LOCK_ORDER, HINTS[PY_LOCK_ORDER], tuple(lines))
+
+
+def _joins_and_waits(c: _Py) -> Match | None:
+    """Joins and untimed condition waits and nothing else: the join is where the hang shows, the
+    condition nobody notifies is where it starts (else the join on a blocked thread, or a lost
+    wakeup with no join)."""
+    joiners, waiters = c.joiners, c.waiters
+    acquirers = [t for t in c.py if vocab.is_lock_acquire(t) and t not in joiners and t not in waiters]
+    if joiners and not acquirers and waiters and all(t in joiners or t in waiters for t in c.py):
         w = waiters[0]
         return Match(
             LOST_WAKEUP,
             HINTS[LOST_WAKEUP],
             (
-                f"thread {w.tid} ({vocab.role(w, pid)}) waits in Condition/Event wait() with no timeout at "
-                f"{_line(vocab.outer_python(w))}, and no thread is left to notify it",
+                f"thread {w.tid} ({vocab.role(w, c.pid)}) waits in Condition/Event wait() with no timeout at "
+                f"{c.at(w)}, and no thread is left to notify it",
                 *(
-                    f"thread {j.tid} ({vocab.role(j, pid)}) waits in Thread.join() at "
-                    f"{_line(vocab.outer_python(j))}: it waits for the wakeup too"
+                    f"thread {j.tid} ({vocab.role(j, c.pid)}) waits in Thread.join() at {c.at(j)}: it waits for "
+                    "the wakeup too"
                     for j in joiners[:2]
                 ),
             ),
         )
     if joiners:
         j = joiners[0]
-        rest = [t for t in py if t is not j]
+        rest = [t for t in c.py if t is not j]
         return Match(
             JOIN_BLOCKED,
             HINTS[JOIN_BLOCKED],
             (
-                f"thread {j.tid} waits in Thread.join() at {_line(vocab.outer_python(j))}",
+                f"thread {j.tid} waits in Thread.join() at {c.at(j)}",
                 f"the {len(rest)} other Python thread(s) are blocked themselves: "
-                + (
-                    "; ".join(f"{t.tid} at {_line(vocab.outer_python(t))}" for t in rest[:4]) or "none exists"
-                ),
+                + ("; ".join(f"{t.tid} at {c.at(t)}" for t in rest[:4]) or "none exists"),
             ),
         )
     if waiters:
         w = waiters[0]
-        notifiers = [t for t in py if t not in waiters]
+        notifiers = [t for t in c.py if t not in waiters]
         return Match(
             LOST_WAKEUP,
             HINTS[LOST_WAKEUP],
             (
-                f"thread {w.tid} ({vocab.role(w, pid)}) waits in Condition/Event wait() with no timeout at "
-                f"{_line(vocab.outer_python(w))}",
+                f"thread {w.tid} ({vocab.role(w, c.pid)}) waits in Condition/Event wait() with no timeout at "
+                f"{c.at(w)}",
                 (
                     f"{len(waiters)} thread(s) wait on conditions and the {len(notifiers)} other Python "
                     "thread(s) are blocked themselves, so nothing in the process can notify"
@@ -172,6 +215,13 @@ def python_shapes(threads: list[ThreadView], pid: int, forked_from: int | None =
             ),
         )
     return None
+
+
+def python_shapes(threads: list[ThreadView], pid: int, forked_from: int | None = None) -> Match | None:
+    """Python-level shapes, from py-spy's frames (Python lines plus its native frames): the
+    first of `SHAPES`, most specific first, that names the closed wait set."""
+    c = _Py([t for t in threads if t.python is not None], threads, pid, forked_from)
+    return next((m for shape in SHAPES if (m := shape(c)) is not None), None)
 
 
 def _import_lock(py: list[ThreadView], pid: int) -> Match | None:
@@ -187,9 +237,9 @@ def _import_lock(py: list[ThreadView], pid: int) -> Match | None:
         HINTS[IMPORT_LOCK],
         (
             f"thread {b.tid} ({vocab.role(b, pid)}) waits for a module's import lock (importlib "
-            f"_ModuleLock.acquire) at {_line(vocab.outer_python(b))}",
+            f"_ModuleLock.acquire) at {vocab.line(vocab.outer_python(b))}",
             f"thread {h.tid} ({vocab.role(h, pid)}) holds it: it is running the top-level code of "
-            f"{module.file or '?'} for an import, and waits at {_line(vocab.outer_python(h))}",
+            f"{module.file or '?'} for an import, and waits at {vocab.line(vocab.outer_python(h))}",
         ),
     )
 
@@ -205,12 +255,25 @@ def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
         THREAD_POOL_EXHAUSTION,
         HINTS[THREAD_POOL_EXHAUSTION],
         (
-            f"all {len(workers)} thread-pool workers ({_ids(workers)}) are inside tasks that wait for a "
-            f"future, e.g. thread {workers[0].tid} at {_line(vocab.outer_python(workers[0], vocab.FUTURE_WAITS))}",
+            f"all {len(workers)} thread-pool workers ({vocab.tids(workers)}) are inside tasks that wait for a "
+            f"future, e.g. thread {workers[0].tid} at {vocab.line(vocab.outer_python(workers[0], vocab.FUTURE_WAITS))}",
             "no worker is free to run the tasks they wait for, which are queued behind them",
             *(
-                f"thread {t.tid} ({vocab.role(t, pid)}) waits for one of them at {_line(vocab.outer_python(t, vocab.FUTURE_WAITS))}"
+                f"thread {t.tid} ({vocab.role(t, pid)}) waits for one of them at {vocab.line(vocab.outer_python(t, vocab.FUTURE_WAITS))}"
                 for t in others[:2]
             ),
         ),
     )
+
+
+SHAPES: tuple[Callable[[_Py], Match | None], ...] = (
+    _signal_handler_lock,
+    lambda c: _import_lock(c.py, c.pid),
+    _fork_held_lock,
+    _exit_hang,
+    _queue_join,
+    lambda c: _thread_pool_exhaustion(c.py, c.pid),
+    _py_lock_order,
+    _joins_and_waits,
+)
+"""Each Python-level shape once, in the order they are tried (the most specific first)."""

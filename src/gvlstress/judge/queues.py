@@ -35,7 +35,7 @@ _SENT = ("<memoryview>", "<bytes>", "<bytearray>")
 
 
 def _main(f: ProbeFinding) -> ThreadDelta | None:
-    return next((t for t in f.threads if t.tid == (f.progress_tid or f.pid)), None)
+    return f.progress_thread()
 
 
 def _reads_pipe(t: ThreadDelta | None) -> str | None:

@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from gvlstress.judge import vocab
-from gvlstress.judge.forks import PREFORK, _short, library_of
+from gvlstress.judge.forks import PREFORK, library_of, short_lib
 from gvlstress.judge.names import FORK_AFTER_INIT, FORK_HANDLER, GIL_SPIN, HINTS, Match
-from gvlstress.judge.peers import ends
+from gvlstress.judge.peers import internal_wait
 from gvlstress.judge.runtimes import started_in
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, wants_cpu
-from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadDelta, ThreadView, WaitKind
+from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadDelta, ThreadView
 from gvlstress.model.wiring import Wiring
 
 
@@ -71,7 +71,7 @@ def _python_still(capture: Capture, tid: int) -> bool:
     for s in capture.resamples:
         for p in s.python:
             if p.tid == tid:
-                view = ThreadView(tid, "", "", None, None, None, 0.0, None, None, p, ())
+                view = ThreadView.of(tid, p)
                 seen.append(vocab.python_line(view))
     return len(set(seen)) <= 1
 
@@ -91,7 +91,7 @@ def spin_of(t: ThreadDelta, capture: Capture | None, window: float) -> Spin | No
     if lib is None:
         return None  # the looks part inside the interpreter or libc: not one loop of a library
     inner = common[-1]
-    loop = inner.name if inner.name not in ("??", "", "???") else _short(lib)
+    loop = inner.name if inner.name not in ("??", "", "???") else short_lib(lib)
     still = all(len(s) == len(common) for s in stacks)
     return Spin(t.tid, loop, lib, len(stacks), t.cpu_s, still)
 
@@ -120,7 +120,7 @@ def gil_spin(f: ProbeFinding, capture: Capture | None) -> Match | None:
         ]
         if not waiters:
             continue
-        lib = _short(spin.library)
+        lib = short_lib(spin.library)
         w0 = views[waiters[0].tid]
         return Match(
             GIL_SPIN,
@@ -154,7 +154,7 @@ def fork_spin(f: ProbeFinding, capture: Capture | None, parent: Capture | None) 
     theirs = [v for v in parent.threads if started_in(v, (spin.library,))]
     if not theirs:
         return None
-    lib = _short(spin.library)
+    lib = short_lib(spin.library)
     return Match(
         FORK_AFTER_INIT,
         HINTS[FORK_AFTER_INIT],
@@ -171,7 +171,7 @@ def handler_spin(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
     """fork() spinning in a prepare handler for threads that wait on nothing outside."""
     if capture is None:
         return None
-    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    p = f.progress_thread()
     view = capture.thread(p.tid if p is not None else None)
     if p is None or view is None or not vocab.has(view, PREFORK):
         return None
@@ -179,18 +179,8 @@ def handler_spin(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
     if spin is None or not spin.still:
         return None
     rest = [t for t in f.threads if t.tid != p.tid]
-    for t in rest:
-        e = ends(t, f.pid, wiring) if t.wait and t.wait.kind is WaitKind.POLL else None
-        internal = (
-            t.parked
-            and t.wait is not None
-            and (
-                t.wait.kind in (WaitKind.LOCK, WaitKind.TIMED)
-                or (e is not None and all(x.outside is None and not x.others for x in e))
-            )
-        )
-        if not internal:
-            return None
+    if not all(internal_wait(t, f.pid, wiring, timers=True) for t in rest):
+        return None
     return Match(
         FORK_HANDLER,
         HINTS[FORK_HANDLER],

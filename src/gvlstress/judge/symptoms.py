@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from gvlstress.judge import patterns
+from gvlstress.judge import names
 from gvlstress.model import ProbeFinding, Symptom, Verdict, WaitKind, WaveResult, WorkerOutcome
 from gvlstress.system.proctree import signal_name
 
@@ -78,7 +78,7 @@ def beside(wave: WaveResult, reported: tuple[tuple[str, str], ...]) -> tuple[Sym
         return ()
     hung = _Hung(
         probes=tuple(w.probe for w in wave.workers if w.verdict.is_hang and w.probe is not None),
-        wedged=any(w.diagnosis and w.diagnosis.pattern == patterns.EXECUTOR_WEDGED for w in wave.workers),
+        wedged=any(w.diagnosis and w.diagnosis.pattern == names.EXECUTOR_WEDGED for w in wave.workers),
         dead=tuple(w for w in wave.workers if w.verdict is Verdict.CRASH),
     )
     out = []

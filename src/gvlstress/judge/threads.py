@@ -150,3 +150,21 @@ def futex_groups(threads: tuple[ThreadDelta, ...], machine_futex: frozenset[int]
         FutexGroup(addr=a, tids=tuple(sorted(tids)))
         for a, tids in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     )
+
+
+_WRITES = frozenset({"write", "writev", "pwrite64", "sendto", "sendmsg"})
+
+
+def cut_short(sample: ProcSample | None) -> ThreadSample | None:
+    """A thread blocked writing into a pipe or socket: a ptrace stop (every stack tool's attach)
+    interrupts that write, and the kernel returns the bytes written so far; a program that does
+    not loop on a short write goes on as if it had written everything (seen: CPython's buffered
+    stdout of a child whose parent does not read it exited 0 with its output cut at 64 KiB). Such
+    a process is judged from /proc alone: a look must not change what it looks at."""
+    if sample is None:
+        return None
+    for t in sample.threads:
+        target = t.fd_target or ""
+        if syscall_name(t.syscall) in _WRITES and target.startswith(("pipe:", "socket:")):
+            return t
+    return None

@@ -6,8 +6,8 @@ import signal
 from collections.abc import Mapping
 from dataclasses import replace
 
-from gvlstress.judge import patterns, vocab
-from gvlstress.model import Capture, ProbeFinding, ProbeKind, WaitKind
+from gvlstress.judge import names, vocab
+from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 
 _WRITES = ("write", "writev", "sendmsg", "sendto", "pwrite64")
 
@@ -16,20 +16,20 @@ def link_tree(
     findings: Mapping[int, ProbeFinding],
     parents: Mapping[int, int | None],
     pipes: Mapping[int, Mapping[str, str]],
-) -> dict[int, tuple[ProbeFinding, patterns.Match | None]]:
+) -> dict[int, tuple[ProbeFinding, names.Match | None]]:
     """Link a parent's wait for a child to what the child does.
 
-    A parent waiting in wait4() for a child whose thread is blocked writing to a pipe that only
-    the waiting parent (or the child itself) holds for reading is a cycle across processes: the
-    parent waits for the child's exit, the child for the parent to read (the multiprocessing
-    join-before-get). Both are then deadlocked; any other wait is annotated, not changed.
+    A parent waiting in wait4() for a child (in its main thread, or in a child-watcher thread
+    while its event loop awaits the exit) whose thread is blocked writing to a pipe that only the
+    waiting parent (or the child itself) holds for reading, and that no thread of the parent reads
+    or polls, is a cycle across processes: the parent waits for the child's exit, the child for
+    the parent to read (the multiprocessing join-before-get; a subprocess awaited before its
+    output is read). Both are then deadlocked; any other wait is annotated, not changed.
     """
-    out: dict[int, tuple[ProbeFinding, patterns.Match | None]] = {
-        pid: (f, None) for pid, f in findings.items()
-    }
+    out: dict[int, tuple[ProbeFinding, names.Match | None]] = {pid: (f, None) for pid, f in findings.items()}
     for pid, f in findings.items():
-        p = next((t for t in f.threads if t.tid == f.progress_tid), None)
-        if p is None or p.wait is None or p.wait.kind is not WaitKind.CHILD:
+        p = _child_waiter(f)
+        if p is None or p.wait is None:
             continue
         kids = [c for c, parent in parents.items() if parent == pid and c in findings]
         if p.wait.child is not None and p.wait.child > 0:
@@ -53,7 +53,7 @@ def link_tree(
                 continue
             pipe = writer.wait.fd_target or ""
             readers = [q for q, held in pipes.items() if "r" in held.get(pipe, "")]
-            if not readers or not set(readers) <= {pid, c}:
+            if not readers or not set(readers) <= {pid, c} or _drains(f, pipe):
                 out[pid] = (replace(out[pid][0], chain=(*out[pid][0].chain, line)), out[pid][1])
                 continue
             evidence = (
@@ -64,9 +64,7 @@ def link_tree(
                 f"only processes {', '.join(map(str, sorted(readers)))} hold {pipe} open for reading, and none "
                 "of them reads it: the parent waits for the child, the child for the parent",
             )
-            named = patterns.Match(
-                patterns.JOIN_BEFORE_DRAIN, patterns.HINTS[patterns.JOIN_BEFORE_DRAIN], evidence
-            )
+            named = names.Match(names.JOIN_BEFORE_DRAIN, names.HINTS[names.JOIN_BEFORE_DRAIN], evidence)
             reason = (
                 f"cycle across processes: {pid} waits for {c} to exit, {c} waits for {pid} to read {pipe}"
             )
@@ -81,9 +79,28 @@ def link_tree(
     return out
 
 
+def _child_waiter(f: ProbeFinding) -> ThreadDelta | None:
+    """The thread of `f` that waits for a child to exit: its progress thread, or another (an
+    event loop's child watcher thread in waitpid() while the loop awaits the child's exit)."""
+    p = f.progress_thread()
+    if p is not None and p.wait is not None and p.wait.kind is WaitKind.CHILD:
+        return p
+    waiting = [t for t in f.threads if t.parked and t.wait is not None and t.wait.kind is WaitKind.CHILD]
+    return waiting[0] if len(waiting) == 1 and (p is None or p.parked) else None
+
+
+def _drains(f: ProbeFinding, pipe: str) -> bool:
+    """A thread of `f` reads `pipe`, or watches it in a poll: it will drain what the child writes."""
+    return any(
+        (t.wait is not None and t.wait.fd_target == pipe)
+        or any(target == pipe for _, target in t.watched or ())
+        for t in f.threads
+    )
+
+
 def wedged_launcher(
     f: ProbeFinding, capture: Capture | None, zombies: Mapping[int, int]
-) -> tuple[ProbeFinding, patterns.Match | None]:
+) -> tuple[ProbeFinding, names.Match | None]:
     """A launcher whose ProcessPoolExecutor is wedged by a worker that died mid-result.
 
     The shape: the main thread waits for the pool's results; the
@@ -122,14 +139,14 @@ def wedged_launcher(
         "never will: a worker died while sending its result, holding the result queue's lock",
         "the pipe's write ends stay open in this process and the other workers, so the read never sees EOF",
     )
-    named = patterns.Match(patterns.EXECUTOR_WEDGED, patterns.HINTS[patterns.EXECUTOR_WEDGED], evidence)
+    named = names.Match(names.EXECUTOR_WEDGED, names.HINTS[names.EXECUTOR_WEDGED], evidence)
     reason = f"executor wedged: manager thread {reader.tid} reads a result frame that dead worker(s) {dead} never finished"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), named
 
 
 def blocked_behind_wedge(
     f: ProbeFinding, capture: Capture | None, launcher: int, dead: str
-) -> tuple[ProbeFinding, patterns.Match | None]:
+) -> tuple[ProbeFinding, names.Match | None]:
     """A worker of a wedged executor that finished its task and waits to send the result: its
     main thread is in _sendback_result, on the result queue's lock the dead worker held."""
     if capture is None:
@@ -145,7 +162,7 @@ def blocked_behind_wedge(
         f"the result queue's lock is held by dead worker(s) {dead}: a lock in shared memory whose "
         "holder is gone",
     )
-    named = patterns.Match(patterns.EXECUTOR_WEDGED, patterns.HINTS[patterns.EXECUTOR_WEDGED], evidence)
+    named = names.Match(names.EXECUTOR_WEDGED, names.HINTS[names.EXECUTOR_WEDGED], evidence)
     reason = f"blocked behind the wedged executor of process {launcher}: its result lock died with {dead}"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), named
 
@@ -167,7 +184,7 @@ def _died(status: int) -> str:
 
 def pipe_waited(f: ProbeFinding) -> str | None:
     """The pipe the progress thread is blocked reading ('pipe:[inode]'), if that is its wait."""
-    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    p = f.progress_thread()
     if (
         p is None
         or p.wait is None
@@ -181,7 +198,7 @@ def pipe_waited(f: ProbeFinding) -> str | None:
 
 def child_waited(f: ProbeFinding) -> int | None:
     """The child the progress thread waits for in wait4()/waitid(), when it names one."""
-    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    p = f.progress_thread()
     if p is None or p.wait is None or p.wait.kind is not WaitKind.CHILD or not p.wait.child:
         return None
     return p.wait.child if p.wait.child > 0 else None
@@ -235,7 +252,7 @@ def pipe_graph(
 
 def pipe_written(f: ProbeFinding) -> str | None:
     """The pipe the progress thread is blocked writing ('pipe:[inode]'): it is full."""
-    p = next((t for t in f.threads if t.tid == f.progress_tid), None)
+    p = f.progress_thread()
     if p is None or p.wait is None or p.wait.kind is not WaitKind.IO or p.wait.syscall not in _WRITES:
         return None
     target = p.wait.fd_target or ""
@@ -244,12 +261,12 @@ def pipe_written(f: ProbeFinding) -> str | None:
 
 def link_pipes(
     findings: Mapping[int, ProbeFinding], pipes: Mapping[int, Mapping[str, str]]
-) -> dict[int, tuple[ProbeFinding, patterns.Match | None]]:
+) -> dict[int, tuple[ProbeFinding, names.Match | None]]:
     """Waits on pipes linked across a process tree: a cycle of processes each blocked reading a
     pipe that only the next one writes is a deadlock across processes (named, every member);
     a read whose every writer is stopped (SIGSTOP, a tracer) says so. Others are unchanged."""
     graph = pipe_graph(findings, pipes)
-    out: dict[int, tuple[ProbeFinding, patterns.Match | None]] = {}
+    out: dict[int, tuple[ProbeFinding, names.Match | None]] = {}
     for start in graph:
         cycle, pid = [start], start
         while True:
@@ -270,7 +287,7 @@ def link_pipes(
             *steps,
             f"each of the {len(cycle)} processes waits for the next: none can write, none returns",
         )
-        named = patterns.Match(patterns.PIPE_CYCLE, patterns.HINTS[patterns.PIPE_CYCLE], evidence)
+        named = names.Match(names.PIPE_CYCLE, names.HINTS[names.PIPE_CYCLE], evidence)
         reason = "cycle of pipe waits across processes " + " -> ".join(map(str, [*cycle, start]))
         for q in cycle:
             out[q] = (replace(findings[q], kind=ProbeKind.DEADLOCK, reason=reason), named)

@@ -23,8 +23,8 @@ import signal
 from collections.abc import Mapping
 from dataclasses import replace
 
-from gvlstress.judge import patterns, vocab
-from gvlstress.judge.chain import _name, follow
+from gvlstress.judge import names, patterns, vocab
+from gvlstress.judge.chain import follow, who
 from gvlstress.judge.finalize import is_native_join
 from gvlstress.judge.threads import (
     LIVELOCK_CPU_SHARE,
@@ -127,9 +127,7 @@ def _verdict(
     threads, window, pid = f.threads, f.window_s, f.pid
     if not threads:
         return replace(f, kind=ProbeKind.GONE, reason="no thread could be read")
-    p = next((t for t in threads if t.tid == f.progress_tid), None) or next(
-        (t for t in threads if t.tid == pid), threads[0]
-    )
+    p = f.progress_thread() or threads[0]
     stopped = [t for t in threads if t.wait and t.wait.kind is WaitKind.STOPPED]
     if stopped and (p in stopped or len(stopped) == len(threads)):
         how = p.wait.detail if p.wait else "stopped"
@@ -151,12 +149,12 @@ def _verdict(
     pv = views.get(p.tid)
     gil_waiter = wait is not None and wait.kind is WaitKind.TIMED and pv is not None and vocab.is_gil_wait(pv)
     if wait is not None and wait.kind.external and not gil_waiter:
-        return replace(f, kind=outside, reason=f"{_name(p, views, pid)} waits in {wait.detail}", chain=())
+        return replace(f, kind=outside, reason=f"{who(p, views, pid)} waits in {wait.detail}", chain=())
     if wait is not None and wait.kind is WaitKind.LOCK and pv is not None and vocab.waits_on_shared_lock(pv):
         return replace(
             f,
             kind=outside,
-            reason=f"{_name(p, views, pid)} waits for a multiprocessing lock shared with other processes "
+            reason=f"{who(p, views, pid)} waits for a multiprocessing lock shared with other processes "
             f"({wait.detail}): another process ends that wait",
             chain=(),
         )
@@ -164,7 +162,7 @@ def _verdict(
         return replace(
             f,
             kind=ProbeKind.STALLED,
-            reason=f"{_name(p, views, pid)} is {wait.detail if wait else p.state} while the process uses "
+            reason=f"{who(p, views, pid)} is {wait.detail if wait else p.state} while the process uses "
             f"{f.cpu_s:.2f} CPU-s in {window:.2f}s",
         )
     chain = follow(p, threads, views, capture, pid)
@@ -175,7 +173,7 @@ def _verdict(
         return replace(
             f,
             kind=outside,
-            reason=f"{_name(p, views, pid)} waits on a futex that {_name(o, views, pid)} can still end "
+            reason=f"{who(p, views, pid)} waits on a futex that {who(o, views, pid)} can still end "
             f"({o.wait.detail if o.wait else o.state})",
         )
     runner = _running_gil_owner(threads, views, window)
@@ -183,27 +181,36 @@ def _verdict(
         return replace(
             f,
             kind=outside,
-            reason=f"{_name(runner, views, pid)} holds the GIL and runs Python code "
+            reason=f"{who(runner, views, pid)} holds the GIL and runs Python code "
             f"({runner.cpu_s:.2f} CPU-s in {window:.2f}s): the threads waiting for it get their turns",
         )
     parked = sum(1 for t in threads if t.parked)
     closed = (
         f"{parked}/{len(threads)} threads parked ({f.cpu_s * 1000:.1f} ms CPU in all over {window:.2f}s); "
-        f"every thread that could end {_name(p, views, pid)}'s wait is blocked too"
+        f"every thread that could end {who(p, views, pid)}'s wait is blocked too"
     )
     if progress:
         return replace(f, kind=ProbeKind.DEADLOCK, reason=closed)
-    # inspect: no progress signal, so a closed wait set needs a known shape to be a deadlock
+    return _closed_without_progress(f, p, views, capture, closed)
+
+
+def _closed_without_progress(
+    f: ProbeFinding, p: ThreadDelta, views: Mapping[int, ThreadView], capture: Capture | None, closed: str
+) -> ProbeFinding:
+    """A closed wait set with no progress signal (``inspect``): a deadlock when a known shape
+    names it, or when every thread has a stack and none waits where another process or a signal
+    handler could end it ("unrecognised"); otherwise stalled or idle, and why."""
+    threads, pid = f.threads, f.pid
     if capture is None:
         return replace(f, kind=ProbeKind.STALLED, reason=closed + "; no stacks, so no cycle can be shown")
     named = patterns.match(replace(f, kind=ProbeKind.DEADLOCK), capture)
     sigcgt = f.samples[-1].sigcgt if f.samples else 0
     waking = [signal.Signals(s).name for s in _WAKING_SIGNALS if sigcgt & (1 << (s - 1))]
-    if (named is None or named.pattern == patterns.LOST_WAKEUP) and waking:
+    if (named is None or named.pattern == names.LOST_WAKEUP) and waking:
         return replace(
             f,
             kind=ProbeKind.IDLE,
-            reason=f"{_name(p, views, pid)} waits on a condition no thread can notify, but the process "
+            reason=f"{who(p, views, pid)} waits on a condition no thread can notify, but the process "
             f"catches {', '.join(waking)}: a signal handler may end the wait",
         )
     if named is None:
@@ -227,7 +234,7 @@ def _verdict(
                 f"({vocab.span(tuple(t.tid for t in shared))}): another process may end the wait",
             )
         # closed within the process, flat CPU, stacks of every thread: a hang even unnamed
-        return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {patterns.UNRECOGNISED}")
+        return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {names.UNRECOGNISED}")
     return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {named.pattern}")
 
 

@@ -155,10 +155,6 @@ _PY_WAITS = (
 )
 
 
-def native_names(t: ThreadView) -> list[str]:
-    return [f.name for f in t.native]
-
-
 def all_names(t: ThreadView) -> list[str]:
     """Native frames (from the native tool) plus py-spy's own (it interleaves native ones)."""
     py = [f.name for f in t.python.frames] if t.python else []
@@ -432,3 +428,14 @@ def module_being_imported(t: ThreadView) -> Frame | None:
 def is_thread_pool_worker(t: ThreadView) -> bool:
     """A concurrent.futures ThreadPoolExecutor worker (busy in a task or idle)."""
     return python_at(t, "concurrent/futures/thread.py", "_worker", depth=16)
+
+
+def tids(threads: list[ThreadView]) -> str:
+    """Thread ids for the reader: the first six, and how many in all."""
+    ids = [t.tid for t in threads]
+    return ", ".join(map(str, ids[:6])) + (f", ... ({len(ids)} in all)" if len(ids) > 6 else "")
+
+
+def line(t: ThreadView) -> str:
+    """Where a thread is: its innermost Python line, else its native frame."""
+    return python_line(t) or where(t)

@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from gvlstress.judge.across import LOCALS_WANTED
-from gvlstress.judge.threads import wants_cpu_between
+from gvlstress.judge.threads import cut_short, wants_cpu_between
 from gvlstress.judge.verdict import decide, judge
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ProcSample
 from gvlstress.model.look import Looked, Subject
@@ -116,7 +116,19 @@ class Taker:
         self.pool, self.series, self.hung = pool, series, hung
 
     def __call__(self, pids: Iterable[int], native_view: bool = True) -> None:
-        todo = [p for p in pids if self.series[p].samples]
+        todo = []
+        for p in pids:
+            x = self.series[p]
+            if not x.samples:
+                continue
+            writer = cut_short(x.samples[-1])
+            if writer is not None:  # judged from /proc alone: a stop would end its write short
+                if x.first is None:
+                    x.first = capture.untouched(
+                        p, x.samples[-1].at, f"thread {writer.tid} is blocked writing {writer.fd_target}"
+                    )
+                continue
+            todo.append(p)
         taken = self.pool.map(lambda p: capture.take(p, native_view, self.hung), todo)
         for pid, st in zip(todo, taken, strict=True):
             x = self.series[pid]

@@ -195,6 +195,11 @@ class ProbeFinding:
     idle: tuple[str, ...] = ()
     """Threads recognised as idle by design, as 'tid: what' (listed, never evidence)."""
 
+    def progress_thread(self) -> ThreadDelta | None:
+        """The thread that must make progress (its main thread when none was named)."""
+        tid = self.progress_tid if self.progress_tid is not None else self.pid
+        return next((t for t in self.threads if t.tid == tid), None)
+
     @property
     def n_parked(self) -> int:
         return sum(1 for t in self.threads if t.parked)

@@ -68,6 +68,14 @@ class ThreadView:
     def owns_gil(self) -> bool:
         return bool(self.python and self.python.owns_gil)
 
+    @classmethod
+    def of(
+        cls, tid: int, python: PyThread | None, native: tuple[Frame, ...] = (), comm: str = ""
+    ) -> ThreadView:
+        """A view from the stacks alone (a later look, a thread /proc no longer shows): no
+        /proc facts, which the rules that use it do not read."""
+        return cls(tid, comm, "", None, None, None, 0.0, None, None, python, native)
+
 
 @dataclass(frozen=True, slots=True)
 class Local:

@@ -122,6 +122,21 @@ def take(pid: int, native_view: bool = True, hung: Hung | None = None, *, python
     return Stacks(pid, at, py_run, py_threads, py_raw, nat_run, nat_threads, nat_raw, procfs.forked_from(pid))
 
 
+def untouched(pid: int, at: float, why: str) -> Stacks:
+    """No stacks of `pid`, on purpose, and why (a ptrace stop would change what it does)."""
+    said = f"not taken: {why}; a ptrace stop would cut that write short and change what the process does"
+    return Stacks(
+        pid,
+        at,
+        ToolRun("py-spy", False, 0.0, (), said),
+        (),
+        None,
+        ToolRun("native", False, 0.0, (), said),
+        (),
+        None,
+    )
+
+
 def assemble(finding: ProbeFinding, first: Stacks, later: tuple[Stacks, ...] = ()) -> Capture:
     """The capture of one process: its first look merged with the /proc finding by thread id,
     the later looks kept as resamples."""

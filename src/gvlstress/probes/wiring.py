@@ -101,17 +101,6 @@ def _queued(pidfd: int, fd: int) -> int | None:
         os.close(dup)
 
 
-def queued_bytes(pid: int, fd: int) -> int | None:
-    """Bytes waiting in one of `pid`'s pipes or sockets (None where not allowed)."""
-    pidfd = _pidfd(pid)
-    if pidfd is None:
-        return None
-    try:
-        return _queued(pidfd, fd)
-    finally:
-        os.close(pidfd)
-
-
 TCP_STATES = {
     1: "ESTABLISHED",
     2: "SYN_SENT",

@@ -18,14 +18,14 @@ from gvlstress.reporters.cells import (
     sequential_lines,
 )
 from gvlstress.reporters.like import host_table
-from gvlstress.reporters.markdown.tables import _table
+from gvlstress.reporters.markdown.tables import table
 
 
 def render_selftest(result: SelftestResult) -> str:
     """selftest.md: the positive/negative control table for this host."""
     rows = [[*r.cells(), "pass" if r.passed else "**FAIL**"] for r in result.rows]
     out = [f"# gvlstress selftest: {'pass' if result.passed else 'FAIL'}", ""]
-    out += _table(
+    out += table(
         ["class", "expected", "verdicts", "named patterns", "detection", "caught", "named", ""], rows
     )
     out += ["", "Each control's full report is in its own run directory next to this file.", ""]
@@ -35,7 +35,7 @@ def render_selftest(result: SelftestResult) -> str:
 def render_realbugs(result: RealBugsResult) -> str:
     """selftest-real.md: each real bug caught and named, and its control clean."""
     out = [f"# gvlstress selftest --real: {'pass' if result.passed else 'FAIL'}", ""]
-    out += _table(REALBUG_HEADER, [realbug_cells(o) for o in result.outcomes])
+    out += table(REALBUG_HEADER, [realbug_cells(o) for o in result.outcomes])
     out += ["", "Sources:", ""]
     out += [f"- `{o.bug.name}`: {o.bug.title} ({o.bug.source})" for o in result.outcomes]
     out += ["", "Each entry's inspection report is in its own directory next to this file.", ""]
@@ -44,13 +44,13 @@ def render_realbugs(result: RealBugsResult) -> str:
 
 def render_compare(c: Comparison) -> str:
     out = ["# gvlstress compare", ""]
-    out += _table(COMPARE_HEADER, compare_rows(c))
+    out += table(COMPARE_HEADER, compare_rows(c))
     out += ["", *[f"- {line}" for line in pair_lines(c)]]
     if c.sequential is not None:
         out += [*[f"- {line}" for line in sequential_lines(c.sequential)]]
     if c.hosts:
         header, rows = host_table(c.hosts)
-        out += ["", "## Hosts (runs made with --like)", "", *_table(header, rows)]
+        out += ["", "## Hosts (runs made with --like)", "", *table(header, rows)]
     out += [
         "",
         "Hang rates are per wave (launch), with 95% Wilson intervals; with no hang, the bound is the "
@@ -95,7 +95,7 @@ def render_sweep(r: SweepResult) -> str:
                 f"`{Path(c.run_dir).name}`",
             ]
         )
-    out += _table(
+    out += table(
         [
             "workers",
             "threads",

@@ -7,7 +7,7 @@ import shlex
 
 from gvlstress.model import RunResult, WorkerOutcome
 from gvlstress.model.cores import CoreSource, KeptCore
-from gvlstress.reporters.markdown.tables import _code, prose
+from gvlstress.reporters.markdown.tables import code, prose
 
 
 def mib(n: int) -> str:
@@ -40,9 +40,9 @@ def core_lines(w: WorkerOutcome) -> list[str]:
     left = f"; {mib(core.left_out_bytes)} left out by the bound" if core.left_out_bytes else ""
     late = f" ({prose(core.error)})" if core.error else ""
     return [
-        f"Core: {_code(core.path)} ({mib(core.file_bytes)} gzip; {mib(core.saved_bytes)} of memory, "
+        f"Core: {code(core.path)} ({mib(core.file_bytes)} gzip; {mib(core.saved_bytes)} of memory, "
         f"{core.threads} threads{left}; written by {core.writer}, the worker held {core.seconds:.2f}s){late}. "
-        f"Judge it offline: {_code(inspect_command(core))}",
+        f"Judge it offline: {code(inspect_command(core))}",
         "",
     ]
 
@@ -51,8 +51,8 @@ def offline_section(source: CoreSource) -> list[str]:
     """What an ``inspect --core`` report must say before its verdict."""
     lacks = "; ".join(source.lacks)
     return [
-        f"Judged offline from the core {_code(source.core)} (written by {prose(source.writer_hint)}; "
-        f"{source.threads} threads, {mib(source.saved_bytes)} of memory; program {_code(source.executable)}).",
+        f"Judged offline from the core {code(source.core)} (written by {prose(source.writer_hint)}; "
+        f"{source.threads} threads, {mib(source.saved_bytes)} of memory; program {code(source.executable)}).",
         "",
         "A core is one instant: each thread's registers still say which syscall it waits in and on which "
         "futex (with or without a timeout), and pystack reads every thread's native and Python stacks and "

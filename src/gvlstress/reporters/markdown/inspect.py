@@ -6,9 +6,9 @@ import shlex
 
 from gvlstress.model import InspectResult
 from gvlstress.reporters.markdown.cores import offline_section
-from gvlstress.reporters.markdown.run import _diagnosis_block, _environment_rows
+from gvlstress.reporters.markdown.run import diagnosis_block, environment_rows
 from gvlstress.reporters.markdown.stacks import stacks_section
-from gvlstress.reporters.markdown.tables import _code, _table, fenced
+from gvlstress.reporters.markdown.tables import code, fenced, table
 from gvlstress.system.text import clip, one_line, printable
 
 
@@ -37,10 +37,10 @@ def render_inspect(result: InspectResult) -> str:
             "too and nothing outside the process can end it (named by a pattern or a cycle across processes "
             "where one fits, else *unrecognised*)."
         )
-    out += ["", "## Environment", "", *_environment_rows(result.environment, {}, None), ""]
+    out += ["", "## Environment", "", *environment_rows(result.environment, {}, None), ""]
     for p in result.processes:
-        out += [f"## pid {p.pid}: {p.diagnosis.verdict.value}", "", _code(clip(p.cmdline, 300)), ""]
-        out += _diagnosis_block(p.diagnosis)
+        out += [f"## pid {p.pid}: {p.diagnosis.verdict.value}", "", code(clip(p.cmdline, 300)), ""]
+        out += diagnosis_block(p.diagnosis)
         if p.activity and p.activity.threads:
             rows = [
                 [
@@ -58,7 +58,7 @@ def render_inspect(result: InspectResult) -> str:
             out += [
                 f"Activity over {p.activity.seconds:.1f}s ({p.activity.samples} samples): {p.activity.summary}.",
                 "",
-                *_table(
+                *table(
                     [
                         "tid",
                         "comm",

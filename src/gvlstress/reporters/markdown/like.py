@@ -7,7 +7,7 @@ from typing import Any
 
 from gvlstress.model import RunResult, plural
 from gvlstress.reporters.like import CONDITION_HEADER, condition_rows, missing_lines
-from gvlstress.reporters.markdown.tables import _code, _table, prose
+from gvlstress.reporters.markdown.tables import code, prose, table
 
 
 def _shown(key: str, r: dict[str, Any]) -> str:
@@ -56,14 +56,14 @@ def like_section(result: RunResult) -> list[str]:
         "## Host recreated (--like)",
         "",
         prose(
-            f"Profile {_code(rec.profile)} of host {_code(there.host or '?')}"
+            f"Profile {code(rec.profile)} of host {code(there.host or '?')}"
             + (f" (pid {there.process.pid})" if there.process.pid else "")
             + f", exported {there.exported_at or '?'} by gvlstress {there.gvlstress or '?'}, "
-            f"recreated on {_code(rec.here.host or '?')}. Pool per worker there: "
+            f"recreated on {code(rec.here.host or '?')}. Pool per worker there: "
             f"{rec.pool if rec.pool is not None else '?'} ({rec.pool_how})."
         ),
         "",
-        *_table(CONDITION_HEADER, condition_rows(rec)),
+        *table(CONDITION_HEADER, condition_rows(rec)),
         "",
     ]
     missing = missing_lines(rec)

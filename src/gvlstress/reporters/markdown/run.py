@@ -16,7 +16,7 @@ from gvlstress.reporters.cells import amplifier_cell, arm_cells, ratio_cell
 from gvlstress.reporters.markdown.cores import core_lines, secrets_note
 from gvlstress.reporters.markdown.like import like_section
 from gvlstress.reporters.markdown.stacks import stacks_section
-from gvlstress.reporters.markdown.tables import _code, _range, _table, _value, ending, fenced, fit, prose
+from gvlstress.reporters.markdown.tables import code, ending, fenced, fit, prose, span_of, table, value_of
 from gvlstress.store import error_ref
 from gvlstress.system.text import clip, one_line, printable
 
@@ -59,7 +59,7 @@ def summary_paragraph(result: RunResult) -> str:
             f"after {iters[0]}"
             + (f"-{iters[-1]}" if iters[-1] != iters[0] else "")
             + f" {'batch' if iters[-1] == 1 else 'batches'} per hung worker"
-            + (f"; detected after {_range(detect)}s" if detect else "")
+            + (f"; detected after {span_of(detect)}s" if detect else "")
             + "."
         )
         first = next((w.diagnosis for _, w in hung if w.diagnosis), None)
@@ -84,10 +84,10 @@ def summary_paragraph(result: RunResult) -> str:
 
 
 def _environment(result: RunResult) -> list[str]:
-    return _environment_rows(result.environment, result.target.versions, result)
+    return environment_rows(result.environment, result.target.versions, result)
 
 
-def _environment_rows(env: HostFacts, versions: dict[str, str], result: RunResult | None) -> list[str]:
+def environment_rows(env: HostFacts, versions: dict[str, str], result: RunResult | None) -> list[str]:
     tools = env.tools
     spy = tools.get("py_spy") or {}
     nat = tools.get("native_stack_tool") or {}
@@ -128,7 +128,7 @@ def _environment_rows(env: HostFacts, versions: dict[str, str], result: RunResul
     )
     if worker_knobs:
         rows.append(["thread knobs (workers)", "; ".join(worker_knobs)])
-    return _table(["", ""], rows)
+    return table(["", ""], rows)
 
 
 def _configuration(result: RunResult) -> list[str]:
@@ -153,10 +153,10 @@ def _configuration(result: RunResult) -> list[str]:
         "source",
     ]
     settings = sc.to_dict()
-    rows = [[k, _code(_value(settings[k]))] for k in keys if settings.get(k) is not None]
+    rows = [[k, code(value_of(settings[k]))] for k in keys if settings.get(k) is not None]
     if sc.options:
-        rows.append(["target options", _code(", ".join(f"{k}={_value(v)}" for k, v in sc.options.items()))])
-    return _table(["setting", "value"], rows)
+        rows.append(["target options", code(", ".join(f"{k}={value_of(v)}" for k, v in sc.options.items()))])
+    return table(["setting", "value"], rows)
 
 
 def _waves(result: RunResult) -> list[str]:
@@ -184,7 +184,7 @@ def _waves(result: RunResult) -> list[str]:
         for wave in result.waves
         for gap in wave.amplifiers.get("not_applied", ())
     ]
-    return _table(header, rows) + (["", *gaps] if gaps else [])
+    return table(header, rows) + (["", *gaps] if gaps else [])
 
 
 def _hosts(result: RunResult) -> list[str]:
@@ -198,7 +198,7 @@ def _hosts(result: RunResult) -> list[str]:
         rows.append(
             [
                 f"{h.shard.index}/{h.shard.count}" if h.shard else "-",
-                _code(env.host),
+                code(env.host),
                 env.kernel or "?",
                 budget,
                 str(h.waves),
@@ -221,7 +221,7 @@ def _hosts(result: RunResult) -> list[str]:
     ]
     return [
         *head,
-        *_table(
+        *table(
             ["shard", "host", "kernel", "CPU budget", "waves", "hung", "hang rate [95%]", "p", "flag"], rows
         ),
     ]
@@ -233,9 +233,7 @@ def _exploration(result: RunResult) -> list[str]:
     for a in result.exploration:
         label, waves, hangs, cpu, per, p_best, ratio = arm_cells(a)
         hazard = f"{1000 * a.hazard.p:.2f} [{1000 * a.hazard.low:.2f}-{1000 * a.hazard.high:.2f}]"
-        rows.append(
-            [label, waves, hangs, cpu, per, hazard, p_best, ratio, _code(a.flags) if a.flags else "-"]
-        )
+        rows.append([label, waves, hangs, cpu, per, hazard, p_best, ratio, code(a.flags) if a.flags else "-"])
     best = result.exploration[0]
     by = f", {ratio_cell(best.vs_given)} the setting as given" if best.vs_given and best.flags else ""
     head = [
@@ -245,7 +243,7 @@ def _exploration(result: RunResult) -> list[str]:
     ]
     return [
         *head,
-        *_table(
+        *table(
             [
                 "setting",
                 "waves",
@@ -278,7 +276,7 @@ def _diagnosis(result: RunResult) -> list[str]:
         if d is None:
             out += [*fenced(ending(detail) or "(no detail)"), ""]
         else:
-            out += _diagnosis_block(d)
+            out += diagnosis_block(d)
         if d is not None and w.verdict is Verdict.ERROR and detail:
             out += [
                 f"<details><summary>traceback (its end; the whole in {error_ref(wave, w)})</summary>",
@@ -328,7 +326,7 @@ def _beside_known_hang(result: RunResult) -> list[str]:
         f"Wave {first.index + 1} beside what {hang.ref}'s reporter saw ({full} of {len(hung)} hung wave(s) "
         "show all of it):",
         "",
-        *_table([f"reported in {hang.ref}", f"wave {first.index + 1}", "same"], rows),
+        *table([f"reported in {hang.ref}", f"wave {first.index + 1}", "same"], rows),
         "",
     ]
 
@@ -424,13 +422,13 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
         ]
     dumps = "raw py-spy/native/proc dumps under workers/" if hung else "no raw dumps (nothing hung)"
     tail.append(
-        f"<sub>run directory {_code(result.run_dir)}; started {result.started_at}, finished {result.finished_at}; "
+        f"<sub>run directory {code(result.run_dir)}; started {result.started_at}, finished {result.finished_at}; "
         f"machine-readable data in run.json, {dumps}</sub>"
     )
     return out, stacks, tail
 
 
-def _diagnosis_block(d: Diagnosis) -> list[str]:
+def diagnosis_block(d: Diagnosis) -> list[str]:
     out = [prose(d.summary) + ".", ""]
     if d.pattern:
         out += [f"Pattern: **{prose(d.pattern)}**." + (f" Hint: {prose(d.hint)}" if d.hint else ""), ""]
@@ -439,8 +437,8 @@ def _diagnosis_block(d: Diagnosis) -> list[str]:
     out.append("")
     if d.groups:
         rows = [
-            [_code(hex(g.addr)), str(len(g.tids)), ", ".join(g.names) or "-", _code(g.blocked_in)]
+            [code(hex(g.addr)), str(len(g.tids)), ", ".join(g.names) or "-", code(g.blocked_in)]
             for g in d.groups
         ]
-        out += [*_table(["futex", "threads", "who", "blocked in"], rows), ""]
+        out += [*table(["futex", "threads", "who", "blocked in"], rows), ""]
     return out

@@ -8,7 +8,7 @@ from typing import Any
 
 from gvlstress.model.shrink import ShrinkResult
 from gvlstress.reporters import shrunk
-from gvlstress.reporters.markdown.tables import _code, _table, fenced, prose
+from gvlstress.reporters.markdown.tables import code, fenced, prose, table
 
 _SHOWN = (
     "target",
@@ -49,7 +49,7 @@ def render_shrink(r: ShrinkResult) -> str:
     out = [
         f"# gvlstress shrink: {len(kept)} of {len(r.steps)} step(s) kept",
         "",
-        f"From the run {_code(r.source)} ({setting_line(r.original)}), which hung in {r.original_rate}, "
+        f"From the run {code(r.source)} ({setting_line(r.original)}), which hung in {r.original_rate}, "
         f"the smallest setting found that still hangs at the stated rate ({100 * r.stated_rate:.0f}% of "
         f"launches) is: **{minimal}**. {len(r.steps)} step(s), {r.launches} launch(es), "
         f"{r.seconds:.0f}s; {prose(r.stopped or 'not finished')}.",
@@ -66,12 +66,12 @@ def render_shrink(r: ShrinkResult) -> str:
             str(s.hangs),
             s.decision,
             prose(s.why),
-            ", ".join(_code(x) for x in s.runs) or "-",
+            ", ".join(code(x) for x in s.runs) or "-",
         ]
         for i, s in enumerate(r.steps, start=1)
     ]
     out += (
-        _table(["#", "step", "launches", "hung", "decision", "why", "runs"], rows)
+        table(["#", "step", "launches", "hung", "decision", "why", "runs"], rows)
         if rows
         else ["(no step yet)"]
     )
@@ -99,7 +99,7 @@ def _reproducer(r: ShrinkResult) -> list[str]:
         return ["## Reproducer", "", "No standalone reproducer (see the warning).", ""]
     out = ["## Reproducer", ""]
     out.append(
-        f"{_code(r.files[0])} imports the standard library and {', '.join(rep.recipe.modules) or 'nothing else'} "
+        f"{code(r.files[0])} imports the standard library and {', '.join(rep.recipe.modules) or 'nothing else'} "
         f"only: {rep.workers} spawn-started worker(s) per launch, each setting "
         f"{', '.join(f'{k}={v}' for k, v in rep.env.items()) or 'no variable'} before it imports the loader; "
         f"a launch not done within {rep.timeout_s:g}s is a hang; it exits 1 on a hang."

@@ -20,7 +20,7 @@ _FENCE = re.compile(r" {0,3}(`{3,})")
 _OPENS = re.compile(r" {0,3}(```|~~~)")
 
 
-def _code(text: str) -> str:
+def code(text: str) -> str:
     quote = "'"
     return f"`{one_line(text).replace('`', quote)}`"
 
@@ -54,12 +54,12 @@ def ending(text: str, limit: int = 4000) -> str:
     return "[...]\n" + tail[tail.find("\n") + 1 :] if "\n" in tail else "[...]" + tail
 
 
-def _range(xs: list[float]) -> str:
+def span_of(xs: list[float]) -> str:
     lo, hi = f"{min(xs):.1f}", f"{max(xs):.1f}"
     return lo if lo == hi else f"{lo}-{hi}"
 
 
-def _value(v: object) -> str:
+def value_of(v: object) -> str:
     """A setting as a reader writes it: true/false, 2.5 not 2.5000, no Python reprs."""
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -68,7 +68,7 @@ def _value(v: object) -> str:
     return str(v)
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+def table(header: list[str], rows: list[list[str]]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += [
         "| " + " | ".join(clip(one_line(c), PROSE_CHARS).replace("|", "\\|") for c in row) + " |"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gvlstress.model.watch import WatchResult
 from gvlstress.reporters.markdown.inspect import render_inspect
-from gvlstress.reporters.markdown.tables import _table, prose
+from gvlstress.reporters.markdown.tables import prose, table
 from gvlstress.system.text import clip
 
 
@@ -38,7 +38,7 @@ def render_watch(result: WatchResult) -> str:
         out += ["What this watch could not see:", "", *(f"- {b}" for b in result.blind), ""]
     if result.quiet:
         out += ["## Quiet spells (looked at, judged healthy)", ""]
-        out += _table(
+        out += table(
             ["at", "quiet for", "verdict", "what the look saw"],
             [[f"{q.at_s:g}s", f"{q.quiet_s:g}s", q.verdict, prose(q.summary, 300)] for q in result.quiet],
         )

@@ -1,4 +1,4 @@
-"""`inspect`, `doctor`, `selftest`: looking at a live process, at this host, at the harness itself."""
+"""`inspect`, `doctor`, `selftest`: inspections of a live process, of this host, of the harness itself."""
 
 from __future__ import annotations
 
