@@ -34,8 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from gvlstress.hosts.profile_file import render
 from gvlstress.model.profile import CpuProfile, HostProfile, MemoryProfile, ProcessProfile, SystemProfile
-from gvlstress.model.profile_toml import render
 from gvlstress.model.shrink import Recipe, Reproduction
 from gvlstress.reporters import reproducer, shrunk
 

@@ -296,9 +296,10 @@ def test_doctor_passes_here_and_fails_without_pyspy() -> None:
 
 def test_committed_example_matches_the_current_report_format() -> None:
     """reports/examples/ must be regenerated when the format changes (docs/reading-a-report.md says how)."""
-    from gvlstress.reporters import json_report, markdown
+    from gvlstress import store
+    from gvlstress.reporters import markdown
 
     example = ROOT / "reports" / "examples" / "lock-across-par-iter"
-    result = json_report.read(example)
+    result = store.read(example)
     assert result.summary.verdict.value == "deadlock"
     assert markdown.render(result) == (example / "report.md").read_text()

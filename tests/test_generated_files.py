@@ -28,8 +28,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gvlstress.hosts.profile_file import parse, render
 from gvlstress.model.profile import CpuProfile, HostProfile, MemoryProfile, ProcessProfile, SystemProfile
-from gvlstress.model.profile_toml import parse, render
 from gvlstress.model.shrink import Recipe, Reproduction
 from gvlstress.reporters import reproducer, shrunk
 from gvlstress.system.tomltext import lossy

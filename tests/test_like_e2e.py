@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from conftest import cli_env, load_run, run_cli, workers_of
+from gvlstress.hosts.profile_file import read, write
 from gvlstress.model.profile import HostProfile
-from gvlstress.model.profile_toml import read, write
 from gvlstress.system.cgroups import WaveGroup
 from test_profile import host_263
 

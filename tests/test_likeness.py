@@ -11,10 +11,11 @@ import pytest
 
 from builders import run as run_result
 from builders import wave, worker
+from gvlstress import store
 from gvlstress.api.like import check_wave
 from gvlstress.campaign.compare import compare
 from gvlstress.errors import UsageError
-from gvlstress.model.likeness import Here, finish, propose
+from gvlstress.hosts.mapping import Here, finish, propose
 from gvlstress.model.profile import (
     APPLIED,
     GIVEN,
@@ -225,7 +226,7 @@ def test_the_record_survives_run_json_and_shows_in_report_and_compare(tmp_path: 
     sc, rec = _recreated()
     result = dataclasses.replace(run_result(scenario=sc), like=rec, run_dir=str(tmp_path))
     json_report.write(result, tmp_path)
-    back = json_report.read(tmp_path)
+    back = store.read(tmp_path)
     assert back.like == rec
     md = render(back)
     assert "## Host recreated (--like)" in md

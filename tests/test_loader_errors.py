@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import run_cli
+from gvlstress import store
 from gvlstress.reporters import json_report
 from gvlstress.reporters.markdown import REPORT_LIMIT
 from hostile import REAL, UNSAFE, big_texts, class_names, leaked, still_open, texts
@@ -144,11 +145,11 @@ def check_reports(run_dir: Path) -> None:
     assert UNSAFE.search(report) is None
     assert still_open(report.split("\n")) == (None, 0)
     ET.fromstring((run_dir / "junit.xml").read_bytes())
-    result = json_report.read(run_dir)
+    result = store.read(run_dir)
     again = run_dir.parent / "again"
     again.mkdir()
     json_report.write(result, again)
-    assert json_report.read(again) == result
+    assert store.read(again) == result
     for error in run_dir.glob("workers/*/error.txt"):
         text = error.read_bytes().decode("utf-8")
         assert len(text) <= 64 * 1024 + 1

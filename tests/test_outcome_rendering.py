@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from builders import run, wave, worker
+from gvlstress import store
 from gvlstress.model import (
     Capture,
     Diagnosis,
@@ -159,7 +160,7 @@ def test_every_reporter_renders_every_outcome(
     # run.json: round-trips
     d = tmp_path_factory.mktemp("run")
     json_report.write(result, d)
-    assert json_report.read(d).waves == result.waves
+    assert store.read(d).waves == result.waves
     # the console: one line per worker that did not finish cleanly, cut to the terminal (a
     # narrow one keeps the pointer to the file and 10 characters of what was said)
     for width in (160, 60):
@@ -230,6 +231,6 @@ def test_a_probe_that_saw_an_epoll_wait_round_trips_through_run_json(tmp_path: P
     # WHEN run.json is written and read back (as shrink and compare read it)
     json_report.write(result, tmp_path)
     # THEN it reads, pairs and all
-    (back,) = json_report.read(tmp_path).waves[0].workers
+    (back,) = store.read(tmp_path).waves[0].workers
     assert back.probe is not None
     assert back.probe.threads[0].watched == ((10, "anon_inode:[eventfd]"), (11, "pipe:[5]"))

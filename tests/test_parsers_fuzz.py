@@ -78,15 +78,15 @@ def test_a_run_json_of_any_shape_is_a_usage_error_never_a_crash(
 ) -> None:
     import json
 
+    from gvlstress import store
     from gvlstress.errors import UsageError
-    from gvlstress.reporters import json_report
 
     d = tmp_path_factory.mktemp("run")
-    doc = {"schema": json_report.SCHEMA, "scenario": value, "waves": value, "environment": value}
+    doc = {"schema": store.SCHEMA, "scenario": value, "waves": value, "environment": value}
     for text in (json.dumps(value), json.dumps(doc), "[" * 100_000, "\x00\xff"):
         (d / "run.json").write_text(text, errors="surrogateescape")
         with contextlib.suppress(UsageError):
-            assert json_report.read(d).scenario is not None
+            assert store.read(d).scenario is not None
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gvlstress.errors import UsageError
+from gvlstress.hosts.profile_file import parse, read, render
 from gvlstress.model.profile import (
     PROFILE_SCHEMA,
     CpuProfile,
@@ -19,7 +20,6 @@ from gvlstress.model.profile import (
     ProcessProfile,
     SystemProfile,
 )
-from gvlstress.model.profile_toml import parse, read, render
 from gvlstress.probes import cgroupfs
 from gvlstress.probes import profile as profiles
 from gvlstress.system.redact import REDACTED

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_cli, wait_for
-from gvlstress.model.profile_toml import render
+from gvlstress.hosts.profile_file import render
 from test_profile import host_263
 
 EXAMPLE = ROOT / "reports" / "examples" / "lock-across-par-iter"

@@ -104,6 +104,7 @@ def test_run_json_refers_to_captures_and_report_renders_them_again(report_dir: P
 def test_an_old_run_json_is_read_and_its_audit_worked_out(tmp_path: Path) -> None:
     # GIVEN the committed example, written by an older gvlstress (schema /1, captures inline,
     # no audit stored)
+    from gvlstress import store
     from gvlstress.reporters import json_report, markdown
 
     example = ROOT / "reports" / "examples" / "lock-across-par-iter"
@@ -111,7 +112,7 @@ def test_an_old_run_json_is_read_and_its_audit_worked_out(tmp_path: Path) -> Non
     assert old["schema"] == "gvlstress.run/1"
     assert "audit" not in old
     # WHEN it is read
-    result = json_report.read(example)
+    result = store.read(example)
     # THEN its audit is there, and writing it again gives schema /3 with the audit stored
     assert result.audit
     assert any("rayon threads" in a.message for a in result.audit)
@@ -119,4 +120,4 @@ def test_an_old_run_json_is_read_and_its_audit_worked_out(tmp_path: Path) -> Non
     again = json.loads((tmp_path / "run.json").read_text())
     assert again["schema"] == json_report.SCHEMA == "gvlstress.run/3"
     assert again["audit"][0]["message"] == result.audit[0].message
-    assert markdown.render(json_report.read(tmp_path)) == markdown.render(result)
+    assert markdown.render(store.read(tmp_path)) == markdown.render(result)

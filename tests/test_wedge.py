@@ -24,7 +24,7 @@ from gvlstress.judge.outcome import (
     wedge_diagnosis,
     wedged,
 )
-from gvlstress.judge.symptoms import issue_263
+from gvlstress.judge.symptoms import beside
 from gvlstress.model import (
     Diagnosis,
     ProbeFinding,
@@ -37,6 +37,7 @@ from gvlstress.model import (
 )
 from gvlstress.probes.procfs import zombie_status
 from gvlstress.supervisor.provoke import killers
+from gvlstress.targets.gvl_support import ISSUE_263
 
 SIGKILLED = signal.SIGKILL  # a wait status: killed by signal 9
 
@@ -277,9 +278,9 @@ WEDGED_DIAGNOSIS = Diagnosis(Verdict.DEADLOCK, "x", (), pattern=names.EXECUTOR_W
 def test_a_hung_waves_symptoms_stand_beside_issue_263s(
     workers: tuple[WorkerOutcome, ...], matches: dict[str, bool]
 ) -> None:
-    got = issue_263(builders.wave(workers=workers))
+    got = beside(builders.wave(workers=workers), ISSUE_263.symptoms)
     assert {s.name: s.matches for s in got} == matches
 
 
 def test_a_healthy_wave_has_no_symptoms() -> None:
-    assert issue_263(builders.wave()) == ()
+    assert beside(builders.wave(), ISSUE_263.symptoms) == ()

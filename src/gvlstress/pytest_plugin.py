@@ -1,7 +1,7 @@
 """pytest plugin (entry point ``pytest11``): stress runs in a project's CI slow tier.
 
     def test_loader_does_not_hang(gvlstress):
-        result = gvlstress.run(target="genvarloader", workers=5, rayon=16, waves=3)
+        result = gvlstress.run(target="mypkg.data:batches", workers=5, rayon=16, waves=3)
         gvlstress.assert_no_hang(result)
 
 Settings follow pytest-timeout's conventions: a command-line option, an environment variable and

@@ -78,7 +78,7 @@ class Scenario:
     seed: int = 0
     report_dir: str = "reports"
     python: str | None = None
-    """Interpreter for the workers (e.g. a venv with another genvarloader); None: this one."""
+    """Interpreter for the workers (e.g. a venv with another release of the loader); None: this one."""
     warm_parent: bool = False
     """Run one batch in the supervisor before the first wave, so its rayon pool exists when
     workers fork. Only for the fork-after-init class (with start_method = "fork")."""

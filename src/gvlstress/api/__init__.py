@@ -9,8 +9,9 @@ from gvlstress.api.cores import inspect_core
 from gvlstress.api.hunt import hunt
 from gvlstress.api.inspect import inspect
 from gvlstress.api.like import recreate
-from gvlstress.api.output import check_report_dir, export, new_run_dir, rerender, write_reports
+from gvlstress.api.output import check_report_dir, export, new_run_dir, write_reports
 from gvlstress.api.realbugs import real_selftest
+from gvlstress.api.report import rerender
 from gvlstress.api.run import NullObserver, run
 from gvlstress.api.selftest import selftest
 from gvlstress.api.shrink import shrink

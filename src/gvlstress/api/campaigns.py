@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from gvlstress import store
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now, write_reports
 from gvlstress.api.run import run
 from gvlstress.campaign import shards as campaign
@@ -22,11 +23,12 @@ from gvlstress.model import (
     RunResult,
     Verdict,
 )
-from gvlstress.reporters import json_report, markdown, plot
+from gvlstress.reporters import markdown, plot
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import StopFlag
 from gvlstress.system.redact import redact_argv, redact_path
+from gvlstress.targets.registry import recorded
 
 
 def compare(
@@ -42,7 +44,7 @@ def compare(
     if sequential is not None and len(run_dirs) != 2:
         raise UsageError("compare --sequential takes exactly two run directories")
     # each run is labelled by the directory it was given as (the path printed as given)
-    runs = [replace(json_report.read(d), run_dir=str(d)) for d in run_dirs]
+    runs = [replace(store.read(d, recorded), run_dir=str(d)) for d in run_dirs]
     result = compare_runs(runs)
     if sequential is not None:
         ratio, alpha, beta = sequential
@@ -75,7 +77,7 @@ def merge(
     resolved = [d.resolve() for d in run_dirs]
     if output.resolve() in resolved:
         raise UsageError(f"--output {output} is one of the inputs", hint="pass a new directory")
-    runs = [replace(json_report.read(d), run_dir=str(d)) for d in run_dirs]
+    runs = [replace(store.read(d, recorded), run_dir=str(d)) for d in run_dirs]
     argv = (
         command
         if command is not None
@@ -162,7 +164,7 @@ def plan(rate: float, confidence: float = 0.95, run_dir: Path | None = None, hos
     n = campaign.clean_launches(rate, confidence)
     if run_dir is None:
         return Plan(rate, confidence, n, hosts)
-    run = json_report.read(run_dir)
+    run = store.read(run_dir, recorded)
     if not run.waves:
         raise UsageError(f"{run_dir} has no finished wave to measure", hint="pass a run that ran")
     wall = sum(w.wall_s for w in run.waves)

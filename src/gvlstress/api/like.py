@@ -2,7 +2,8 @@
 
 `recreate` reads the profile (refused in one line when it is not one this gvlstress reads),
 reads this machine (its profile, the workers' interpreter and packages, whether a cgroup can be
-made), maps one onto the other (`model.likeness`) and applies the result as a Scenario
+made; what the target's loader does with its pool, from its record), maps one onto the other
+(`hosts.mapping`) and applies the result as a Scenario
 transformation (`scenario.with_settings`): what the run's own options and scenario keys set
 stays theirs. No supervisor code knows about profiles: the waves run the settings they are given,
 and `check_wave` reads back from each finished wave whether the host's quota fraction, memory
@@ -18,16 +19,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from gvlstress.model import WaveResult
-from gvlstress.model.likeness import Here, finish, propose
+from gvlstress.hosts.mapping import Here, finish, propose
+from gvlstress.hosts.profile_file import read
+from gvlstress.model import LoaderFacts, WaveResult
 from gvlstress.model.profile import HostProfile, Recreation
-from gvlstress.model.profile_toml import read
 from gvlstress.probes import interpreter
 from gvlstress.probes import profile as profiles
 from gvlstress.scenario import Scenario, with_settings
 from gvlstress.system import cgroups
 from gvlstress.system.redact import redact_path
-from gvlstress.targets.gvl_data import version_tuple
+from gvlstress.targets.registry import loader_facts
 
 QUOTA_TOLERANCE = 0.01
 """A quota fraction within 1% of the host's is the same (the kernel keeps whole microseconds)."""
@@ -39,19 +40,18 @@ def load(path: str) -> HostProfile:
     return read(Path(path), redact_path(path))
 
 
-def here(scenario: Scenario, there: HostProfile) -> Here:
-    """What the mapping needs of this machine: its profile, the workers' interpreter and packages."""
+def here(scenario: Scenario, there: HostProfile, loader: LoaderFacts) -> Here:
+    """What the mapping needs of this machine: its profile, the workers' interpreter and packages,
+    and what the release of the loader there does with an inherited pool setting."""
     python = scenario.python or sys.executable
-    names = tuple(
-        dict.fromkeys((*there.packages, *(("genvarloader",) if scenario.target == "genvarloader" else ())))
-    )
+    names = tuple(dict.fromkeys((*there.packages, *((loader.package,) if loader.package else ()))))
     workers = profiles.versions(python, names)
     version = str(workers.get("python", ""))
     minor = there.process.python.rsplit(".", 1)[0]
     found = None
     if minor and minor != version.rsplit(".", 1)[0]:
         found = interpreter.base_interpreter(minor)[0]
-    gvl = workers.get("packages", {}).get("genvarloader")
+    release = workers.get("packages", {}).get(loader.package) if loader.package else None
     needs_cgroup = there.cpu.binding_quota is not None or there.memory.limit is not None
     mine = profiles.read()  # this machine, with the workers' interpreter and its packages
     process = replace(
@@ -63,20 +63,19 @@ def here(scenario: Scenario, there: HostProfile) -> Here:
         python=version,
         packages=dict(workers.get("packages", {})),
         python_found=found,
-        pool_key="genvarloader" if scenario.target == "genvarloader" else "rayon",
-        keeps_inherited_rayon=not (
-            scenario.target == "genvarloader" and gvl is not None and version_tuple(gvl) >= (0, 37)
-        ),
+        pool_key=loader.pool_key,
+        keeps_inherited_rayon=loader.keeps_inherited(release),
         uses_spawn_only=scenario.python is not None or scenario.delays is not None,
     )
 
 
-def recreate(scenario: Scenario) -> tuple[Scenario, Recreation]:
+def recreate(scenario: Scenario, loader: LoaderFacts | None = None) -> tuple[Scenario, Recreation]:
     """The scenario with the profile's conditions filled in where it left its defaults, and the
-    record of each condition (there, here, applied, scaled, the run's own, or not recreated)."""
+    record of each condition (there, here, applied, scaled, the run's own, or not recreated).
+    `loader`: the target's record (None: looked up by the scenario's target)."""
     assert scenario.like is not None
     there = load(scenario.like)
-    facts = here(scenario, there)
+    facts = here(scenario, there, loader if loader is not None else loader_facts(scenario.target))
     shown = redact_path(scenario.like)
     proposal = propose(there, facts, shown)
     changed, kept = with_settings(scenario, proposal.settings)

@@ -1,4 +1,4 @@
-"""A run directory: where it goes, and its reports written (or written again) from a result."""
+"""A run directory: where it goes, and its reports written from a result."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from gvlstress.errors import EnvironmentProblem, UsageError
-from gvlstress.model import (
-    RunResult,
-)
+from gvlstress.errors import EnvironmentProblem
+from gvlstress.model import RunResult
 from gvlstress.reporters import json_report, junit, markdown
 from gvlstress.reporters.files import write_atomic
 from gvlstress.system.redact import redact_path
@@ -82,12 +80,3 @@ def export(run_dir: Path, artifacts: Path, label: str) -> Path:
             hint="pass a writable --gvlstress-artifacts directory",
         ) from None
     return dest
-
-
-def rerender(run_dir: Path, force: bool = False) -> dict[str, Path]:
-    """report.md and junit.xml again from run.json (e.g. after a format change)."""
-    result = json_report.read(run_dir)
-    existing = [p.name for p in (run_dir / "report.md", run_dir / "junit.xml") if p.exists()]
-    if existing and not force:
-        raise UsageError(f"{run_dir} already has {', '.join(existing)}", hint="add --force to overwrite")
-    return write_human(result, run_dir)

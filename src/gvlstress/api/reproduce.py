@@ -37,8 +37,8 @@ MEASURE_GRACE_S = 30.0
 def timeout_for(minimal: Scenario, steps: tuple[Step, ...], run: RunResult) -> float:
     """A launch's deadline in the reproducer: three times the slowest clean launch seen (of the
     run and of every step); when none ended clean, three times the longest the run's hangs took
-    to be caught (a launch's start-up and batches up to its hang: a loader slow to import, as
-    genvarloader is, is not taken for a hang); at least TIMEOUT_FLOOR_S, at most the scenario's
+    to be caught (a launch's start-up and batches up to its hang: a loader slow to import, numba
+    compiling its kernels, say, is not taken for a hang); at least TIMEOUT_FLOOR_S, at most the scenario's
     own timeout."""
     clean = [w.wall_s for w in run.waves if not w.verdict.is_hang] + [s.batch_s for s in steps if s.batch_s]
     seen = clean or [w.detect_s for w in run.waves if w.verdict.is_hang and w.detect_s]

@@ -29,7 +29,7 @@ from gvlstress.supervisor import Observer, StopFlag, delays, forkserver, worker_
 from gvlstress.supervisor.warmup import warm_parent, warm_up
 from gvlstress.system import watchdog
 from gvlstress.system.failure import user_error
-from gvlstress.targets.base import Target, TargetPlan
+from gvlstress.targets.base import Target, TargetPlan, loader_of
 from gvlstress.targets.registry import BUILTINS, get_target
 
 
@@ -84,7 +84,7 @@ def run(
     observer = observer if observer is not None else NullObserver()
     stop = stop if stop is not None else StopFlag()  # an unset StopFlag is falsy: no `or` here
     target = get_target(scenario.target)
-    scenario, recreation = like.recreate(scenario) if scenario.like else (scenario, None)
+    scenario, recreation = like.recreate(scenario, loader_of(target)) if scenario.like else (scenario, None)
     report_dir = check_report_dir(Path(scenario.report_dir))
     if not Path("/proc/self/task").is_dir():
         raise EnvironmentProblem("/proc is not available", hint="gvlstress needs Linux procfs")
@@ -99,7 +99,9 @@ def run(
         plan = _prepare(target, scenario, report_dir)
         with contextlib.ExitStack() as cleanup:
             plan, stderr_dir, extras = _set_up(scenario, plan, cleanup)
-            waves = Waves(scenario, plan, report_dir, observer, stop, drive, stderr_dir, cleanup)
+            waves = Waves(
+                scenario, plan, report_dir, observer, stop, drive, stderr_dir, cleanup, loader_of(target)
+            )
             waves.facts(snapshot, extras)
             waves.recreation = recreation
             return waves.run()

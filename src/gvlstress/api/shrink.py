@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
+from gvlstress import store
 from gvlstress.api import reproduce
 from gvlstress.api.run import NullObserver, run
 from gvlstress.api.waves import MIN_WAVE_S
@@ -32,7 +33,7 @@ from gvlstress.scenario import Scenario, check_setting, resolve
 from gvlstress.supervisor import StopFlag
 from gvlstress.system import watchdog
 from gvlstress.system.redact import REDACTED, redact_path
-from gvlstress.targets.registry import get_target
+from gvlstress.targets.registry import get_target, recorded
 
 STEP_LAUNCHES = 30
 MAX_LAUNCHES = 200
@@ -90,7 +91,7 @@ def _shrink(
     stop: StopFlag,
     force: bool,
 ) -> ShrinkResult:
-    original_run = json_report.read(run_dir)
+    original_run = store.read(run_dir, recorded)
     original, first = _start(run_dir, original_run, rate, ratio, force)
     if first.finished:
         return _finish(run_dir, original_run, original, first, measure, observer, stop)
@@ -158,7 +159,7 @@ def _start(
             hint="shrink a run that hung (exit code 1), e.g. one of gvlstress hunt",
         )
     original = _runnable(run_.scenario, run_dir)
-    saved = json_report.read_shrink(run_dir)
+    saved = store.read_shrink(run_dir)
     if saved is not None and not force:
         if saved.original != json.loads(json.dumps(original.to_dict())):  # as shrink.json holds it
             raise UsageError(

@@ -23,8 +23,9 @@ from gvlstress.api import like
 from gvlstress.api.output import new_run_dir, utc_now, write_human, write_reports
 from gvlstress.campaign import explore
 from gvlstress.errors import UsageError
+from gvlstress.judge import symptoms
 from gvlstress.judge.audit import audit
-from gvlstress.model import HostFacts, RunResult, Shard, TargetFacts, WaveResult
+from gvlstress.model import HostFacts, LoaderFacts, RunResult, Shard, TargetFacts, WaveResult
 from gvlstress.model.profile import Recreation
 from gvlstress.probes.core import Keep
 from gvlstress.reporters import json_report, raw
@@ -138,8 +139,11 @@ class Waves:
         drive: Drive,
         stderr_dir: str,
         cleanup: contextlib.ExitStack,
+        loader: LoaderFacts | None = None,
     ) -> None:
         self.scenario, self.plan, self.observer, self.stop, self.drive = scenario, plan, observer, stop, drive
+        self.loader = loader if loader is not None else LoaderFacts()
+        """What the target's loader knows about itself: its known hang's symptoms judged per wave."""
         self.stderr_dir, self.cleanup = stderr_dir, cleanup
         self.started = utc_now()
         self.run_dir = new_run_dir(report_dir, scenario.name, self.started)
@@ -155,7 +159,7 @@ class Waves:
         self.argv = redact_argv(drive.command if drive.command is not None else sys.argv)
         self.shown_dir = redact_path(str(self.run_dir))
         self.environment = HostFacts()
-        self.target = TargetFacts(scenario.target)
+        self.target = TargetFacts(scenario.target, loader=self.loader)
         self.delays: DelayLayer | None = None
         """The delay layer's tables and learned sites, across waves (with --delays)."""
         self.recreation: Recreation | None = None  # --like: the host recreated; each wave checked
@@ -180,6 +184,7 @@ class Waves:
             preloaded=redact_tree(extras.preloaded) if extras.preloaded is not None else None,
             parent_warmed=redact_text(extras.parent_warmed) if extras.parent_warmed else None,
             facts=redact_tree(plan.facts),
+            loader=self.loader,
         )
 
     def result(self, final: bool = False) -> RunResult:
@@ -255,6 +260,8 @@ class Waves:
             wave = replace(
                 wave, harness={**harness_health(), "at_ms": round(1000 * (time.monotonic() - began))}
             )
+            if (hang := self.loader.known_hang) is not None:  # beside what its reporter saw
+                wave = replace(wave, symptoms=symptoms.beside(wave, hang.symptoms))
             if self.recreation is not None:  # --like: what of the host this wave had, read back
                 wave = like.check_wave(wave, self.recreation, wave_scenario, self.observer.warn)
             if not wave_scenario.perturbs:  # a perturbed batch is not the loader's

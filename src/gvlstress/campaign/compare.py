@@ -19,7 +19,8 @@ class RunStats:
     run_dir: str
     name: str
     versions: str
-    """What the workers actually imported (e.g. genvarloader 0.36.0), else the target's versions."""
+    """What the workers actually imported (the release under the loader record's `version_key`,
+    e.g. 'mylib 0.36.0'), else the target's versions."""
     config: str
     waves: int
     hung: int
@@ -50,12 +51,12 @@ class Comparison:
 
 
 def _versions(result: RunResult) -> str:
+    key = result.target.loader.version_key
     seen: dict[str, set[str]] = {}
     for wave in result.waves:
         for w in wave.workers:
-            for key in ("genvarloader", "gvlstress_native"):
-                if key in w.target_info:
-                    seen.setdefault(key, set()).add(str(w.target_info[key]))
+            if key and key in w.target_info:
+                seen.setdefault(key, set()).add(str(w.target_info[key]))
     if not seen:
         return ", ".join(f"{k} {v}" for k, v in result.target.versions.items()) or "-"
     return ", ".join(f"{k} {'/'.join(sorted(v))}" for k, v in seen.items())

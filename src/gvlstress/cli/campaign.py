@@ -181,7 +181,7 @@ def sweep(workers_list: str, rayon_list: str, amplifiers: str, **opts: Any) -> N
     context_settings={"ignore_unknown_options": True},
     epilog=usage(
         "slurm",
-        "gvlstress slurm --shards 50 --dir campaign --submit -- --target genvarloader --waves 1000",
+        "gvlstress slurm --shards 50 --dir campaign --submit -- --scenario gvl-issue-263 --waves 1000",
         exits=(
             (ExitCode.OK, "written (and submitted)"),
             (ExitCode.USAGE, "bad options"),

@@ -62,8 +62,7 @@ CATALOGUE: tuple[RealBug, ...] = (
     RealBug(
         "executor-killed-mid-send",
         "ProcessPoolExecutor: a worker SIGKILLed while sending a large result wedges it",
-        "https://github.com/mcvickerlab/GenVarLoader/issues/263 (mechanism: "
-        "https://github.com/python/cpython/issues/87971)",
+        "https://github.com/python/cpython/issues/87971 (behind the #263 hang this harness was built for)",
         "executor_wedge",
         names.EXECUTOR_WEDGED,
         tree=True,

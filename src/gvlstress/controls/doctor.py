@@ -3,8 +3,8 @@
 
 Attach checks are real: a child process blocked on a pipe is the subject, and py-spy and the
 native stack tool each try to read it. So are a profile's pool sizes: a fresh interpreter with
-the profiled process's thread knobs and affinity starts rayon's pool (and genvarloader's) and
-says how big it is.
+the profiled process's thread knobs and affinity starts rayon's pool (and each built-in loader's
+whose record has a pool probe) and says how big it is.
 """
 
 from __future__ import annotations
@@ -17,20 +17,18 @@ import sys
 from pathlib import Path
 
 from gvlstress.errors import UsageError
+from gvlstress.hosts.profile_file import write
 from gvlstress.model import Check, syscalls
 from gvlstress.model.profile import HostProfile
-from gvlstress.model.profile_toml import write
 from gvlstress.probes import host as hostenv
 from gvlstress.probes import native, procfs, pyspy
 from gvlstress.probes import profile as profiles
 from gvlstress.system.knobs import thread_knobs
 from gvlstress.system.safeio import replaceable
-from gvlstress.targets.gvl_support import PACKAGES as GVL_PACKAGES
-from gvlstress.targets.gvl_support import POOL_CODE
-from gvlstress.targets.registry import BUILTINS
+from gvlstress.targets.registry import BUILTINS, builtin_loaders
 
 MEASURE_S = 300.0
-"""A cold import of genvarloader (numba compiling) takes a while on a small host: a deadline."""
+"""A loader's cold import (numba compiling, say) takes a while on a small host: a deadline."""
 RAYON_CODE = (
     "import gvlstress_native\nprint(json.dumps({'rayon': int(gvlstress_native.current_num_threads())}))\n"
 )
@@ -201,10 +199,10 @@ def healthy(checks: tuple[Check, ...]) -> bool:
 
 
 def packages_for(target: str | None) -> tuple[str, ...]:
-    """The packages whose versions a profile keeps: genvarloader's stack, the native loader, and a
-    third-party target's own top-level package."""
+    """The packages whose versions a profile keeps: each built-in loader's stack (its record's),
+    and a third-party target's own top-level package."""
     own = () if target is None or target in BUILTINS else (target.partition(":")[0].split(".")[0],)
-    return (*GVL_PACKAGES, "gvlstress-native", *own)
+    return tuple(dict.fromkeys((*(p for r in builtin_loaders() for p in r.stack), *own)))
 
 
 def export(path: Path, pid: int | None, python: str | None, target: str | None, force: bool) -> HostProfile:
@@ -220,8 +218,9 @@ def export(path: Path, pid: int | None, python: str | None, target: str | None, 
     if importlib.util.find_spec("gvlstress_native") is not None:
         pools |= profiles.run_with(sys.executable, RAYON_CODE, knobs, cpus) or {}
     interp = profiles.interpreter_of(pid, python)
-    if interp is not None and "genvarloader" in profile.packages:
-        pools |= profiles.run_with(interp, POOL_CODE, knobs, cpus, MEASURE_S) or {}
+    for loader in builtin_loaders():  # each loader's pool as its workers would get it there
+        if interp is not None and loader.pool_probe and loader.package in profile.packages:
+            pools |= profiles.run_with(interp, loader.pool_probe, knobs, cpus, MEASURE_S) or {}
     profile = dataclasses.replace(profile, pools={k: int(v) for k, v in sorted(pools.items())})
     write(profile, path)
     return profile

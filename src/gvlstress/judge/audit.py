@@ -2,12 +2,13 @@
 
 Pure: reads a RunResult, returns findings. Oversubscription is not a bug by itself, but it is the
 amplifier of every race here, and an inherited ``RAYON_NUM_THREADS`` that a library only
-``setdefault``s silently decides the pool size (genvarloader 0.36.0, issue #263).
+``setdefault``s silently decides the pool size (the loader of issue #263 did). What a loader
+does with its pool (the count it resolves, its cap) comes from its record, ``target.loader``.
 """
 
 from __future__ import annotations
 
-from gvlstress.model import AuditItem, RunResult
+from gvlstress.model import AuditItem, RunResult, WorkerOutcome
 
 __all__ = ["AuditItem", "audit"]
 
@@ -72,24 +73,7 @@ def audit(result: RunResult) -> tuple[AuditItem, ...]:
                     "info", f"workers inherited RAYON_NUM_THREADS={value}; --rayon {requested} replaced it"
                 )
             )
-    # A loader that resolves its own count but only setdefault()s RAYON_NUM_THREADS (genvarloader
-    # 0.36.0): the inherited value decides the pool, whatever the loader resolved.
-    for resolved, after in sorted(
-        {
-            (str(w.target_info.get("gvl_resolved_threads")), str(w.target_info.get("rayon_env_after_import")))
-            for w in workers
-            if w.target_info.get("gvl_resolved_threads") is not None
-            and w.target_info.get("rayon_env_after_import")
-        }
-    ):
-        if resolved != after:
-            items.append(
-                AuditItem(
-                    "warn",
-                    f"genvarloader resolved {resolved} thread(s), but RAYON_NUM_THREADS={after} survived its import "
-                    f"(inherited, and only setdefault() was applied): rayon's pool has {after} threads",
-                )
-            )
+    items += _resolved(result, workers)
     items += _recreated(result)
     if requested is not None:
         off = sorted({w.rayon_threads for w in workers if w.rayon_threads and w.rayon_threads != requested})
@@ -100,9 +84,34 @@ def audit(result: RunResult) -> tuple[AuditItem, ...]:
     return tuple(items)
 
 
+def _resolved(result: RunResult, workers: list[WorkerOutcome]) -> list[AuditItem]:
+    """A loader that resolves its own count but only setdefault()s its pool variable: the
+    inherited value decides the pool, whatever the loader resolved (its record names the keys
+    its workers report both under)."""
+    loader = result.target.loader
+    got, after_key = loader.resolved_key, loader.env_after_key
+    if not got or not after_key:
+        return []
+    pairs = {
+        (str(w.target_info.get(got)), str(w.target_info.get(after_key)))
+        for w in workers
+        if w.target_info.get(got) is not None and w.target_info.get(after_key)
+    }
+    return [
+        AuditItem(
+            "warn",
+            f"{loader.name or result.target.name} resolved {resolved} thread(s), but {loader.pool_env}={after} "
+            f"survived its import (inherited, and only setdefault() was applied): rayon's pool has {after} threads",
+        )
+        for resolved, after in sorted(pairs)
+        if resolved != after
+    ]
+
+
 def _recreated(result: RunResult) -> list[AuditItem]:
     """``--like``: the pool threads against the CPUs of the host being recreated, there and here;
-    and for genvarloader, what its own cap (0.37+: min(affinity, ceil(quota))) gives there."""
+    and for a loader that caps its own pool (its record's `PoolCap`: min(affinity, ceil(quota))),
+    what the cap gives there."""
     rec = result.like
     if rec is None or rec.pool is None:
         return []
@@ -119,18 +128,23 @@ def _recreated(result: RunResult) -> list[AuditItem]:
             f"({total / here:.1f}x)",
         )
     ]
-    if result.scenario.target == "genvarloader":
+    loader = result.target.loader
+    if loader.cap is not None:
         cap = min(cpu.affinity, -(-cpu.quota // 1)) if cpu.quota else cpu.affinity
-        there = rec.there.packages.get("genvarloader", "")
+        there = rec.there.packages.get(loader.package, "") if loader.package else ""
+        unchanged = ": the cap does not shrink its pools there" + (
+            f", so {loader.cap.unchanged}" if loader.cap.unchanged else ""
+        )
         items.append(
             AuditItem(
                 "info",
-                f"genvarloader 0.37+ caps its pool at min(affinity, ceil(quota)) = {int(cap)} on that host"
+                f"{loader.name or result.target.name} {loader.cap.since}+ caps its pool at "
+                f"min(affinity, ceil(quota)) = {int(cap)} on that host"
                 + (f" (it ran {there})" if there else "")
                 + (
-                    ": the cap does not shrink its pools there, so of PR #265's changes only the GIL release differs"
+                    unchanged
                     if cap >= rec.pool
-                    else f": the fixed releases would run pools of {int(cap)} there"
+                    else f": {loader.cap.releases} would run pools of {int(cap)} there"
                 ),
             )
         )

@@ -103,7 +103,7 @@ def wedged_launcher(
 ) -> tuple[ProbeFinding, names.Match | None]:
     """A launcher whose ProcessPoolExecutor is wedged by a worker that died mid-result.
 
-    The shape (genvarloader #263's): the main thread waits for the pool's results; the
+    The shape: the main thread waits for the pool's results; the
     executor's manager thread is blocked in a read() of the result pipe (in a frame, not in its
     poll between frames); and a child is dead and unreaped (`zombies`, seen before and after the
     sampling window). A healthy executor reaps a dead worker within milliseconds from that poll,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from gvlstress.model.campaign import HuntResult, Plan, SequentialResult
 from gvlstress.model.diagnosis import Diagnosis, WaitGroup
 from gvlstress.model.inspect import Activity, Check, Inspected, InspectResult, ThreadActivity
+from gvlstress.model.loader import KnownHang, LoaderFacts, PoolCap
 from gvlstress.model.proc import (
     FutexGroup,
     ProbeFinding,
@@ -49,8 +50,11 @@ __all__ = [
     "HuntResult",
     "InspectResult",
     "Inspected",
+    "KnownHang",
+    "LoaderFacts",
     "NativeThread",
     "Plan",
+    "PoolCap",
     "ProbeFinding",
     "ProbeKind",
     "ProcSample",

@@ -2,8 +2,8 @@
 record of recreating it on another.
 
 `gvlstress doctor --export host.toml` reads a `HostProfile` (probes/profile.py) and writes it as
-TOML (`model.profile_toml`); `run --like host.toml` maps it onto settings of this machine
-(`model.likeness`), applies them as a Scenario transformation (`scenario.with_settings`), and
+TOML (`hosts.profile_file`); `run --like host.toml` maps it onto settings of this machine
+(`hosts.mapping`), applies them as a Scenario transformation (`scenario.with_settings`), and
 keeps a `Recreation` in run.json: each condition there beside here, and what could not be made.
 """
 
@@ -100,8 +100,9 @@ class HostProfile:
     """Thread-count variables in the environment, as set (redacted where they could be secrets)."""
     pools: dict[str, int] = field(default_factory=dict)
     """Pool sizes measured in a fresh process with that environment: `rayon` (rayon's global
-    pool, by gvlstress_native), `genvarloader` (the pool its workers get, RAYON_NUM_THREADS after
-    import) and `genvarloader_resolved` (genvarloader's own count)."""
+    pool, by gvlstress_native), and for each built-in loader whose record has a pool probe, the
+    pool its workers get under its record's `pool_key` (and what else that probe measures, e.g.
+    the count the loader resolved itself)."""
     packages: dict[str, str] = field(default_factory=dict)
     """Versions of the target's packages in the pipeline's interpreter."""
     host: str = ""

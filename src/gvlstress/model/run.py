@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gvlstress.model.diagnosis import Diagnosis
+from gvlstress.model.loader import LoaderFacts
 from gvlstress.model.proc import ProbeFinding
 from gvlstress.model.profile import Recreation
 from gvlstress.model.rate import Rate
@@ -58,6 +59,9 @@ class TargetFacts:
     """``--warm-parent``: what ran in the supervisor before the workers forked."""
     facts: dict[str, Any] = field(default_factory=dict)
     """Anything else the target reports about itself (the dataset it built, its contract)."""
+    loader: LoaderFacts = field(default_factory=LoaderFacts)
+    """What the loader knows about itself (the target's record): what the audit, the report and
+    ``compare`` read about it."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +133,7 @@ class WorkerOutcome:
 
 @dataclass(frozen=True)
 class Symptom:
-    """One symptom of a reported hang beside what this wave showed of it."""
+    """One symptom of a reported hang (the loader's `KnownHang`) beside what this wave showed of it."""
 
     name: str
     reported: str
@@ -176,7 +180,8 @@ class WaveResult:
     """The harness's own fds, threads, maps and peak RSS after this wave (flat in a healthy run),
     and `at_ms`, when the wave's files were done, from the first wave's start."""
     symptoms: tuple[Symptom, ...] = ()
-    """A hung wave's symptoms beside genvarloader #263's (`judge.symptoms`)."""
+    """A hung wave's symptoms beside those of its loader's known hang (`judge.symptoms`; only for
+    a target whose record names one)."""
 
     @property
     def batches(self) -> int:

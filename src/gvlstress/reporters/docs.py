@@ -27,8 +27,9 @@ from gvlstress.controls.selftest import CONTROLS
 from gvlstress.errors import ExitCode
 from gvlstress.judge import names
 from gvlstress.model import IN_INSPECT, IN_RUN, Capture, RunResult, Summary, Verdict, WorkerOutcome
-from gvlstress.reporters.json_report import EXTRA_PROPERTIES, HEX_FIELDS, SCHEMA
+from gvlstress.reporters.json_report import EXTRA_PROPERTIES, HEX_FIELDS
 from gvlstress.scenario import describe, list_scenarios, read_scenario_file
+from gvlstress.store import SCHEMA
 from gvlstress.system.plugin import PLUGIN_SETTINGS
 
 
@@ -220,7 +221,7 @@ def _fields_table(tp: type, seen: list[type]) -> str:
     docs = field_docs(tp)
     rows = []
     for f in dataclasses.fields(tp):
-        if f.metadata.get("file_only"):
+        if f.metadata.get("file_only") or f.metadata.get("local"):  # not in run.json
             continue
         kind = "hex string" if f.name in HEX_FIELDS else _type_words(hints[f.name], seen)
         doc = docs.get(f.name, "")

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from gvlstress.model import Capture, Verdict, WaveResult
 from gvlstress.reporters.files import write_atomic
-from gvlstress.reporters.json_report import capture_dir, capture_ref, error_ref, write_capture
+from gvlstress.reporters.json_report import write_capture
+from gvlstress.store import capture_dir, capture_ref, error_ref
 from gvlstress.system.text import printable
 
 

@@ -8,7 +8,7 @@ the conditions of hosts where races were reported, on any machine:
   imported, so every thread the target starts inherits the mask; the supervisor checks (and
   re-pins a thread that set its own mask) on the heartbeat that reports the pool;
 - ``cpu_quota``: the wave's workers run in a child cgroup with a CFS quota of that many cores
-  (v2 ``cpu.max``, else v1 ``cpu.cfs_quota_us``), as genvarloader #263's host had 15.3 of 16
+  (v2 ``cpu.max``, else v1 ``cpu.cfs_quota_us``), as the host of the #263 hang had 15.3 of 16
   (the wave's cgroups are `cgroups.WaveGroup`);
 - ``burners``: N CPU-burning neighbour processes for the length of each wave;
 - ``chaos`` and ``gang``: strict per-thread starvation in rr's manner, and one worker owning the

@@ -9,8 +9,8 @@ supervisor's loop, and say in run.json whom they killed and when.
 Why `sending` matters: CPython's ProcessPoolExecutor sends a large result as one frame under
 the result queue's write lock; a worker killed mid-frame leaves the pool's manager thread
 waiting forever for the rest of it (the pipe's write ends stay open in the parent and the other
-workers, so no EOF ever comes), never noticing the death: the executor wedges (genvarloader
-#263's whole signature).
+workers, so no EOF ever comes), never noticing the death: the executor wedges (the
+whole signature of the #263 hang, the built-in loader target's known hang).
 """
 
 from __future__ import annotations

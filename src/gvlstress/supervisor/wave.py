@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from gvlstress import worker
-from gvlstress.judge import outcome, symptoms
+from gvlstress.judge import outcome
 from gvlstress.judge.outcome import EndReason, WaveEnd
 from gvlstress.model import Diagnosis, Verdict, WaveResult, WorkerOutcome, worst
 from gvlstress.model.live import WorkerStatus
@@ -204,7 +204,6 @@ class Wave:
             seed=wave_seed(sc.seed, self.index),
             leftovers=len(self.leftovers),
         )
-        result = replace(result, symptoms=symptoms.issue_263(result))
         self.observer.wave_finished(result)
         return result
 

@@ -1,4 +1,10 @@
-"""The target contract shared by built-in and third-party targets."""
+"""The target contract shared by built-in and third-party targets: `Target` (a name, the record
+of what its loader knows about itself, and `prepare`) and the `TargetPlan` it returns.
+
+The record (`LoaderFacts`, from the shared types so that the judge and the reporters read it as
+data) is what the rest of gvlstress knows of a loader: the audit, the report, ``--like``,
+``doctor --export`` and ``compare`` read it and name no loader of their own.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from gvlstress.model.loader import KnownHang, LoaderFacts, PoolCap
 from gvlstress.scenario import Scenario
+
+__all__ = ["KnownHang", "LoaderFacts", "PoolCap", "Target", "TargetPlan", "loader_of"]
 
 
 @dataclass(frozen=True)
@@ -47,8 +56,18 @@ class TargetPlan:
 
 
 class Target(Protocol):
+    """A target: its `name`, `prepare`, and optionally ``loader``, the `LoaderFacts` of what its
+    loader knows about itself (a class attribute will do; see `loader_of`)."""
+
     name: str
 
     def prepare(self, scenario: Scenario, workdir: Path) -> TargetPlan:
         """Validate the scenario for this target and build whatever workers need."""
         ...
+
+
+def loader_of(target: object) -> LoaderFacts:
+    """The record `target` fills in (its ``loader``); ``LoaderFacts()``, a plain rayon loader,
+    for a target that has none or something else there."""
+    facts = getattr(target, "loader", None)
+    return facts if isinstance(facts, LoaderFacts) else LoaderFacts()

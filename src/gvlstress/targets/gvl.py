@@ -24,7 +24,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from gvlstress.targets.gvl_data import OPEN_KEYS, version_tuple
+from gvlstress.system.releases import version_tuple
+from gvlstress.targets.gvl_data import OPEN_KEYS
 
 _GATE_MODULES = ("_intervals", "_haps", "_reference", "_genotypes", "_reconstruct")
 

@@ -1,5 +1,5 @@
-"""The genvarloader target's shared constants: its modes, the synthetic dataset's defaults, and
-version parsing. Both halves (the worker's `gvl`, the supervisor's `gvl_support`) import this;
+"""The genvarloader target's shared constants: its modes and the synthetic dataset's defaults.
+Both halves (the worker's `gvl`, the supervisor's `gvl_support`) import this;
 neither imports the other. Stdlib only: the worker imports it."""
 
 from __future__ import annotations
@@ -30,11 +30,3 @@ SEQS = ("haplotypes", "reference", "annotated", "variants", "none")
 """``with_seqs`` kinds (``-o seqs=annotated``); ``none``: tracks only."""
 USER_KEYS = ("dataset", "reference", "seqs", "output_length", *OPEN_KEYS)
 """Options of a user's own dataset (``-o dataset=PATH``), beside the run options any dataset takes."""
-
-
-def version_tuple(v: str) -> tuple[int, ...]:
-    parts = []
-    for p in v.split(".")[:3]:
-        digits = "".join(ch for ch in p if ch.isdigit())
-        parts.append(int(digits or 0))
-    return tuple(parts)

@@ -20,8 +20,8 @@ from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.probes import interpreter, tools
 from gvlstress.scenario import Scenario
 from gvlstress.system.cache import cache_root
-from gvlstress.targets.base import TargetPlan
-from gvlstress.targets.gvl_data import DATA_DEFAULTS, LOADERS, MODES, SEQS, USER_KEYS, version_tuple
+from gvlstress.targets.base import KnownHang, LoaderFacts, PoolCap, TargetPlan
+from gvlstress.targets.gvl_data import DATA_DEFAULTS, LOADERS, MODES, SEQS, USER_KEYS
 
 BUILD_TIMEOUT_S = 900.0
 _PROBE = (
@@ -53,6 +53,39 @@ worker of that genvarloader gets there (rayon's global pool is sized from RAYON_
 after the import, as `gvl.open_worker` records it) and the count genvarloader resolved itself."""
 PACKAGES = ("genvarloader", "genoray", "seqpro", "numpy", "polars", "numba", "pysam", "torch")
 """What a genvarloader pipeline's behaviour depends on: the versions a host profile keeps."""
+ISSUE_263 = KnownHang(
+    title="genvarloader #263",
+    ref="#263",
+    url="https://github.com/mcvickerlab/GenVarLoader/issues/263",
+    symptoms=(
+        ("parked", "threads parked on futexes"),
+        ("cpu", "~0 CPU"),
+        ("executor", "the executor wedged (futures never complete, no error raised)"),
+        ("zombie", "a dead worker never reaped (a zombie)"),
+    ),
+)
+"""The hang this harness was built for, as its reporter saw it (py-spy, top, ps)."""
+RECORD = LoaderFacts(
+    name="genvarloader",
+    package="genvarloader",
+    stack=PACKAGES,
+    version_key="genvarloader",
+    pool_key="genvarloader",
+    # <= 0.36 resolve their count but only setdefault() RAYON_NUM_THREADS (an inherited value
+    # wins); >= 0.37 overwrite it with their cap
+    overrides_pool_env_since="0.37",
+    resolved_key="gvl_resolved_threads",
+    env_after_key="rayon_env_after_import",
+    cap=PoolCap(
+        since="0.37",
+        releases="the fixed releases",
+        unchanged="of PR #265's changes only the GIL release differs",
+    ),
+    known_hang=ISSUE_263,
+    pool_probe=POOL_CODE,
+)
+"""What genvarloader knows about itself (`GenvarloaderTarget.loader`): the worker half
+(`gvl.open_worker`) reports the keys named here."""
 NUMBA_CACHES = ("shared", "cold")
 """shared: numba's cache wherever the environment puts it (warmed once before the waves);
 cold: every wave starts from an empty NUMBA_CACHE_DIR of its own (the cold-cache race)."""
@@ -255,7 +288,7 @@ def prepare(scenario: Scenario) -> TargetPlan:
             "reference": data["reference"],
             "tracks": data["tracks"] or None,
         }
-    new = version_tuple(version) >= (0, 37)
+    new = not RECORD.keeps_inherited(version)
     force = bool(opts.get("force_parallel", True))
     env = {"LOGURU_LEVEL": "WARNING"}
     if new and force:
@@ -304,6 +337,7 @@ class GenvarloaderTarget:
     (the worker half, `gvl.open_worker`, imports nothing of this module)."""
 
     name = "genvarloader"
+    loader = RECORD
 
     def prepare(self, scenario: Scenario, workdir: Path) -> TargetPlan:
         return prepare(scenario)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from gvlstress.scenario import Scenario
-    from gvlstress.targets.base import TargetPlan
+    from gvlstress.targets.base import LoaderFacts, TargetPlan
 
 # Integer Loader keyword -> (minimum, maximum). The [target] table of a scenario may set these;
 # the maxima keep a typo (batch_size=10**12) from exhausting a worker's memory before its first
@@ -76,6 +76,16 @@ class NativeTarget:
     """Supervisor half: check the extension is built and the settings make sense."""
 
     name = "native"
+
+    @property
+    def loader(self) -> LoaderFacts:
+        """What the built-in loader knows about itself: rayon's defaults, and the key its
+        version is reported under (imported here: workers import this module stdlib-only)."""
+        from gvlstress.targets.base import LoaderFacts
+
+        return LoaderFacts(
+            name="gvlstress_native", stack=("gvlstress-native",), version_key="gvlstress_native"
+        )
 
     def prepare(self, scenario: Scenario, workdir: Path) -> TargetPlan:
         from gvlstress.errors import EnvironmentProblem, UsageError

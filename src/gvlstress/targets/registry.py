@@ -15,7 +15,7 @@ from typing import Any
 
 from gvlstress.errors import GvlstressError, StopNow, UsageError
 from gvlstress.system.failure import user_error
-from gvlstress.targets.base import Target
+from gvlstress.targets.base import LoaderFacts, Target, loader_of
 from gvlstress.targets.callable import CallableTarget
 from gvlstress.targets.gvl_support import GenvarloaderTarget
 from gvlstress.targets.native import NativeTarget
@@ -44,6 +44,24 @@ def available() -> list[str]:
     names = set(BUILTINS)
     names.update(ep.name for ep in entry_points(group="gvlstress.targets"))
     return sorted(names)
+
+
+def builtin_loaders() -> tuple[LoaderFacts, ...]:
+    """The records of the built-in targets that have one (``doctor --export`` measures their
+    pools and keeps their stacks' versions)."""
+    records = (loader_of(kind()) for kind in BUILTINS.values())
+    return tuple(r for r in records if r != LoaderFacts())
+
+
+def recorded(name: str) -> LoaderFacts | None:
+    """A built-in target's record by its name (None for any other name): for run.json files
+    written before the record was kept in them. Nothing is imported for another name."""
+    return loader_of(BUILTINS[name]()) if name in BUILTINS else None
+
+
+def loader_facts(name: str) -> LoaderFacts:
+    """The record of target `name`, as `get_target` finds it."""
+    return recorded(name) or loader_of(get_target(name))
 
 
 def _as_target(obj: Any, name: str) -> Target:

@@ -17,8 +17,9 @@ import keyword
 from typing import Any
 
 from gvlstress.model.shrink import Recipe
+from gvlstress.system.releases import version_tuple
 from gvlstress.targets.base import TargetPlan
-from gvlstress.targets.gvl_data import OPEN_KEYS, version_tuple
+from gvlstress.targets.gvl_data import OPEN_KEYS
 
 NATIVE = "gvlstress.targets.native:open_worker"
 CALLABLE = "gvlstress.targets.callable:open_worker"

@@ -18,8 +18,8 @@ from gvlstress.model import (
 )
 from gvlstress.model.live import WorkerStatus
 from gvlstress.reporters.console.paths import shown_path
-from gvlstress.reporters.json_report import error_ref
 from gvlstress.scenario import Scenario
+from gvlstress.store import error_ref
 from gvlstress.system.text import clip, one_line
 
 _STYLE = {

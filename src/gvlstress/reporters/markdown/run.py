@@ -13,11 +13,11 @@ from collections import Counter
 from gvlstress.campaign import stats
 from gvlstress.model import Diagnosis, HostFacts, RunResult, Verdict, WaveResult, WorkerOutcome, plural
 from gvlstress.reporters.cells import amplifier_cell, arm_cells, ratio_cell
-from gvlstress.reporters.json_report import error_ref
 from gvlstress.reporters.markdown.cores import core_lines, secrets_note
 from gvlstress.reporters.markdown.like import like_section
 from gvlstress.reporters.markdown.stacks import stacks_section
 from gvlstress.reporters.markdown.tables import code, ending, fenced, fit, prose, span_of, table, value_of
+from gvlstress.store import error_ref
 from gvlstress.system.text import clip, one_line, printable
 
 REPORT_LIMIT = 60_000
@@ -311,23 +311,22 @@ def _diagnosis(result: RunResult) -> list[str]:
     return out or ["Nothing to diagnose: no worker hung, crashed or raised.", ""]
 
 
-def _beside_263(result: RunResult) -> list[str]:
-    """The first hung wave's symptoms beside genvarloader #263's (genvarloader runs, and any
-    run whose executor wedged)."""
+def _beside_known_hang(result: RunResult) -> list[str]:
+    """The first hung wave's symptoms beside those of the hang its loader's record names."""
+    hang = result.target.loader.known_hang
     hung = [w for w in result.waves if w.symptoms]
-    wedged = any(s.name == "executor" and s.matches for w in hung for s in w.symptoms)
-    if not hung or not (result.scenario.target == "genvarloader" or wedged):
+    if not hung or hang is None:
         return []
     full = sum(1 for w in hung if all(s.matches for s in w.symptoms))
     first = hung[0]
     rows = [[s.reported, s.seen, "yes" if s.matches else "no"] for s in first.symptoms]
     return [
-        "## Beside genvarloader #263",
+        f"## Beside {hang.title}",
         "",
-        f"Wave {first.index + 1} beside what #263's reporter saw ({full} of {len(hung)} hung wave(s) "
+        f"Wave {first.index + 1} beside what {hang.ref}'s reporter saw ({full} of {len(hung)} hung wave(s) "
         "show all of it):",
         "",
-        *table(["reported in #263", f"wave {first.index + 1}", "same"], rows),
+        *table([f"reported in {hang.ref}", f"wave {first.index + 1}", "same"], rows),
         "",
     ]
 
@@ -389,7 +388,7 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
     if result.exploration:
         out += ["## Settings explored", "", *_exploration(result), ""]
     out += ["## Waves", ""] + (_waves(result) if result.waves else ["(no wave finished)"]) + [""]
-    out += ["## Diagnosis", "", *_diagnosis(result), *_beside_263(result)]
+    out += ["## Diagnosis", "", *_diagnosis(result), *_beside_known_hang(result)]
     out += ["## Thread-cap audit", ""]
     items = result.audit
     out += [f"- {'**warning**: ' if i.severity == 'warn' else ''}{i.message}" for i in items] or [
@@ -423,7 +422,7 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
         ]
     dumps = "raw py-spy/native/proc dumps under workers/" if hung else "no raw dumps (nothing hung)"
     tail.append(
-        f"<sub>run directory `{result.run_dir}`; started {result.started_at}, finished {result.finished_at}; "
+        f"<sub>run directory {code(result.run_dir)}; started {result.started_at}, finished {result.finished_at}; "
         f"machine-readable data in run.json, {dumps}</sub>"
     )
     return out, stacks, tail

@@ -46,10 +46,10 @@ class Here:
     python_found: str | None = None
     """An interpreter here of the profile's X.Y, for the hint (None: none found)."""
     pool_key: str = "rayon"
-    """Which of the profile's measured pools the target's workers get ("genvarloader", "rayon")."""
+    """Which of the profile's measured pools the target's workers get (its loader's record)."""
     keeps_inherited_rayon: bool = True
-    """The target keeps an inherited RAYON_NUM_THREADS (rayon's own default, genvarloader <= 0.36);
-    False when it overwrites it with its own count (genvarloader >= 0.37)."""
+    """An inherited RAYON_NUM_THREADS sizes the target's pool (rayon's own default); False when
+    the release of the loader here overwrites it with its own count (its record says from which)."""
     uses_spawn_only: bool = False
     """--python or --delays: the workers must be spawned, whatever the host did."""
 
