@@ -270,8 +270,11 @@ def _live_peers(
         first = judged[0]
         assert first is not None
         line = f"{who} waits in {p.wait.detail}: " + "; ".join(e.words for e in found)
+        children = [o for o in live if parents.get(o) == f.pid]
         reason = (
-            f"blocked behind process(es) {', '.join(map(str, live))}, deadlocked themselves: {first.reason}"
+            f"blocked behind its child {children[0]}, which is deadlocked: {first.reason}"
+            if children == live and len(live) == 1
+            else f"blocked behind process(es) {', '.join(map(str, live))}, deadlocked themselves: {first.reason}"
         )
         theirs = names.get(live[0])
         return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *first.chain)), (
