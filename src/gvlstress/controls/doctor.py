@@ -42,16 +42,14 @@ def _subject() -> subprocess.Popen[bytes]:
 
 
 def run_checks() -> tuple[Check, ...]:
-    checks: list[Check] = []
+    """Every check of this host, in the order the report lists them: what a run needs first
+    (procfs, ptrace, the stack tools on a live test process), then what makes it better."""
+    return (*_access(), *_tools_on_a_test_process(), *_host())
+
+
+def _access() -> tuple[Check, ...]:
+    """/proc, and the ptrace policy the stack tools live under."""
     proc_ok = os.path.isdir("/proc/self/task")
-    checks.append(
-        Check(
-            "/proc",
-            proc_ok,
-            "per-thread state, syscalls and CPU readable" if proc_ok else "missing",
-            None if proc_ok else "gvlstress needs Linux procfs",
-        )
-    )
     facts = hostenv.ptrace_facts()
     scope = facts["yama_ptrace_scope"]
     scope_text = {
@@ -62,7 +60,13 @@ def run_checks() -> tuple[Check, ...]:
         3: "3 (no attach)",
     }.get(scope, str(scope))
     scope_ok = scope in (None, 0, 1) or facts["cap_sys_ptrace"]
-    checks.append(
+    return (
+        Check(
+            "/proc",
+            proc_ok,
+            "per-thread state, syscalls and CPU readable" if proc_ok else "missing",
+            None if proc_ok else "gvlstress needs Linux procfs",
+        ),
         Check(
             "ptrace policy",
             scope_ok,
@@ -72,8 +76,13 @@ def run_checks() -> tuple[Check, ...]:
             if scope_ok
             else "echo 0 | sudo tee /proc/sys/kernel/yama/ptrace_scope, or run with CAP_SYS_PTRACE "
             "(docker run --cap-add SYS_PTRACE)",
-        )
+        ),
     )
+
+
+def _tools_on_a_test_process() -> tuple[Check, ...]:
+    """py-spy, the native tool and futex decoding, each tried on a live test process."""
+    checks: list[Check] = []
     subject = _subject()
     try:
         path = pyspy.locate()
@@ -134,6 +143,12 @@ def run_checks() -> tuple[Check, ...]:
     finally:
         subject.kill()
         subject.wait(10)
+    return tuple(checks)
+
+
+def _host() -> tuple[Check, ...]:
+    """What makes a run better here: demangling, the CPU budget, inherited knobs, the loader."""
+    checks: list[Check] = []
     from gvlstress.probes import tools
 
     cxx = tools.find("c++filt")
