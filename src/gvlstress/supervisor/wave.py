@@ -159,24 +159,35 @@ class Wave:
                     self._keep_first_hung()
             self._check_squeeze(self.slots)  # workers still alive whose pool was never reported
         finally:
-            self._stop_chaos()
-            self._stop_killer()
-            if burners is not None:
-                self.amplified["burners"] = {"count": sc.burners, "running_at_end": burners.running()}
-            if self.pool is not None:
-                started_by_workers, detached = self.pool.teardown()
-                self.leftovers |= started_by_workers
-                if detached:
-                    self.observer.warn(
-                        "the process pool's manager thread did not end after its workers were killed; "
-                        "it is left behind so the harness can still exit"
-                    )
-            if burners is not None:
-                burners.stop()
-            if self.group is not None:
-                self.amplified |= amplifiers.group_record(self.group)
-            self._contain(born, burners)
+            self._teardown(burners, born)
         self._settle(futures)
+        return self._result(started, detected_by, detect_s)
+
+    def _teardown(self, burners: amplifiers.Burners | None, born: int) -> None:
+        """End the wave's levers and its workers, record what the amplifiers saw, and sweep
+        whatever it started (also when the wave's loop raised)."""
+        self._stop_chaos()
+        self._stop_killer()
+        if burners is not None:
+            self.amplified["burners"] = {"count": self.scenario.burners, "running_at_end": burners.running()}
+        if self.pool is not None:
+            started_by_workers, detached = self.pool.teardown()
+            self.leftovers |= started_by_workers
+            if detached:
+                self.observer.warn(
+                    "the process pool's manager thread did not end after its workers were killed; "
+                    "it is left behind so the harness can still exit"
+                )
+        if burners is not None:
+            burners.stop()
+        if self.group is not None:
+            self.amplified |= amplifiers.group_record(self.group)
+        self._contain(born, burners)
+
+    def _result(self, started: float, detected_by: str | None, detect_s: float | None) -> WaveResult:
+        """The wave's record, once every slot has its outcome: the levers each worker had, the
+        crashes and errors named, the worst verdict."""
+        sc = self.scenario
         if self.pool is not None:
             self.pool.release_handles()
         started_slots = [x for x in self.slots if x.pid]  # the levers checked in each started worker
