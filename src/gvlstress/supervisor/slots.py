@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import psutil
 
 from gvlstress.judge.names import Match
-from gvlstress.judge.outcome import SlotFacts
-from gvlstress.model import Capture, ProbeFinding, ProcSample, WorkerOutcome
+from gvlstress.judge.outcome import Ending, SlotFacts
+from gvlstress.model import Capture, Diagnosis, ProbeFinding, ProcSample, WorkerOutcome
 from gvlstress.model.live import WorkerStatus
 from gvlstress.system.heartbeat import Phase, SlotState
 
@@ -68,6 +68,27 @@ class Slot:
             finding=self.finding,
             finished_share=self.state is not None and self.state.phase == Phase.DONE,
             named=self.named,
+        )
+
+    def outcome_of(self, ending: Ending, diagnosis: Diagnosis | None) -> WorkerOutcome:
+        """This worker's outcome from its verdict and what the wave saw of it."""
+        st = self.state
+        return WorkerOutcome(
+            slot=self.slot,
+            pid=self.pid,
+            verdict=ending.verdict,
+            iterations=st.iterations if st else 0,
+            threads_max=max(self.threads_max, len(self.finding.threads) if self.finding else 0),
+            cpu_s=self.cpu_s,
+            rayon_threads=st.rayon_threads if st else None,
+            batch_s_max=st.batch_s_max if st and st.batch_s_max else None,
+            probe=self.finding,
+            capture=self.capture,
+            diagnosis=diagnosis,
+            stalls=self.stalls,
+            detail=ending.detail,
+            exit_code=ending.exit_code,
+            signal=ending.signal,
         )
 
     def read(self, st: SlotState, now: float) -> None:

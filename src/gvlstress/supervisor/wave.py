@@ -427,25 +427,7 @@ class Wave:
                 s.outcome = replace(self._outcome_of(s, outcome.unfinished(facts, self.end)), pid=pid)
 
     def _outcome_of(self, s: Slot, ending: outcome.Ending) -> WorkerOutcome:
-        """A worker's outcome from its verdict and what the wave saw of it."""
-        st = s.state
-        return WorkerOutcome(
-            slot=s.slot,
-            pid=s.pid,
-            verdict=ending.verdict,
-            iterations=st.iterations if st else 0,
-            threads_max=max(s.threads_max, len(s.finding.threads) if s.finding else 0),
-            cpu_s=s.cpu_s,
-            rayon_threads=st.rayon_threads if st else None,
-            batch_s_max=st.batch_s_max if st and st.batch_s_max else None,
-            probe=s.finding,
-            capture=s.capture,
-            diagnosis=self._diagnosis(s, ending),
-            stalls=s.stalls,
-            detail=ending.detail,
-            exit_code=ending.exit_code,
-            signal=ending.signal,
-        )
+        return s.outcome_of(ending, self._diagnosis(s, ending))
 
     def _diagnosis(self, s: Slot, ending: outcome.Ending) -> Diagnosis | None:
         w = self.end.wedge
