@@ -3,8 +3,10 @@ the interpreter of the genvarloader 0.36.0 environment (slow tests)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -51,6 +53,25 @@ def run_cli(
         cwd=cwd,
         check=False,
     )
+
+
+def run_in_own_group(argv: list[str], timeout: float, **kw: Any) -> subprocess.CompletedProcess[str]:
+    """`subprocess.run` for a program that starts processes of its own: it gets a process group
+    of its own, and on the deadline the whole group is killed, not only the program (its workers
+    would outlive the test)."""
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, **kw
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=30)
+        raise
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # what it left behind on its way out
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def cli_run(args: list[str], code: int, report_dir: Path, timeout: float = 240, **env: str) -> dict[str, Any]:

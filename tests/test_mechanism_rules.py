@@ -289,3 +289,29 @@ def test_a_quiet_worker_over_a_hang_in_its_tree_is_that_hang(root: Th, expected:
     assert j.named is not None
     assert child.named is not None
     assert j.named.pattern == child.named.pattern
+
+
+def test_a_parent_reading_a_pipe_only_its_deadlocked_child_writes_is_behind_that_child() -> None:
+    """The peer rule judges the reader (its pipe's only writer is deadlocked); the judgement
+    still says whose hang it is, so `run` keeps the child's stacks, the ones that show why."""
+    inversion = (
+        Th(412, LOCK.format(addr=0xA0), py=(("inv", "/srv/app.py", 10),)),
+        Th(413, LOCK.format(addr=0xB0), py=(("inv", "/srv/app.py", 20),)),
+    )
+    kid = Proc(
+        411,
+        (Th(411, LOCK.format(addr=0xC0), py=(("join", THREADING, 1100),)), *inversion),
+        parent=410,
+        pipes={RESULTS: "w"},
+    )
+    parent = Proc(
+        410,
+        (Th(410, READ.format(fd=5), fd=RESULTS, py=CONSUMER_GET),),
+        files=(OpenFile(5, RESULTS, "r"),),
+        progress=True,
+        pipes={RESULTS: "r"},
+    )
+    world = World((parent, kid), holders={**held(RESULTS, (410, 5, "r"), (411, 7, "w"))})
+    j = world.judged()[410]
+    assert (j.finding.kind, j.behind) == (ProbeKind.DEADLOCK, 411)
+    assert "blocked behind its child 411" in j.finding.reason

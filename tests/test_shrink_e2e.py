@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conftest import ROOT, cli_env, cli_run, run_cli, wait_for
+from conftest import ROOT, cli_env, cli_run, run_cli, run_in_own_group, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -50,16 +50,10 @@ def _bare_python(where: Path) -> Path:
     return python
 
 
-def _reproduce(python: Path, script: Path, launches: int) -> subprocess.CompletedProcess[str]:
+def _reproduce(python: Path, script: Path, launches: int, *more: str) -> subprocess.CompletedProcess[str]:
     """The reproducer run alone: no gvlstress, no PYTHONPATH, no user site (-I)."""
-    return subprocess.run(
-        [str(python), "-I", str(script), "--launches", str(launches)],
-        capture_output=True,
-        text=True,
-        timeout=launches * 90 + 60,
-        check=False,
-        cwd=script.parent,
-    )
+    argv = [str(python), "-I", str(script), "--launches", str(launches), *more]
+    return run_in_own_group(argv, timeout=launches * 90 + 60, cwd=script.parent)
 
 
 def _shrink(run_dir: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
@@ -131,9 +125,16 @@ def test_a_deadlock_shrinks_to_one_worker_one_thread_one_batch_resumes_and_hangs
     assert "workers=1, rayon=1, iterations=1" in shown
     # AND the reproducer hangs on its own, where gvlstress cannot be imported
     script = run_dir / "shrink" / "reproduce.py"
-    alone = _reproduce(_bare_python(tmp_path / "bare"), script, 2)
+    bare = _bare_python(tmp_path / "bare")
+    alone = _reproduce(bare, script, 2)
     assert alone.returncode == 1, alone.stdout + alone.stderr
     assert "hung 2 of 2 launches" in alone.stdout
+    # AND when the script itself fails after a hung launch (its tally cannot be written), it
+    # still ends, with its own exit code, rather than wait on the wedged executor's thread
+    broken = _reproduce(bare, script, 1, "--json", str(tmp_path / "absent" / "t.json"))
+    assert broken.returncode == 4, broken.stdout + broken.stderr
+    assert "hung 1 of 1 launches" in broken.stdout
+    assert "FileNotFoundError" in broken.stderr
     # AND the scenario it wrote runs in gvlstress as the same hang
     again = cli_run(
         ["run", "--scenario", str(run_dir / "shrink" / "scenario.toml"), "--waves", "1"], 1, tmp_path / "r"

@@ -166,7 +166,7 @@ def test_the_reproducer_imports_only_the_standard_library_and_the_loader() -> No
     assert "gvlstress" not in imported
     assert imported <= {
         "argparse", "concurrent", "json", "math", "multiprocessing", "os", "random", "signal", "sys",
-        "threading", "time", "gvlstress_native",
+        "threading", "time", "traceback", "gvlstress_native",
     }  # fmt: skip
     assert "ENV = {'RAYON_NUM_THREADS': '4'}" in text
     assert "KILL_WORKER = 'sending'" in text

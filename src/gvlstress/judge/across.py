@@ -39,10 +39,10 @@ from gvlstress.model.look import Look
 from gvlstress.model.wiring import Relatives, Wiring
 
 GENERIC = frozenset({LOST_WAKEUP, JOIN_BLOCKED, UNRECOGNISED})
+"""Shapes named from a thread's wait alone, which a rule across processes may name better."""
 LOCALS_WANTED = {**queues.LOCALS, **loops.LOCALS}
 """The Python locals a rule reads ((file suffix, function) -> names): the look pipeline takes
 them, once, from processes whose stacks show such a frame."""
-"""Shapes named from a thread's wait alone, which a rule across processes may name better."""
 
 
 @dataclass(frozen=True)
@@ -255,7 +255,16 @@ def _behind(
     for _ in range(len(linked)):
         changed = False
         for pid, (f, named) in list(linked.items()):
+            kids = {
+                c: linked[c][0] for c, parent in relatives.parents.items() if parent == pid and c in linked
+            }
             if named is not None or f.kind in (ProbeKind.DEADLOCK, ProbeKind.LIVELOCK):
+                # judged already (a pipe's deadlocked writer, by the peer rule): still, whose
+                # hang it is, for the stacks that show it
+                told = behind_child(f, kids, relatives.pipes) if f.kind is ProbeKind.DEADLOCK else None
+                if told is not None and culprit.get(pid) != (c := culprit.get(told[0], told[0])):
+                    culprit[pid] = c
+                    changed = True
                 continue
             pooled = behind_workers(f, captures.get(pid), relatives, captures, linked)
             if pooled is not None:
@@ -263,9 +272,6 @@ def _behind(
                 culprit[pid] = culprit.get(pooled[2], pooled[2])
                 changed = True
                 continue
-            kids = {
-                c: linked[c][0] for c, parent in relatives.parents.items() if parent == pid and c in linked
-            }
             told = behind_child(f, kids, relatives.pipes)
             if told is None:
                 continue

@@ -32,7 +32,8 @@ imports the loader, then takes {batches}. A launch not done within TIMEOUT_S is 
 {measured}{carried}
 Run:  python3 {name} [--launches N] [--timeout SECONDS] [--json PATH]
 Exit: 1 a launch hung; 0 none did; 3 a launch failed otherwise (the loader raised, a worker
-died); 2 bad arguments. Workers left hanging are killed by pid before it exits.
+died); 2 bad arguments; 4 this script failed (its traceback is printed). Workers left
+hanging are killed by pid before it exits.
 """
 """The file's docstring, as text: filled in, then written as a literal (`_doc_literal`)."""
 
@@ -48,6 +49,7 @@ import signal
 import sys
 import threading
 import time
+import traceback
 from concurrent.futures.process import BrokenProcessPool
 
 """
@@ -234,7 +236,14 @@ def open_loader_with(options):
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except SystemExit:  # bad arguments (2), before any process started
+        raise
+    except BaseException:  # still end: a wedged executor's thread must not keep this alive
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(4)
 '''
 
 
