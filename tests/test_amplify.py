@@ -18,7 +18,7 @@ import pytest
 from conftest import alive, cli_env, cli_run, load_run, run_cli, spawned_workers, wait_for
 from gvlstress.supervisor.amplifiers import BURN_TAG
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]  # chaos stops threads by ptrace
 
 TOKEN = f"amplify-{os.getpid()}"
 """Set in the environment of harnesses this module starts: their burners inherit it, so

@@ -16,7 +16,7 @@ import pytest
 
 from conftest import ROOT, all_gone, cli_env, load_run, run_cli, wait_for
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]  # every semaphore in /dev/shm
 
 
 def _gone(pid: int) -> bool:

@@ -23,7 +23,7 @@ HERE = tuple(b.name for b in CATALOGUE if satisfied((*b.packages, *(b.control_pa
 """Entries this test environment runs as is (the rest need a venv: `pytest -m pypi`)."""
 ELSEWHERE = tuple(b.name for b in CATALOGUE if b.name not in HERE)
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.slow, pytest.mark.alone, pytest.mark.timeout(600)]  # /dev/shm
 
 
 def _ours() -> list[int]:
