@@ -9,6 +9,7 @@ from gvlstress.judge.activity import activity, which
 from gvlstress.model import (
     Capture,
     Frame,
+    NativeThread,
     ProcSample,
     PyThread,
     StackSample,
@@ -136,3 +137,45 @@ def test_the_stacks_say_whether_a_busy_thread_spins_or_computes(
     capture: Capture | None, faults: int, says: str
 ) -> None:
     assert says in which(capture, PID + 1, faults)
+
+
+BLAS = "/venv/lib/python3.11/site-packages/numpy.libs/libopenblas64_p-r0.so"
+EVAL = "/usr/lib/libpython3.11.so.1.0"
+
+
+def _capture_native(*looks: str) -> Capture:
+    """A capture of thread PID+1 at one Python line (a matmul) at every look, each look with a
+    native stack whose innermost frame is `looks[i]` ('function@library')."""
+    py = PyThread(PID + 1, "MainThread", False, True, (Frame("main", "/srv/app.py", 21),))
+
+    def nat(spec: str) -> NativeThread:
+        name, lib = spec.split("@")
+        return NativeThread(
+            PID + 1, "python", (Frame(name, module=lib), Frame("_PyEval_EvalFrameDefault", module=EVAL))
+        )
+
+    first, *later = (nat(s) for s in looks)
+    view = ThreadView.of(PID + 1, py, first.frames)
+    resamples = tuple(StackSample(0.4 * (i + 1), (py,), (n,)) for i, n in enumerate(later))
+    return Capture(
+        PID, (view,), ToolRun("py-spy", True, 0.1), ToolRun("pystack", True, 0.3), resamples=resamples
+    )
+
+
+@pytest.mark.parametrize(
+    ("capture", "says"),
+    [
+        # one Python line (a matmul), but the C it called moves: computation
+        (
+            _capture_native(f"dgemm_kernel@{BLAS}", f"dgemm_oncopy@{BLAS}"),
+            "computation: its native stack moved",
+        ),
+        # one function of a library at every look: a tight kernel and a spin look alike
+        (_capture_native(f"dgemm_kernel@{BLAS}", f"dgemm_kernel@{BLAS}"), "the looks cannot tell which"),
+        # one Python line, the interpreter's own loop at every look: a spin in Python
+        (_capture_native(f"_PyEval_EvalFrameDefault@{EVAL}", f"_PyEval_EvalFrameDefault@{EVAL}"), "a spin"),
+    ],
+    ids=["native-moved", "one-library-function", "interpreter-only"],
+)
+def test_one_python_line_is_told_apart_by_the_native_code_under_it(capture: Capture, says: str) -> None:
+    assert says in which(capture, PID + 1, 0)

@@ -447,8 +447,12 @@ def test_watch_tells_busy_with_syscalls_from_spinning(report_dir: Path, name: st
     p = the(data, proc.pid)
     assert p["diagnosis"]["verdict"] == "busy"
     assert says in p["activity"]["summary"], p["activity"]["summary"]
-    if name == "numpy_busy":  # the stacks say which: a kernel's stack moves, or it faults new pages
-        assert "computation" in p["activity"]["summary"], p["activity"]["summary"]
+    if name == "numpy_busy":  # a kernel's stack moves (in Python or in the C under one line), or
+        # it faults new pages; at worst it stayed in one BLAS function, which the looks say they
+        # cannot tell from a spin: never "a spin"
+        summary = p["activity"]["summary"]
+        assert "a spin:" not in summary, summary
+        assert "computation" in summary or "the looks cannot tell which" in summary, summary
     assert p["activity"]["samples"] >= 2  # a window, not one snapshot (how many: as the load allows)
     assert "Activity over" in next(report_dir.glob("*/report.md")).read_text()
 

@@ -7,8 +7,9 @@ counting from before it would call a spinner that was held still most of the win
 from __future__ import annotations
 
 from gvlstress.judge import vocab
+from gvlstress.judge.forks import library_of, short_lib
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, RUNNABLE_SHARE, cpu_between
-from gvlstress.model import Activity, Capture, ProcSample, ThreadActivity, ThreadView
+from gvlstress.model import Activity, Capture, Frame, ProcSample, ThreadActivity, ThreadView
 from gvlstress.model.syscalls import CLK_TCK, syscall_name
 
 KERNEL_SHARE = 0.05
@@ -21,9 +22,10 @@ def makes_syscalls(t: ThreadActivity) -> bool:
     return bool(t.syscalls) or t.voluntary_ctxt > 0 or t.kernel_s >= KERNEL_SHARE * t.cpu_s > 0
 
 
-def _where(capture: Capture, tid: int) -> list[str]:
-    """Where `tid` was at each look of the capture: its innermost Python line, else its innermost
-    named native frame (one entry per look that saw it)."""
+def _where(capture: Capture, tid: int) -> list[tuple[str, Frame | None]]:
+    """Where `tid` was at each look of the capture (one entry per look that saw it): its innermost
+    Python line, else its innermost named native frame; and that native frame when the look
+    had native stacks (a thread at one Python line may still move inside the C it called)."""
     out = []
     looks: list[ThreadView | None] = [capture.thread(tid)]
     for s in capture.resamples:
@@ -34,24 +36,37 @@ def _where(capture: Capture, tid: int) -> list[str]:
         if v is None:
             continue
         line = vocab.python_line(v) if v.python is not None else ""
-        native = next((f.name for f in v.native if f.name not in ("", "??", "???")), "")
+        native = next((f for f in v.native if f.name not in ("", "??", "???")), None)
         if line or native:
-            out.append(line or vocab.short_name(native, keep=2))
+            out.append((line or vocab.short_name(native.name if native else "", keep=2), native))
     return out
 
 
 def which(capture: Capture | None, tid: int, faults: int) -> str:
-    """What the stacks say of a busy thread: a spin (the same place at every look, touching no new
-    memory), computation (its stack moved between looks, or it faults in new pages), or that the
-    looks cannot say (its stack was seen once)."""
+    """What the stacks say of a busy thread: computation (its stack moved between looks, in Python
+    or in the native code it called, or it faults in new pages), a spin (the same place at every
+    look, touching no new memory, outside any library), or what the looks cannot say (its stack
+    was seen once; or it stayed in one function of a native library, where a tight kernel and a
+    spin look alike)."""
     seen = _where(capture, tid) if capture is not None else []
     if len(seen) < 2:
         return "its stack was seen at one look only: the looks cannot say whether it spins or computes"
-    if len(set(seen)) > 1:
-        return f"computation: its stack moved between looks ({seen[0]} -> {seen[-1]})"
+    places = [place for place, _ in seen]
+    if len(set(places)) > 1:
+        return f"computation: its stack moved between looks ({places[0]} -> {places[-1]})"
+    natives = [f for _, f in seen if f is not None]
+    names = [vocab.short_name(f.name, keep=2) for f in natives]
+    if len(set(names)) > 1:
+        return f"computation: its native stack moved between looks ({names[0]} -> {names[-1]})"
     if faults > 0:
-        return f"computation in one place ({seen[0]}): it keeps touching new memory ({faults} page faults)"
-    return f"a spin: at all {len(seen)} looks it was at {seen[0]}, and it touched no new memory"
+        return f"computation in one place ({places[0]}): it keeps touching new memory ({faults} page faults)"
+    lib = next((short_lib(x) for f in natives if (x := library_of(f)) is not None), None)
+    if lib is not None:
+        return (
+            f"in one function of {lib} at all {len(seen)} looks ({names[0]}), touching no new memory: "
+            "a tight kernel or a spin in it; the looks cannot tell which"
+        )
+    return f"a spin: at all {len(seen)} looks it was at {places[0]}, and it touched no new memory"
 
 
 def activity(samples: list[ProcSample], stops: int = 0, capture: Capture | None = None) -> Activity:
