@@ -715,6 +715,14 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         Verdict.STALLED,
         None,
     ),
+    # a resource tracker seen reading its pipe just before its peer exited and it did too (a job
+    # ending under watch): its last wait is history, not a hang
+    "a process that has exited (a zombie), its last wait a pipe read": (
+        Shape((T(PID, READ, state="Z", wchan="anon_pipe_read", fd="pipe:[9]"),)),
+        ProbeKind.GONE,
+        Verdict.STALLED,
+        None,
+    ),
 }
 
 

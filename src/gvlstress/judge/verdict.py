@@ -127,6 +127,8 @@ def _verdict(
     threads, window, pid = f.threads, f.window_s, f.pid
     if not threads:
         return replace(f, kind=ProbeKind.GONE, reason="no thread could be read")
+    if all(t.state in EXITED for t in threads):  # whatever it waited on before, it has exited
+        return replace(f, kind=ProbeKind.GONE, reason="it exited (a zombie its parent has not reaped yet)")
     p = f.progress_thread() or threads[0]
     stopped = [t for t in threads if t.wait and t.wait.kind is WaitKind.STOPPED]
     if stopped and (p in stopped or len(stopped) == len(threads)):
@@ -256,6 +258,10 @@ def shared_futex_waiters(threads: tuple[ThreadDelta, ...]) -> list[ThreadDelta]:
         and not t.args[1] & FUTEX_PRIVATE_FLAG
     ]
 
+
+EXITED = frozenset({"Z", "X"})
+"""Thread states of a process that has exited: a zombie, or dead and being reaped. Its last wait
+is history (a pipe read the exit ended, seen just before), never a hang."""
 
 INSPECT_VERDICT = {
     ProbeKind.DEADLOCK: Verdict.DEADLOCK,
