@@ -1,18 +1,20 @@
-"""One look, one verdict: ``run`` at a stall and ``inspect --tree`` name every real hang alike.
+"""One look, one verdict: ``run`` at a stall, ``inspect --tree`` and ``watch`` name every real
+hang alike.
 
 For every real-bug catalogue entry this environment runs and every hang the live-process tests
-use, the program is started once and, on that same hang:
+use, the program is started once, under ``gvlstress watch --stall 2 --on-hang keep`` (watch's
+name is the first), and on that same hang:
 
 - ``inspect --tree`` judges its root (as a user would), and the hung process's line is read;
 - ``run``'s look at a quiet worker (`supervisor.probing.look_at_workers`: the function the
   prober calls at the stall, with the root as the worker whose heartbeat went quiet) judges it.
 
-Both names must be the entry's, and equal; the rows are written to the report directory as the
-agreement table (``GVLSTRESS_AGREEMENT=docs/agreement-table.md`` writes the documentation's
-copy). `test_run_names_each_shape_at_the_stall` runs real ``gvlstress run`` waves over one entry
-of every shape (``--target program``), so the stall path is exercised end to end too, and
-`test_a_rule_added_once_reaches_run_and_inspect` adds a rule in one place and sees both use it.
-"""
+All three names must be the entry's, and equal; the rows are written to the report directory as
+the agreement table (``GVLSTRESS_AGREEMENT=docs/reference/agreement.md`` writes the
+documentation's copy). `test_run_names_each_shape_at_the_stall` runs real ``gvlstress run``
+waves over one entry of every shape (``--target program``), so the stall path is exercised end to
+end too, and `test_a_rule_added_once_reaches_run_and_inspect` adds a rule in one place and sees
+both use it."""
 
 from __future__ import annotations
 
