@@ -6,12 +6,21 @@ draws the same examples every time."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
 
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
+
+from conftest import SUPPORT, wait_for
 
 SECRET = "hunter2hunter2XYZ"
 """The value planted behind each secret's name; it must appear in no output of any run."""
@@ -85,3 +94,32 @@ def still_open(lines: list[str]) -> tuple[str | None, int]:
         elif fence is None:
             opened += line.startswith("<details") - line.startswith("</details>")
     return fence, opened
+
+
+@contextmanager
+def hostile_process(
+    base: Path, comm: bytes, threads: list[bytes], where: bytes, argv: list[bytes]
+) -> Iterator[int]:
+    """The process of support/hostile_process.py, its main thread blocked in read(); killed after."""
+    spec = {"comm": comm.hex(), "threads": [t.hex() for t in threads], "dir": where.hex(), "base": str(base)}
+    proc = subprocess.Popen(
+        [sys.executable, str(SUPPORT / "hostile_process.py"), json.dumps(spec).encode().hex(), *argv],
+        stdout=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == b"ready"
+        wait_for(lambda: _in_read(proc.pid), 30, "the main thread to block in read()")
+        yield proc.pid
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(30)
+
+
+def _in_read(pid: int) -> bool:
+    from gvlstress.probes import procfs
+
+    s = procfs.sample(pid)
+    main = next((t for t in s.threads if t.tid == pid), None) if s else None
+    return main is not None and main.state == "S" and main.fd_target is not None

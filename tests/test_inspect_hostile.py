@@ -12,8 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import psutil
@@ -21,8 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SUPPORT, run_cli, wait_for
-from hostile import REAL, SECRET, UNSAFE, leaked
+from conftest import run_cli
+from hostile import REAL, SECRET, UNSAFE, hostile_process, leaked
 
 pytestmark = pytest.mark.slow
 
@@ -31,35 +29,6 @@ dirs = st.binary(min_size=1, max_size=60).filter(
     lambda b: b"\x00" not in b and b"/" not in b and b.strip(b".")
 )
 args = st.lists(st.binary(max_size=80).filter(lambda b: b"\x00" not in b), max_size=4)
-
-
-@contextmanager
-def hostile_process(
-    base: Path, comm: bytes, threads: list[bytes], where: bytes, argv: list[bytes]
-) -> Iterator[int]:
-    """The process of support/hostile_process.py, its main thread blocked in read(); killed after."""
-    spec = {"comm": comm.hex(), "threads": [t.hex() for t in threads], "dir": where.hex(), "base": str(base)}
-    proc = subprocess.Popen(
-        [sys.executable, str(SUPPORT / "hostile_process.py"), json.dumps(spec).encode().hex(), *argv],
-        stdout=subprocess.PIPE,
-        start_new_session=True,
-    )
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == b"ready"
-        wait_for(lambda: _in_read(proc.pid), 30, "the main thread to block in read()")
-        yield proc.pid
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(30)
-
-
-def _in_read(pid: int) -> bool:
-    from gvlstress.probes import procfs
-
-    s = procfs.sample(pid)
-    main = next((t for t in s.threads if t.tid == pid), None) if s else None
-    return main is not None and main.state == "S" and main.fd_target is not None
 
 
 @settings(REAL, max_examples=4)  # each look takes its 2 s window and the stack tools

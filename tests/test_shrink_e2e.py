@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from conftest import ROOT, cli_env, cli_run, run_cli, run_in_own_group, wait_for
+from hostile import hostile_process
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -126,7 +127,10 @@ def test_a_deadlock_shrinks_to_one_worker_one_thread_one_batch_resumes_and_hangs
     # AND the reproducer hangs on its own, where gvlstress cannot be imported
     script = run_dir / "shrink" / "reproduce.py"
     bare = _bare_python(tmp_path / "bare")
-    alone = _reproduce(bare, script, 2)
+    # (beside a process whose name is not UTF-8: the reproducer reads every /proc/PID/stat to find
+    # its workers' children, and such a name once made it fail in its cleanup)
+    with hostile_process(tmp_path, b"\x9d\xff)x (", [b"\x9d"], b"d", []):
+        alone = _reproduce(bare, script, 2)
     assert alone.returncode == 1, alone.stdout + alone.stderr
     assert "hung 2 of 2 launches" in alone.stdout
     # AND when the script itself fails after a hung launch (its tally cannot be written), it

@@ -103,11 +103,11 @@ def descendants(roots):
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                with open(f"/proc/{{entry}}/stat") as fh:
+                with open(f"/proc/{{entry}}/stat", "rb") as fh:  # bytes: a name may be any bytes
                     stat = fh.read()
             except OSError:
                 continue
-            parents.setdefault(int(stat[stat.rindex(")") + 2 :].split()[1]), []).append(int(entry))
+            parents.setdefault(int(stat[stat.rindex(b")") + 2 :].split()[1]), []).append(int(entry))
     found, todo = set(), list(roots)
     while todo:
         pid = todo.pop()
