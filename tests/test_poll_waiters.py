@@ -11,7 +11,7 @@ import pytest
 from gvlstress.judge.threads import polls, thread_deltas
 from gvlstress.judge.verdict import decide, judge
 from gvlstress.model import Capture, ProbeKind, ProcSample, PyThread, ThreadSample, ThreadView, ToolRun
-from gvlstress.model.syscalls import futex_syscalls
+from gvlstress.model.syscalls import futex_syscalls, restarted
 
 FUTEX = min(futex_syscalls())
 TIMED = (0x1000, 0x189, 0, 0x7FFD0000, 0, 0xFFFFFFFF)  # FUTEX_WAIT_BITSET with a deadline
@@ -128,3 +128,24 @@ def test_the_stacks_tell_busy_python_threads_taking_turns_from_a_gil_deadlock(
     assert decided.kind is kind, decided.reason
     if kind is ProbeKind.WAITING:
         assert "holds the GIL and runs Python code" in decided.reason
+
+
+@pytest.mark.parametrize(
+    ("nr", "wchan", "machine", "expected"),
+    [
+        # poll() stopped by a stack tool's ptrace resumes as restart_syscall, args in place: a poll
+        (219, "poll_schedule_timeout.constprop.0", "x86_64", 7),
+        # a timed futex or a sleep resumed so: left as it is (its arguments are not a poll's)
+        (219, "futex_do_wait", "x86_64", 219),
+        (219, "hrtimer_nanosleep", "x86_64", 219),
+        # ppoll restarts as itself
+        (271, "poll_schedule_timeout.constprop.0", "x86_64", 271),
+        # aarch64 has no poll(): its restart_syscall (128) stays what it is
+        (128, "poll_schedule_timeout", "aarch64", 128),
+    ],
+    ids=["poll", "timed-futex", "sleep", "ppoll", "no-poll-syscall"],
+)
+def test_a_restarted_poll_is_read_as_the_poll_it_resumes(
+    nr: int, wchan: str, machine: str, expected: int
+) -> None:
+    assert restarted(nr, wchan, machine) == expected

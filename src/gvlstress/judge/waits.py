@@ -105,8 +105,9 @@ def classify(t: ThreadDelta, window_s: float = 0.5) -> Wait:
                     return Wait(kind, name, f"futex wait (per wchan {t.wchan})")
                 return Wait(kind, name, f"{kind.value} wait (per wchan {t.wchan})")
     if name == "restart_syscall":
-        # The kernel restarts only waits with a deadline this way (a sleep, a timed futex or
-        # poll): our own earlier attach interrupted it, and it still ends by itself.
+        # The kernel restarts waits with a deadline this way (a sleep, a timed futex), and
+        # poll() (read back as poll by the probe, `syscalls.restarted`): our own earlier attach
+        # interrupted it, and it still ends by itself.
         return Wait(
             WaitKind.TIMED,
             name,

@@ -115,6 +115,21 @@ def futex_syscalls(machine: str = MACHINE) -> frozenset[int]:
     return FUTEX_SYSCALLS.get(machine, frozenset())
 
 
+def syscall_number(name: str, machine: str = MACHINE) -> int | None:
+    """The number of syscall `name` here (None: this machine has no such syscall, or is unknown)."""
+    return next((nr for nr, n in SYSCALL_NAMES.get(machine, {}).items() if n == name), None)
+
+
+def restarted(nr: int | None, wchan: str | None, machine: str = MACHINE) -> int | None:
+    """The syscall a ``restart_syscall`` resumes, where the kernel says which: ``poll()``
+    interrupted by a signal or a ptrace stop (a stack tool's) resumes as ``restart_syscall``
+    with its arguments still in the registers, asleep in ``poll_schedule_timeout``; ``ppoll``,
+    ``select`` and ``epoll_wait`` restart as themselves. Else `nr` unchanged."""
+    if syscall_name(nr, machine) == "restart_syscall" and wchan and wchan.startswith("poll_schedule_timeout"):
+        return syscall_number("poll", machine) or nr
+    return nr
+
+
 def syscall_name(nr: int | None, machine: str = MACHINE) -> str | None:
     if nr is None:
         return None

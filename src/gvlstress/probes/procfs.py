@@ -20,6 +20,7 @@ from gvlstress.model.syscalls import (
     MACHINE,
     POLL_SYSCALLS,
     futex_syscalls,
+    restarted,
     syscall_name,
 )
 from gvlstress.system.redact import redact_path, redact_text
@@ -153,6 +154,8 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         return None
     vol, nonvol = parse_status(_read(task_dir / "status") or "")
     nr, args = parse_syscall_args(_read(task_dir / "syscall") or "")
+    wchan = parse_wchan(_read(task_dir / "wchan") or "")
+    nr = restarted(nr, wchan)  # a poll() an earlier look's ptrace stop interrupted: still that poll
     addr = args[0] if nr is not None and nr in futex_syscalls() and args else None
     io = parse_io(_read(task_dir / "io") or "")
     fd_target, holder = None, None
@@ -170,7 +173,7 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         tid=int(task_dir.name),
         comm=redact_text(comm),
         state=state,
-        wchan=parse_wchan(_read(task_dir / "wchan") or ""),
+        wchan=wchan,
         syscall=nr,
         futex_addr=addr,
         utime=utime,
