@@ -268,3 +268,18 @@ def test_every_page_is_in_the_table_of_contents() -> None:
     listed = set(re.findall(r"^([\w/-]+)$", index, re.M))
     pages_ = {p.relative_to(DOCS).with_suffix("").as_posix() for p in pages()[1:]} - {"index"}
     assert pages_ <= listed, pages_ - listed
+
+
+def test_the_agreement_page_has_a_row_for_every_hang_and_every_row_agrees() -> None:
+    """docs/reference/agreement.md is written by tests/test_agreement.py; a catalogue entry or a
+    hang added since (or a row that disagreed) makes it stale, and this says so."""
+    from test_agreement import HANGS
+
+    page = (ROOT / "docs" / "reference" / "agreement.md").read_text()
+    table = page.split("<!-- agreement table: begin -->")[1].split("<!-- agreement table: end -->")[0]
+    rows = [line.split("|")[1:-1] for line in table.strip().splitlines()[2:]]
+    named = {cells[0].strip(): cells[-1].strip() for cells in rows}
+    assert set(named) == {h.name for h in HANGS}, (
+        "regenerate: GVLSTRESS_AGREEMENT=docs/reference/agreement.md"
+    )
+    assert all(v == "yes" for v in named.values()), {k: v for k, v in named.items() if v != "yes"}
