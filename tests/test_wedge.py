@@ -107,11 +107,13 @@ def test_after_a_wedge_the_dead_worker_crashed_and_those_behind_it_deadlocked(
     ending = unfinished(facts, WaveEnd(EndReason.WEDGE, wedge=WEDGE))
     assert ending.verdict is verdict
     assert says in (ending.detail or "")
-    if verdict is not Verdict.CANCELLED:
-        d = wedge_diagnosis(verdict, facts, WEDGE)
-        assert d.pattern == names.EXECUTOR_WEDGED
-        assert "by the OOM killer" in d.summary
-        assert any("_recv (connection.py:395)" in e for e in d.evidence)
+    # every worker of a wedged executor is named after the wedge: one still at work too (its
+    # future stays pending behind it), which a loaded host catches more often
+    d = wedge_diagnosis(verdict, facts, WEDGE)
+    assert d.pattern == names.EXECUTOR_WEDGED
+    assert "by the OOM killer" in d.summary
+    assert any("_recv (connection.py:395)" in e for e in d.evidence)
+    assert any("still at work" in e for e in d.evidence) is (verdict is Verdict.CANCELLED)
 
 
 @pytest.mark.slow

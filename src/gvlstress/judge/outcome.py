@@ -224,6 +224,11 @@ def wedge_diagnosis(verdict: Verdict, f: SlotFacts, w: Wedge) -> Diagnosis:
             f"this worker finished its share and waits to send its result on the result queue's lock, held by "
             f"the dead worker {w.pid}: a lock in shared memory whose holder is gone"
         )
+    if verdict is Verdict.CANCELLED:
+        evidence.append(
+            "this worker was still at work when the wedge was found: whatever it returned, its future "
+            "stays pending behind the same wedge (the executor collects no result any more)"
+        )
     if f.finding is not None:
         evidence.append(f"/proc: {f.finding.reason}")
     by = w.killed_by or ""

@@ -431,7 +431,7 @@ class Wave:
 
     def _diagnosis(self, s: Slot, ending: outcome.Ending) -> Diagnosis | None:
         w = self.end.wedge
-        if w is not None and ending.verdict in (Verdict.CRASH, Verdict.DEADLOCK):
+        if w is not None and ending.verdict in (Verdict.CRASH, Verdict.DEADLOCK, Verdict.CANCELLED):
             return outcome.wedge_diagnosis(ending.verdict, self._facts(s), w)
         return outcome.hang_diagnosis(ending.verdict, self._facts(s), s.capture)
 
