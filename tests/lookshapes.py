@@ -190,6 +190,9 @@ class World:
     churn: Mapping[int, Churn] = field(default_factory=dict)
 
     def judged(self) -> Judged:
+        return judge_look(self.look())
+
+    def look(self) -> Look:
         findings = {}
         for p in self.procs:
             a, b = _sample(p, False), _sample(p, True)
@@ -206,7 +209,7 @@ class World:
         wiring = Wiring({p.pid: p.files for p in self.procs}, self.sockets, self.holders, shared=self.shared)
         progress = frozenset(p.pid for p in self.procs if p.progress)
         looked = {p: Looked(f, captures[p], ()) for p, f in findings.items()}
-        return judge_look(Look(looked, relatives, wiring, progress, tuple(findings)))
+        return Look(looked, relatives, wiring, progress, tuple(findings))
 
     def named(self, pid: int) -> tuple[ProbeKind, str | None]:
         """The verdict of `pid` and its pattern as the report names it (a closed wait set that

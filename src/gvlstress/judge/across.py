@@ -155,12 +155,62 @@ rule is added here once, and ``run``, ``inspect``, ``inspect --tree`` and ``watc
 
 
 def judge_look(look: Look) -> Judged:
-    """The verdict of every process of a look (origins and processes that exited left out)."""
+    """The verdict of every process of a look (origins and processes that exited left out).
+
+    One judgement per process: the rules that look at another process (a launcher behind its
+    workers, a parent behind its child, a wait judged by its peer) read that process's *final*
+    judgement. The rules are applied in passes, each reading the judgements the pass before
+    ended with, until a pass changes no verdict (`stale` is empty): a rule never stands on a
+    finding a later rule changed (a worker's "no progress but CPU burnt" that ends as ``busy``).
+    A judgement that still changes after as many passes as there are processes is one the look
+    cannot settle, and stands as the milder of its last two (a false alarm costs more than a late
+    report)."""
     findings = look.findings()
     captures = look.captures()
+    base = {p: decide(f, captures.get(p), progress=p in look.progress) for p, f in findings.items()}
+    judged = _judge_once(look, base, captures, None)
+    for _ in range(len(base) + 1):
+        again = _judge_once(look, base, captures, judged)
+        if not stale(judged, again):
+            return again
+        judged, before = again, judged
+    return {p: before[p] if j.hung and p in before and not before[p].hung else j for p, j in judged.items()}
+
+
+def unsettled(look: Look, judged: Judged) -> set[int]:
+    """The processes whose verdict one more pass over `judged` would change: empty for what
+    `judge_look` returns (the guard a test runs over every table look)."""
+    captures = look.captures()
+    base = {p: decide(f, captures.get(p), progress=p in look.progress) for p, f in look.findings().items()}
+    return stale(judged, _judge_once(look, base, captures, judged))
+
+
+def stale(judged: Judged, again: Judged) -> set[int]:
+    """The processes whose verdict a pass over `judged` changed: their kind, name, culprit or
+    whether they hang (the words may quote another process's reason and are not compared)."""
+    return {p for p, j in again.items() if p not in judged or _verdict_of(judged[p]) != _verdict_of(j)}
+
+
+def _verdict_of(j: Judgement) -> tuple[object, ...]:
+    return (j.finding.kind, j.named.pattern if j.named else None, j.behind, j.hung)
+
+
+def final_view(j: Judgement) -> ProbeFinding:
+    """How another process's rule sees this judgement: its finding with the kind of its final
+    verdict (a burn no rule named is ``busy``: work, not a hang)."""
+    if j.finding.kind is ProbeKind.LIVELOCK and j.named is None:
+        return replace(j.finding, kind=ProbeKind.BUSY)
+    return j.finding
+
+
+def _judge_once(
+    look: Look, base: Mapping[int, ProbeFinding], captures: Mapping[int, Capture], prior: Judged | None
+) -> Judged:
+    """One pass of every rule over the look. `prior`: the judgements of the pass before, which
+    rules about another process read (None on the first pass: they read what this pass has
+    judged so far, each seen by its final kind)."""
     relatives, wiring = look.relatives, look.wiring
-    decided = {p: decide(f, captures.get(p), progress=p in look.progress) for p, f in findings.items()}
-    linked = link_tree(decided, relatives.parents, relatives.pipes)
+    linked = link_tree(base, relatives.parents, relatives.pipes)
     piped = link_pipes({p: f for p, (f, m) in linked.items() if m is None}, relatives.pipes)
     linked.update(piped)
     _dropped(linked, captures, wiring)
@@ -175,9 +225,16 @@ def judge_look(look: Look) -> Judged:
                     linked[child][0], captures.get(child), pid, died(zombies)
                 )
     findings_now = {p: f for p, (f, _) in linked.items()}
-    others = Others(
-        findings_now, {p: _named(f, m, captures.get(p)) for p, (f, m) in linked.items()}, captures
-    )
+    if prior is None:
+        others = Others(
+            {p: final_view(Judgement(f, m)) for p, (f, m) in linked.items()},
+            {p: _named(f, m, captures.get(p)) for p, (f, m) in linked.items()},
+            captures,
+        )
+    else:
+        others = Others(
+            {p: final_view(j) for p, j in prior.items()}, {p: j.named for p, j in prior.items()}, captures
+        )
     for pid, (f, named) in list(linked.items()):
         if (
             f.kind in (ProbeKind.GONE, ProbeKind.STOPPED)
@@ -207,7 +264,8 @@ def judge_look(look: Look) -> Judged:
             if found is not None:
                 linked[pid] = found
                 break
-    behind = _behind(linked, captures, relatives)
+    seen = None if prior is None else {p: (j.finding, j.named) for p, j in prior.items()}
+    behind = _behind(linked, captures, relatives, seen)
     behind |= _quiet_over_a_hang(linked, captures, relatives, look.progress, behind)
     return {
         pid: Judgement(f, _named(f, named, captures.get(behind.get(pid, pid))), behind.get(pid))
@@ -246,18 +304,22 @@ def _behind(
     linked: dict[int, tuple[ProbeFinding, Match | None]],
     captures: Mapping[int, Capture],
     relatives: Relatives,
+    prior: Mapping[int, tuple[ProbeFinding, Match | None]] | None = None,
 ) -> dict[int, int]:
     """A process blocked behind hung processes of its own takes their verdict and name: a
     launcher behind its pool's hung workers, a parent reading a pipe only its deadlocked child
     writes or waiting for it in wait4(). Repeated so a grandchild's hang reaches the root.
-    Returns who each such process is behind (the culprit at the end of the line)."""
+    Returns who each such process is behind (the culprit at the end of the line).
+
+    Each other process is read by its final judgement: `prior`'s (the pass before), else what
+    this pass has judged so far; a burn no rule named reads as ``busy``, never as a hang."""
     culprit: dict[int, int] = {}
     for _ in range(len(linked)):
         changed = False
+        seen = prior if prior is not None else linked
+        final = {p: (final_view(Judgement(f, m)), m) for p, (f, m) in seen.items()}
         for pid, (f, named) in list(linked.items()):
-            kids = {
-                c: linked[c][0] for c, parent in relatives.parents.items() if parent == pid and c in linked
-            }
+            kids = {c: final[c][0] for c, parent in relatives.parents.items() if parent == pid and c in final}
             if named is not None or f.kind in (ProbeKind.DEADLOCK, ProbeKind.LIVELOCK):
                 # judged already (a pipe's deadlocked writer, by the peer rule): still, whose
                 # hang it is, for the stacks that show it
@@ -266,7 +328,7 @@ def _behind(
                     culprit[pid] = c
                     changed = True
                 continue
-            pooled = behind_workers(f, captures.get(pid), relatives, captures, linked)
+            pooled = behind_workers(f, captures.get(pid), relatives, captures, final)
             if pooled is not None:
                 linked[pid] = pooled[:2]
                 culprit[pid] = culprit.get(pooled[2], pooled[2])
@@ -276,7 +338,7 @@ def _behind(
             if told is None:
                 continue
             c, line = told
-            kid, kid_named = linked[c]
+            kid, kid_named = final[c]
             kid_named = (
                 kid_named or patterns.match(kid, captures.get(c)) or patterns.unrecognised(captures.get(c))
             )

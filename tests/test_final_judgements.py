@@ -1,0 +1,138 @@
+"""One judgement per process per look: a rule that looks at another process reads that process's
+final judgement, never an earlier finding a later rule changed.
+
+The field case behind it (issue 42): a ``multiprocessing.Pool(2)`` computing for 50 s, watched;
+the workers' first finding is "no progress but CPU burnt" (LIVELOCK) and their final judgement
+``busy`` (no rule names a spin), and the launcher was judged "blocked behind its pool's worker(s)"
+from the first: a deadlock, and ``--on-hang kill`` killed a healthy job."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from gvlstress.judge.across import Judged, judge_look, unsettled
+from gvlstress.model import Verdict
+from lookshapes import Proc, Th, World
+from test_window_rules import APP, POOL, W1, W2, L, launcher
+
+BASE = "/usr/lib/python3.12/concurrent/futures/_base.py"
+PROCESS = "/usr/lib/python3.12/concurrent/futures/process.py"
+THREADING = "/usr/lib/python3.12/threading.py"
+NUMPY = "/venv/lib/python3.12/site-packages/numpy/_core/_multiarray_umath.cpython-312-x86_64-linux-gnu.so"
+OPENBLAS = "/venv/lib/python3.12/site-packages/numpy.libs/libscipy_openblas64_-ff651d7f.so"
+
+COMPUTES_IN_PYTHON = (("work", APP, 5), ("mapstar", POOL, 48), ("worker", POOL, 125))
+COMPUTES_IN_NUMPY = (("work", APP, 7), ("_process_worker", PROCESS, 263))
+RESULT_WAIT = (
+    ("Condition.wait", THREADING, 355),
+    ("Future.result", BASE, 449),
+    ("_result_or_cancel", BASE, 317),
+    ("Executor.map.<locals>.result_iterator", BASE, 608),
+    ("main", APP, 14),
+)
+
+
+def computing(
+    pid: int, py: tuple[tuple[str, str, int], ...], native: tuple[str, ...] = (), progress: bool = True
+) -> Proc:
+    """A pool worker inside its task, computing flat out the whole window (no byte moved, no page
+    touched: pure arithmetic in a loop, or a BLAS kernel over arrays it already has). Under
+    ``watch`` every process of the job's tree is under its progress signal, which went quiet: its
+    first finding is "no progress but CPU burnt"."""
+    th = Th(pid, None, state="R", cpu_ms=1950, py=py, native=native)
+    return Proc(pid, (th,), parent=L, started=0.1, progress=progress)
+
+
+def verdicts(judged: Judged) -> dict[int, Verdict]:
+    return {pid: j.verdict for pid, j in judged.items()}
+
+
+POOL_COMPUTING = World(
+    (
+        launcher(progress=True),
+        computing(W1, COMPUTES_IN_PYTHON),
+        computing(W2, COMPUTES_IN_PYTHON),
+    )
+)
+EXECUTOR_IN_NUMPY = World(
+    (
+        launcher(main=RESULT_WAIT, progress=True),
+        computing(W1, COMPUTES_IN_NUMPY, (f"dgemm_kernel@{OPENBLAS}", f"PyArray_MatrixProduct2@{NUMPY}")),
+        computing(W2, COMPUTES_IN_NUMPY, (f"dgemm_kernel@{OPENBLAS}", f"PyArray_MatrixProduct2@{NUMPY}")),
+    )
+)
+
+
+@pytest.mark.parametrize(
+    "world",
+    [
+        pytest.param(POOL_COMPUTING, id="Pool(2) computing in Python under watch"),
+        pytest.param(EXECUTOR_IN_NUMPY, id="ProcessPoolExecutor over spawn computing in numpy"),
+        pytest.param(
+            World(
+                (
+                    launcher(),
+                    computing(W1, COMPUTES_IN_PYTHON, progress=False),
+                    computing(W2, COMPUTES_IN_PYTHON, progress=False),
+                )
+            ),
+            id="Pool(2) computing, inspect --tree (no progress signal)",
+        ),
+    ],
+)
+def test_a_launcher_behind_workers_that_compute_is_not_hung(world: World) -> None:
+    # GIVEN a launcher waiting for its pool's results while every worker computes
+    judged = world.judged()
+    # THEN the workers are busy (their final judgement), and the launcher waits on healthy work
+    assert verdicts(judged)[W1] is Verdict.BUSY
+    assert verdicts(judged)[W2] is Verdict.BUSY
+    assert not judged[L].hung, judged[L].finding.reason
+    assert judged[L].verdict in (Verdict.IDLE, Verdict.BUSY), judged[L].finding.reason
+    assert judged[L].behind is None
+
+
+def test_a_rule_behind_another_process_names_a_process_whose_final_judgement_is_a_hang() -> None:
+    # GIVEN any look: every process judged to be behind another is behind a hung one
+    for world in (POOL_COMPUTING, EXECUTOR_IN_NUMPY):
+        judged = world.judged()
+        for pid, j in judged.items():
+            if j.behind is not None:
+                assert judged[j.behind].hung, (pid, j.behind)
+
+
+def _worlds() -> list[tuple[str, World]]:
+    """Every look the rule tables judge: the worlds of each parametrised table test."""
+    import test_mechanism_rules
+    import test_window_rules
+
+    out: list[tuple[str, World]] = []
+    for module in (test_window_rules, test_mechanism_rules, sys.modules[__name__]):
+        for name, fn in vars(module).items():
+            for mark in getattr(fn, "pytestmark", []):
+                if mark.name != "parametrize":
+                    continue
+                for i, value in enumerate(mark.args[1]):
+                    values = value.values if hasattr(value, "values") else value
+                    for v in values if isinstance(values, tuple) else (values,):
+                        if isinstance(v, World):
+                            out.append((f"{module.__name__}.{name}[{i}]", v))
+    return out
+
+
+WORLDS = _worlds()
+
+
+def test_the_tables_have_worlds_to_check() -> None:
+    assert len(WORLDS) >= 40
+
+
+@pytest.mark.parametrize("world", [w for _, w in WORLDS], ids=[n for n, _ in WORLDS])
+def test_no_rule_reads_a_judgement_a_later_rule_changed(world: World) -> None:
+    # GIVEN any table look, judged
+    look = world.look()
+    judged = judge_look(look)
+    # WHEN every rule runs once more, reading those final judgements of the other processes
+    # THEN no verdict changes: each rule read the final judgement of every process it looked at
+    assert unsettled(look, judged) == set()
