@@ -5,6 +5,10 @@ ones that hang. ``python watch_jobs.py MODE [SECONDS]``.
 - ``compute``: a pure Python loop touching no new memory, exits 0 (a quiet spell that is busy:
   CPU alone is not progress, and the look must not call it a hang);
 - ``pool``: a multiprocessing.Pool between tasks for a while, then a map, exits 0;
+- ``pool-compute``: a multiprocessing.Pool(2) whose workers compute in plain Python the whole
+  time (the commonest data job; issue 42: watch called it a deadlock), exits 0;
+- ``executor-numpy``: a ProcessPoolExecutor(2) over spawn whose workers compute in numpy,
+  exits 0;
 - ``peer``: waits on a socket for a server process that answers late, exits 0;
 - ``chatty``: prints ``step N`` for a while, then only ``waiting...`` lines, forever (a hang
   that still logs: only --progress-regex can see it stop);
@@ -39,6 +43,22 @@ def _square(x: int) -> int:
     return x * x
 
 
+def _compute(seconds: float) -> int:
+    end, n = time.monotonic() + seconds, 0
+    while time.monotonic() < end:
+        n = (n * 1103515245 + 12345) % 2**31
+    return n
+
+
+def _matmul(seconds: float) -> float:
+    import numpy as np
+
+    a, total, end = np.random.default_rng(0).random((200, 200)), 0.0, time.monotonic() + seconds
+    while time.monotonic() < end:
+        total += float((a @ a).sum())
+    return total
+
+
 def main(mode: str, seconds: float) -> int:
     if mode == "sleep":
         time.sleep(seconds)
@@ -50,6 +70,16 @@ def main(mode: str, seconds: float) -> int:
         with mp.get_context("fork").Pool(2) as pool:
             time.sleep(seconds)  # the workers wait for tasks meanwhile
             assert pool.map(_square, range(8)) == [x * x for x in range(8)]
+    elif mode == "pool-compute":
+        with mp.Pool(2) as pool:
+            print("ready", flush=True)
+            assert len(pool.map(_compute, [seconds, seconds])) == 2
+    elif mode == "executor-numpy":
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(2, mp_context=mp.get_context("spawn")) as ex:
+            print("ready", flush=True)
+            assert len(list(ex.map(_matmul, [seconds, seconds]))) == 2
     elif mode == "peer":
         server = socket.socket()
         server.bind(("127.0.0.1", 0))
