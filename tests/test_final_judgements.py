@@ -14,8 +14,9 @@ import pytest
 
 from gvlstress.judge.across import Judged, judge_look, unsettled
 from gvlstress.model import Verdict
-from lookshapes import Proc, Th, World
-from test_window_rules import APP, POOL, W1, W2, L, launcher
+from gvlstress.model.wiring import Holder
+from lookshapes import READ, Proc, Th, World, held
+from test_window_rules import APP, POOL, RECV, W1, W2, L, launcher
 
 BASE = "/usr/lib/python3.12/concurrent/futures/_base.py"
 PROCESS = "/usr/lib/python3.12/concurrent/futures/process.py"
@@ -136,3 +137,31 @@ def test_no_rule_reads_a_judgement_a_later_rule_changed(world: World) -> None:
     # WHEN every rule runs once more, reading those final judgements of the other processes
     # THEN no verdict changes: each rule read the final judgement of every process it looked at
     assert unsettled(look, judged) == set()
+
+
+PIPE = "pipe:[77]"
+
+
+@pytest.mark.parametrize(
+    ("holders", "hung"),
+    [
+        # a shell pipeline's reader, its writer exited between the wait's read and the holders'
+        # scan (the kernel would have ended the read with EOF had nobody held the write end)
+        pytest.param(held(PIPE, (L, 3, "r")), False, id="write end held by no process seen: not a hang"),
+        # the reader holds the write end itself, in a multiprocessing channel, its child dead
+        pytest.param(held(PIPE, (L, 3, "r"), (L, 4, "w")), True, id="write end held only by itself: a hang"),
+    ],
+)
+def test_a_pipe_whose_other_end_no_process_holds_is_a_scan_gap_not_a_gone_peer(
+    holders: dict[str, tuple[Holder, ...]], hung: bool
+) -> None:
+    # GIVEN a process blocked reading a pipe in multiprocessing's Connection, a child of it dead
+    reader = Proc(
+        L,
+        (Th(L, READ.format(fd=3), fd=PIPE, py=RECV),),
+        zombies={W1: 256},
+    )
+    # WHEN judged with the pipe's holders as the scan found them
+    judged = World((reader,), holders=holders).judged()
+    # THEN only a write end it holds itself makes the wait endless
+    assert judged[L].hung is hung, judged[L].finding.reason

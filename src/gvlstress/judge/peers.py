@@ -92,6 +92,19 @@ def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
             return End(
                 target, (), own, "a pipe whose holders may hide in processes this look cannot read", words
             )
+        if not ends:
+            # the kernel ends a read of a pipe nobody can write (EOF) and a write nobody can read
+            # (EPIPE) at once: a thread still blocked on it means some process holds that end,
+            # one this look did not see, or one that closed it after the wait was read (a
+            # pipeline's writer exiting): the wait may have ended already, never a deadlock
+            return End(
+                target,
+                (),
+                False,
+                f"a pipe whose {side} end no process this look saw holds: a blocked wait means one is open "
+                "somewhere (closed since the wait was read, or held outside the look)",
+                words,
+            )
         return End(target, others, own, None, words)
     if target.startswith("socket:["):
         ino = int(target[8:-1]) if target[8:-1].isdigit() else -1
