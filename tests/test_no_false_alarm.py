@@ -75,3 +75,25 @@ def test_the_plugin_leaves_a_test_whose_pool_computes_alone(pytester: pytest.Pyt
     result.assert_outcomes(passed=1)
     assert "gvlstress watch: " not in result.stdout.str().replace("gvlstress watch: no hang", "")
     assert not (pytester.path / "out").exists() or not any((pytester.path / "out").iterdir())
+
+
+@pytest.mark.parametrize("loaded", [False, True], ids=["alone", "two CPU burners"])
+def test_a_wait_that_ends_during_the_look_is_not_reported(report_dir: Path, loaded: bool) -> None:
+    """A parent in wait() for a ``cat`` whose stdin a thread of the parent writes and closes late
+    (a blind look-alike of "a child's stdin never closed"): a look that lands as the input
+    arrives saw the reader blocked and its writer gone. Before, watch called it "waits for a peer
+    that has gone" and then crashed writing the report of a hang whose processes had all exited.
+    Now a hang is confirmed from /proc after the look (its processes still there, the tree still
+    quiet) before anything is reported or acted on."""
+    # GIVEN the job, watched with a 2 s stall, its input due after 6 s
+    args = ("--stall", "2", "--on-hang", "kill", "--", sys.executable, str(JOBS), "feeder", "6")
+    # WHEN it runs to its end
+    if loaded:
+        with burners():
+            code, out, data = watch(report_dir, *args)
+    else:
+        code, out, data = watch(report_dir, *args)
+    # THEN no hang: its own exit code, each look healthy or "cannot tell"
+    assert data["hang"] is None, json.dumps(data["hang"])[:2000]
+    assert (code, out.splitlines()[0]) == (0, "ready")
+    assert all(not q["hang"] for q in data["quiet"])

@@ -9,6 +9,9 @@ ones that hang. ``python watch_jobs.py MODE [SECONDS]``.
   time (the commonest data job; issue 42: watch called it a deadlock), exits 0;
 - ``executor-numpy``: a ProcessPoolExecutor(2) over spawn whose workers compute in numpy,
   exits 0;
+- ``feeder``: waits in wait() for a ``cat`` child reading its stdin, which a thread of the job
+  writes and closes after SECONDS: a healthy look-alike of a parent that never closes a child's
+  stdin, exits 0;
 - ``peer``: waits on a socket for a server process that answers late, exits 0;
 - ``chatty``: prints ``step N`` for a while, then only ``waiting...`` lines, forever (a hang
   that still logs: only --progress-regex can see it stop);
@@ -80,6 +83,20 @@ def main(mode: str, seconds: float) -> int:
         with ProcessPoolExecutor(2, mp_context=mp.get_context("spawn")) as ex:
             print("ready", flush=True)
             assert len(list(ex.map(_matmul, [seconds, seconds]))) == 2
+    elif mode == "feeder":
+        import subprocess
+
+        child = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+
+        def feed() -> None:
+            time.sleep(seconds)  # the late input itself
+            assert child.stdin is not None
+            child.stdin.write(b"input\n")
+            child.stdin.close()
+
+        threading.Thread(target=feed).start()
+        print("ready", flush=True)
+        assert child.wait() == 0
     elif mode == "peer":
         server = socket.socket()
         server.bind(("127.0.0.1", 0))

@@ -275,6 +275,15 @@ class Watcher:
                 continue
             seen = self._look(counters.tree(job.pid, skip=me))
             hung = [p for p, j in seen.judged.items() if j.hung]
+            ended = _ended_since(job, pids, r, hung, explicit) if hung else None
+            if ended is not None:
+                # a hang never ends by itself: what moved or exited during the look was a wait
+                # that ended (a pipeline's writer closing, a feeder thread's late write)
+                spell = Quiet(round(r.at - self.t0, 1), round(quiet, 1), "stalled", ended, False)
+                self.spells.append(spell)
+                self.tell.quiet(spell, seen)
+                moved_at, step = time.monotonic(), 0
+                continue
             if hung:
                 self.hang_seen = seen
                 self.tell.hang(seen, quiet)
@@ -346,3 +355,18 @@ def check_pid(pid: int, own: Callable[[int], bool]) -> None:
             f"process {pid} is not this user's: watch reads its /proc counters and, at a stall, its stacks",
             hint="run as its owner or root",
         )
+
+
+def _ended_since(
+    job: Job, pids: tuple[int, ...], before: TreeReading, hung: list[int], explicit: bool
+) -> str | None:
+    """What says the look's hang had already ended when the look was done, or None: a process
+    judged hung has exited, or the tree made progress since the reading before the look (a
+    final check from /proc alone: a hang found, then confirmed, before anything is acted on)."""
+    gone = [p for p in hung if not proctree.alive(p)]
+    if gone:
+        return f"process(es) {', '.join(map(str, gone))} judged hung exited during the look: it was a wait that ended"
+    moved = progress.between(before, job.reading(pids), explicit)
+    if moved.moved:
+        return f"the tree made progress during the look ({'; '.join(moved.signs)}): a wait that ended, not a hang"
+    return None

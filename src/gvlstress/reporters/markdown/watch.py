@@ -17,9 +17,7 @@ def render_watch(result: WatchResult) -> str:
         else f"started process {result.pid}: `{clip(' '.join(result.command), 300)}`"
     )
     if result.hung:
-        head = (
-            f"# gvlstress watch: a hang, {result.hang.processes[0].diagnosis.summary if result.hang else ''}"
-        )
+        head = f"# gvlstress watch: a hang, {result.hang.processes[0].diagnosis.summary if result.hang and result.hang.processes else ''}"
     elif result.stopped_by:
         head = f"# gvlstress watch: stopped by {result.stopped_by}, no hang found"
     else:
