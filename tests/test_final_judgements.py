@@ -105,11 +105,12 @@ def test_a_rule_behind_another_process_names_a_process_whose_final_judgement_is_
 
 def _worlds() -> list[tuple[str, World]]:
     """Every look the rule tables judge: the worlds of each parametrised table test."""
+    import test_cycle_rules
     import test_mechanism_rules
     import test_window_rules
 
     out: list[tuple[str, World]] = []
-    for module in (test_window_rules, test_mechanism_rules, sys.modules[__name__]):
+    for module in (test_window_rules, test_mechanism_rules, test_cycle_rules, sys.modules[__name__]):
         for name, fn in vars(module).items():
             for mark in getattr(fn, "pytestmark", []):
                 if mark.name != "parametrize":

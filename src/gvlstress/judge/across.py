@@ -19,9 +19,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from gvlstress.judge import loops, patterns, queues, vocab
+from gvlstress.judge.cycles import find_cycles
 from gvlstress.judge.forks import judge_forks
 from gvlstress.judge.loops import judge_loop
-from gvlstress.judge.names import FEEDER_DROPPED, JOIN_BLOCKED, LOST_WAKEUP, PIPE_CYCLE, UNRECOGNISED, Match
+from gvlstress.judge.names import JOIN_BLOCKED, LOST_WAKEUP, UNRECOGNISED, Match
 from gvlstress.judge.peers import judge_peer
 from gvlstress.judge.pools import behind_workers, judge_pool
 from gvlstress.judge.spins import judge_spins
@@ -213,7 +214,7 @@ def _judge_once(
     linked = link_tree(base, relatives.parents, relatives.pipes)
     piped = link_pipes({p: f for p, (f, m) in linked.items() if m is None}, relatives.pipes)
     linked.update(piped)
-    _dropped(linked, captures, wiring)
+    queues.mark_dropped(linked, captures, wiring)
     for pid, zombies in relatives.zombies.items():  # a wedged executor: dead children unreaped
         if pid not in linked or linked[pid][1] is not None or not zombies:
             continue
@@ -264,6 +265,7 @@ def _judge_once(
             if found is not None:
                 linked[pid] = found
                 break
+    linked.update(find_cycles(linked, wiring, relatives))
     seen = None if prior is None else {p: (j.finding, j.named) for p, j in prior.items()}
     behind = _behind(linked, captures, relatives, seen)
     behind |= _quiet_over_a_hang(linked, captures, relatives, look.progress, behind)
@@ -271,33 +273,6 @@ def _judge_once(
         pid: Judgement(f, _named(f, named, captures.get(behind.get(pid, pid))), behind.get(pid))
         for pid, (f, named) in linked.items()
     }
-
-
-def _dropped(
-    linked: dict[int, tuple[ProbeFinding, Match | None]], captures: Mapping[int, Capture], wiring: Wiring
-) -> None:
-    """A consumer whose queue item its producer's feeder dropped is named so, and so is every
-    process of the pipe cycle it is part of (a reader and a writer waiting on each other is what
-    the drop looks like from outside)."""
-    found = {}
-    for pid, (f, _) in linked.items():
-        got = queues.dropped(f, captures.get(pid), captures, wiring)
-        if got is not None:
-            found[pid] = got
-    linked.update(found)
-    if not found:
-        return
-    first = next(iter(found.values()))[1]
-    for pid, (f, named) in list(linked.items()):
-        if pid not in found and named is not None and named.pattern == PIPE_CYCLE:
-            linked[pid] = (
-                f,
-                Match(
-                    FEEDER_DROPPED,
-                    first.hint,
-                    (f"in a cycle with a queue's consumer: {f.reason}", *first.evidence),
-                ),
-            )
 
 
 def _behind(

@@ -22,6 +22,7 @@ LOST_WAKEUP = "lost wakeup (a wait nobody can notify)"
 JOIN_BEFORE_DRAIN = "join before draining a pipe"
 EXECUTOR_WEDGED = "executor wedged by a worker killed while sending its result"
 PIPE_CYCLE = "cycle of pipe waits across processes"
+WAIT_CYCLE = "cycle of waits across processes"
 IMPORT_LOCK = "import lock held across a wait"
 GIL_LOCK_INVERSION = "GIL <-> native lock inversion"
 FORK_HELD_LOCK = "fork while another thread held a lock"
@@ -110,6 +111,10 @@ HINTS = {
     THREAD_POOL_EXHAUSTION: "a task of a pool waits for another task of the same pool, and every worker is "
     "such a waiting task, so the awaited tasks never start: run the inner work inline, give it its own "
     "executor, or size the pool above the nesting depth",
+    WAIT_CYCLE: "each process waits for another of the cycle (bytes on a socket or pipe only it can send or "
+    "read, its exit, a file lock it holds) and that one waits too: give one side a timeout, read and write "
+    "concurrently (a selector, a reader thread, communicate()), close the ends a process does not use (the "
+    "parent's copy of a child's stdin), or let one side go first by protocol",
     PIPE_CYCLE: "each process waits on a pipe only the next one can serve (a read nobody writes, a write into a "
     "full pipe nobody reads), and that one waits too: read every pipe you are written to concurrently "
     "(subprocess's communicate(), a selector over both), or give the waits a timeout",
@@ -190,6 +195,9 @@ SIGNS = {
     LOST_WAKEUP: "a Condition or Event wait with no thread left that could notify it",
     JOIN_BEFORE_DRAIN: "with --tree: a parent in wait4() for a child whose queue feeder is blocked writing a "
     "pipe only the parent reads",
+    WAIT_CYCLE: "with --tree: every thread of each process parked with no CPU in a wait only the other processes of "
+    "the cycle can end (a socket or pipe whose other end only they hold, a child's exit, a file lock they hold); "
+    "no timer, no end outside them, no byte waiting to be read",
     PIPE_CYCLE: "with --tree: processes in read() (or in write() into a full pipe), each served only by the "
     "next one in a ring",
     PEER_GONE: "the waited pipe or socket, followed to its other end, is held by no process, or only by the "
@@ -230,6 +238,7 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
             EXECUTOR_WEDGED,
             JOIN_BEFORE_DRAIN,
             PIPE_CYCLE,
+            WAIT_CYCLE,
             LOST_TASK,
             LOST_RESULTS,
             PEER_GONE,

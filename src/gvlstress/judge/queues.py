@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from gvlstress.judge import vocab
-from gvlstress.judge.names import DEAD_LOCK_HOLDER, FEEDER_DROPPED, HINTS, Match
+from gvlstress.judge.names import DEAD_LOCK_HOLDER, FEEDER_DROPPED, HINTS, PIPE_CYCLE, Match
 from gvlstress.judge.tree import died
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import Relatives, Wiring
@@ -174,3 +174,30 @@ def dead_holder(
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
         DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], tuple(evidence)
     )
+
+
+def mark_dropped(
+    linked: dict[int, tuple[ProbeFinding, Match | None]], captures: Mapping[int, Capture], wiring: Wiring
+) -> None:
+    """A consumer whose queue item its producer's feeder dropped is named so, and so is every
+    process of the pipe cycle it is part of (a reader and a writer waiting on each other is what
+    the drop looks like from outside)."""
+    found = {}
+    for pid, (f, _) in linked.items():
+        got = dropped(f, captures.get(pid), captures, wiring)
+        if got is not None:
+            found[pid] = got
+    linked.update(found)
+    if not found:
+        return
+    first = next(iter(found.values()))[1]
+    for pid, (f, named) in list(linked.items()):
+        if pid not in found and named is not None and named.pattern == PIPE_CYCLE:
+            linked[pid] = (
+                f,
+                Match(
+                    FEEDER_DROPPED,
+                    first.hint,
+                    (f"in a cycle with a queue's consumer: {f.reason}", *first.evidence),
+                ),
+            )

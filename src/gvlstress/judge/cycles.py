@@ -1,0 +1,172 @@
+"""Cycles of waits across processes, through any descriptor or child (pure).
+
+A process is *stuck* when every thread of it is parked with no CPU over the window in a wait only
+a known party can end: an untimed lock (another thread of its own), a read, write or poll on a
+pipe, a Unix socket or a loopback TCP connection whose other end only processes of the look hold
+(itself among them), a wait for a child of the look to exit, a file lock a process of the look
+holds. Such a process waits *for* those processes. A set of stuck processes that wait only for
+one another (a strongly connected set with no wait leading out of it) can never move: each waits
+for the next, which waits too. That is a deadlock across processes, whatever the protocol was
+(two ends of a socket pair both sending into full buffers, both reading; a parent waiting for a
+child's exit while the child reads a pipe only the parent could write or close; a client and a
+server each waiting for the other's bytes), and its end is named with its members and objects.
+
+What keeps a set open, so no cycle is claimed: a thread running or burning CPU, a timed wait or a
+sleep (a timer may change things), a descriptor whose other end is outside the look (a listener,
+another host, a terminal, a file), a wait whose other end is unknown, bytes waiting to be read
+on a descriptor a member reads (it is about to move).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from gvlstress.judge import names
+from gvlstress.judge.peers import ends, waits_forever
+from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.wiring import Relatives, Wiring
+
+CANDIDATES = frozenset({ProbeKind.IDLE, ProbeKind.WAITING, ProbeKind.STALLED})
+"""Verdicts a cycle may replace: a wait judged to end from elsewhere, before the elsewhere was
+followed round."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thread's wait and the processes that could end it."""
+
+    pid: int
+    tid: int
+    how: str
+    parties: frozenset[int]
+
+
+def waits_of(f: ProbeFinding, wiring: Wiring, relatives: Relatives) -> list[Step] | None:
+    """The waits of every thread of `f`, each with the processes that could end it; None when
+    some thread can end its wait by itself or from outside (running, timed, outside ends)."""
+    out: list[Step] = []
+    for t in f.threads:
+        step = _step(f.pid, t, wiring, relatives)
+        if step is None:
+            return None
+        out.append(step)
+    return out
+
+
+def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Step | None:
+    w = t.wait
+    if w is None or not t.parked:
+        return None
+    if w.kind is WaitKind.LOCK:
+        return Step(pid, t.tid, w.detail, frozenset({pid}))
+    if w.kind is WaitKind.CHILD:
+        kids = {c for c, p in relatives.parents.items() if p == pid}
+        want = {w.child} if w.child and w.child > 0 else kids
+        return Step(pid, t.tid, w.detail, frozenset(want)) if want and want <= kids else None
+    if w.kind is WaitKind.FILE_LOCK:
+        holder = w.lock_holder
+        return Step(pid, t.tid, w.detail, frozenset({holder})) if holder and holder > 0 else None
+    if w.kind not in (WaitKind.IO, WaitKind.POLL):
+        return None  # a sleep, a timed wait, a signal wait, disk: it may end by itself
+    if w.kind is WaitKind.POLL and not waits_forever(t):
+        return None
+    found = ends(t, pid, wiring)
+    if not found or any(e.outside is not None for e in found):
+        return None
+    if any(_queued(wiring, pid, e.target) for e in found):
+        return None  # bytes wait to be read: it is about to move
+    parties = frozenset(o for e in found for o in e.others) | ({pid} if any(e.own for e in found) else set())
+    words = "; ".join(e.words for e in found)
+    return Step(pid, t.tid, f"{w.detail} ({words})" if words else w.detail, parties) if parties else None
+
+
+def _queued(wiring: Wiring, pid: int, target: str) -> bool:
+    for f in wiring.files.get(pid, ()):
+        if f.target == target and f.queued:
+            return True
+    if target.startswith("socket:["):
+        ino = target[8:-1]
+        ep = wiring.sockets.get(int(ino)) if ino.isdigit() else None
+        return ep is not None and bool(ep.rqueue)
+    return False
+
+
+def find_cycles(
+    judged: Mapping[int, tuple[ProbeFinding, names.Match | None]], wiring: Wiring, relatives: Relatives
+) -> dict[int, tuple[ProbeFinding, names.Match]]:
+    """Every set of stuck processes that wait only for one another, each member judged a
+    deadlock and named with the whole cycle."""
+    steps: dict[int, list[Step]] = {}
+    for pid, (f, named) in judged.items():
+        if f.kind not in CANDIDATES or named is not None:
+            continue
+        got = waits_of(f, wiring, relatives)
+        if got:
+            steps[pid] = got
+    waits_for = {p: frozenset(q for s in st for q in s.parties if q != p) for p, st in steps.items()}
+    # keep only processes whose every party is itself stuck, until nothing changes
+    stuck = set(steps)
+    changed = True
+    while changed:
+        changed = False
+        for p in list(stuck):
+            if not waits_for[p] or not waits_for[p] <= stuck:
+                stuck.discard(p)
+                changed = True
+    out: dict[int, tuple[ProbeFinding, names.Match]] = {}
+    for group in _components(stuck, waits_for):
+        if len(group) < 2:
+            continue
+        members = sorted(group)
+        lines = [
+            f"process {s.pid} thread {s.tid} waits in {s.how}: only process(es) "
+            f"{', '.join(map(str, sorted(s.parties)))} can end it"
+            for p in members
+            for s in steps[p]
+            if s.parties - {p}
+        ]
+        lines.append(
+            f"every thread of process(es) {', '.join(map(str, members))} is parked with no CPU over the window in a "
+            "wait only these processes can end, with no timer and no end outside them: a cycle, none can move"
+        )
+        match = names.Match(names.WAIT_CYCLE, names.HINTS[names.WAIT_CYCLE], tuple(lines))
+        reason = "cycle of waits across processes " + " <-> ".join(map(str, members))
+        for p in members:
+            f = judged[p][0]
+            out[p] = (replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, *lines)), match)
+    return out
+
+
+def _components(nodes: set[int], edges: Mapping[int, frozenset[int]]) -> list[set[int]]:
+    """Strongly connected components of the stuck processes (Tarjan's, iteratively small)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    stack: list[int] = []
+    on: set[int] = set()
+    out: list[set[int]] = []
+
+    def visit(v: int) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, frozenset()) & nodes):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.add(w)
+                if w == v:
+                    break
+            out.append(group)
+
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return out
