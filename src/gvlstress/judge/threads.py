@@ -156,15 +156,24 @@ _WRITES = frozenset({"write", "writev", "pwrite64", "sendto", "sendmsg"})
 
 
 def cut_short(sample: ProcSample | None) -> ThreadSample | None:
-    """A thread blocked writing into a pipe or socket: a ptrace stop (every stack tool's attach)
-    interrupts that write, and the kernel returns the bytes written so far; a program that does
-    not loop on a short write goes on as if it had written everything (seen: CPython's buffered
-    stdout of a child whose parent does not read it exited 0 with its output cut at 64 KiB). Such
-    a process is judged from /proc alone: a look must not change what it looks at."""
+    """A thread whose wait a ptrace stop (every stack tool's attach) would end for the program:
+    a write into a pipe, a socket or a terminal (the kernel returns the bytes written so far, and
+    a program that does not loop on a short write goes on as if it had written everything: seen,
+    CPython's buffered stdout of a child whose parent does not read it exited 0 with its output
+    cut at 64 KiB; a child blocked writing a pty pexpect never reads ran on to its end), or a
+    System V semaphore or message queue operation (never restarted: EINTR, which sysv_ipc raises
+    as "Signaled while waiting"). Such a process is judged from /proc alone: a look must not
+    change what it looks at."""
     if sample is None:
         return None
     for t in sample.threads:
         target = t.fd_target or ""
-        if syscall_name(t.syscall) in _WRITES and target.startswith(("pipe:", "socket:")):
+        name = syscall_name(t.syscall)
+        if name in _WRITES and target.startswith(("pipe:", "socket:", "/dev/pts/", "/dev/tty", "/dev/ptmx")):
+            return t
+        if name in _SYSV:
             return t
     return None
+
+
+_SYSV = frozenset({"semop", "semtimedop", "msgsnd", "msgrcv"})

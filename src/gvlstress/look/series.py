@@ -21,6 +21,7 @@ from gvlstress.judge.verdict import decide, judge
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ProcSample
 from gvlstress.model.look import Looked, Subject
 from gvlstress.model.stacks import Local
+from gvlstress.model.syscalls import syscall_name
 from gvlstress.model.wiring import Churn
 from gvlstress.probes import capture, kin, procfs, pyspy
 from gvlstress.probes.capture import Stacks
@@ -125,7 +126,10 @@ class Taker:
             if writer is not None:  # judged from /proc alone: a stop would end its write short
                 if x.first is None:
                     x.first = capture.untouched(
-                        p, x.samples[-1].at, f"thread {writer.tid} is blocked writing {writer.fd_target}"
+                        p,
+                        x.samples[-1].at,
+                        f"thread {writer.tid} is blocked in {syscall_name(writer.syscall)}() on "
+                        f"{writer.fd_target or 'a System V semaphore or message queue'}",
                     )
                 continue
             todo.append(p)
