@@ -27,6 +27,7 @@ from gvlstress.judge.peers import ends, waits_forever
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import Relatives, Wiring
 
+_WRITES = frozenset({"write", "writev", "pwrite64", "sendto", "sendmsg"})
 CANDIDATES = frozenset({ProbeKind.IDLE, ProbeKind.WAITING, ProbeKind.STALLED})
 """Verdicts a cycle may replace: a wait judged to end from elsewhere, before the elsewhere was
 followed round."""
@@ -74,8 +75,9 @@ def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Ste
     found = ends(t, pid, wiring)
     if not found or any(e.outside is not None for e in found):
         return None
-    if any(_queued(wiring, pid, e.target) for e in found):
-        return None  # bytes wait to be read: it is about to move
+    writing = w.kind is WaitKind.IO and (w.syscall or "") in _WRITES
+    if not writing and any(_queued(wiring, pid, e.target) for e in found):
+        return None  # bytes wait for this reader: it is about to move (a writer waits on a full buffer)
     parties = frozenset(o for e in found for o in e.others) | ({pid} if any(e.own for e in found) else set())
     words = "; ".join(e.words for e in found)
     return Step(pid, t.tid, f"{w.detail} ({words})" if words else w.detail, parties) if parties else None
@@ -134,7 +136,8 @@ def find_cycles(
         reason = "cycle of waits across processes " + " <-> ".join(map(str, members))
         for p in members:
             f = judged[p][0]
-            out[p] = (replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, *lines)), match)
+            # the cycle replaces what the member's wait was said to end in (a peer that "may still act")
+            out[p] = (replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match)
     return out
 
 
