@@ -157,7 +157,7 @@ def watch(
     caller knows this watch cannot see (default: `blind_spots`)."""
     check_report_dir(report_dir)
     if plan.pid is not None:
-        check_pid(plan.pid, lambda p: psutil.Process(p).uids().real in (os.getuid(), 0) or os.geteuid() == 0)
+        check_pid(plan.pid)
     started = utc_now()
     if name is None:
         name = f"watch-{plan.pid}" if plan.pid is not None else f"watch-{Path(plan.command[0]).name}"

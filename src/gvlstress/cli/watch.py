@@ -7,6 +7,7 @@ import re
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -26,10 +27,55 @@ STALL_S = 60.0
 epoch's validation, a slow batch), short enough that the report comes within a minute."""
 
 
+CORE_LIMITS = (2**20, 2**40)
+"""--core-limit's range, as a scenario's core_limit: under 1M a core holds no stack worth keeping."""
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+_WHOLE = re.compile(r"[0-9]+")
+
+
+if TYPE_CHECKING:
+    _NumberParam = click.ParamType[float]
+else:  # generic only in newer click; subscripting it at run time would fail on older ones
+    _NumberParam = click.ParamType
+
+
+class _Strict(_NumberParam):
+    """A number written plainly, in a range: ``60``, ``2.5``. Not what Python's float() or
+    int() also take (``1_0``, ``1e3``, ``nan``, ``inf``, `` 5``): a value a human did not mean
+    to write is refused with the form that is allowed."""
+
+    def __init__(self, low: float, high: float, whole: bool = False) -> None:
+        self.low, self.high, self.whole = low, high, whole
+        self.name = "integer" if whole else "seconds"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number = float(value)
+        else:
+            text = str(value)
+            if not (_WHOLE if self.whole else _DECIMAL).fullmatch(text):
+                form = "a whole number" if self.whole else "a plain number of seconds (like 60 or 2.5)"
+                self.fail(f"{text!r}: expected {form} in {self.low:g}..{self.high:g}", param, ctx)
+            number = float(text)
+        if not self.low <= number <= self.high:
+            self.fail(f"{value!r} is not in {self.low:g}..{self.high:g}", param, ctx)
+        return int(number) if self.whole else number
+
+
+def _core_limit(text: str) -> int:
+    """--core-limit: a size in CORE_LIMITS (1M..1T)."""
+    limit = parse_size(text, "--core-limit")
+    if not CORE_LIMITS[0] <= limit <= CORE_LIMITS[1]:
+        raise UsageError(
+            f"--core-limit {text}: must be a size from 1M to 1T", hint="e.g. --core-limit 256M or 2G"
+        )
+    return limit
+
+
 def _on_hang(text: str) -> tuple[HangAction, int]:
     """keep | kill | signal:NAME (SIGQUIT, QUIT, USR1, 10...)."""
-    kind, _, name = text.partition(":")
-    if kind in ("keep", "kill") and not name:
+    kind, colon, name = text.partition(":")
+    if kind in ("keep", "kill") and not colon:
         return HangAction(kind), signal.SIGQUIT
     if kind == "signal" and name:
         n = name.upper()
@@ -84,7 +130,7 @@ def exit_code(result: WatchResult, hang_code: int) -> int:
 @click.option("--pid", type=int, help="Watch a job already running (and its descendants) instead.")
 @click.option(
     "--stall",
-    type=click.FloatRange(1, 86400),
+    type=_Strict(1, 86400),
     default=STALL_S,
     show_default=True,
     metavar="SECONDS",
@@ -103,7 +149,7 @@ def exit_code(result: WatchResult, hang_code: int) -> int:
 )
 @click.option(
     "--hang-exit-code",
-    type=click.IntRange(1, 255),
+    type=_Strict(1, 255, whole=True),
     default=int(ExitCode.HANG),
     show_default=True,
     metavar="N",
@@ -113,7 +159,7 @@ def exit_code(result: WatchResult, hang_code: int) -> int:
 @click.option("--core-limit", default="256M", show_default=True, metavar="SIZE", help="Memory kept per core.")
 @click.option(
     "--window",
-    type=click.FloatRange(0.5, 60),
+    type=_Strict(0.5, 60),
     default=RUN_WINDOW_S,
     show_default=True,
     metavar="SECONDS",
@@ -157,7 +203,7 @@ def watch(
         if pid is not None:
             raise UsageError("--progress-regex reads the job's output: it goes with a COMMAND, not --pid")
     action, sig = _on_hang(on_hang)
-    limit = parse_size(core_limit, "--core-limit")
+    limit = _core_limit(core_limit)
     plan = WatchPlan(command, pid, stall, heartbeat, progress_regex, action, sig, window)
     err = make_console(stderr=True)
     view = WatchView(err, live if live is not None else (pid is not None and err.is_terminal), stall)

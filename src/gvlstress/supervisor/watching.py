@@ -27,17 +27,17 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Protocol
 
-from gvlstress.errors import EnvironmentProblem, UsageError
+from gvlstress.errors import UsageError
 from gvlstress.judge import progress
 from gvlstress.look.pipeline import RUN_WINDOW_S, Seen, look_and_judge
 from gvlstress.model import worst
 from gvlstress.model.look import Subject
 from gvlstress.model.watch import HangAction, Quiet, TreeReading
+from gvlstress.probes import procfs
 from gvlstress.probes import progress as counters
 from gvlstress.probes.tools import Hung
 from gvlstress.supervisor.events import StopFlag
@@ -337,12 +337,41 @@ def restricted_ptrace() -> bool:
     return scope == 1 and os.geteuid() != 0
 
 
-def check_pid(pid: int, own: Callable[[int], bool]) -> None:
-    """``--pid`` names a live user process this user may read."""
-    if counters.counters(pid) is None:
-        raise UsageError(f"no live process with pid {pid}", hint="check the pid (ps -ef)")
-    if not own(pid):
-        raise EnvironmentProblem(
-            f"process {pid} is not this user's: watch reads its /proc counters and, at a stall, its stacks",
-            hint="run as its owner or root",
+def _real_uid(pid: int) -> int | None:
+    """The process's real user id (``/proc/PID/status``), None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("Uid:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def check_pid(pid: int, uid: int | None = None, euid: int | None = None, me: int | None = None) -> None:
+    """``--pid`` names a live user process, not this watch itself, that this user owns (root
+    may name any). Each refusal is a usage error (exit 2) that says why. `uid`, `euid`, `me`:
+    this process's (the defaults), or a caller's to check for."""
+    uid = os.getuid() if uid is None else uid
+    euid = os.geteuid() if euid is None else euid
+    me = os.getpid() if me is None else me
+    if pid <= 0 or counters.counters(pid) is None:
+        raise UsageError(f"--pid {pid}: no live process with that pid", hint="check the pid (ps -ef)")
+    if pid == me:
+        raise UsageError(
+            f"--pid {pid}: that is this watch itself",
+            hint="name the job's pid, or run it as `watch -- COMMAND`",
+        )
+    if procfs.is_kernel_thread(pid):
+        raise UsageError(
+            f"--pid {pid}: a kernel thread (no user memory or stack: nothing of it can hang as a job does)",
+            hint="name a user process (ps -ef shows kernel threads in [brackets])",
+        )
+    owner = _real_uid(pid)
+    if euid != 0 and owner != uid:
+        raise UsageError(
+            f"--pid {pid}: process of user {owner}, not yours (uid {uid}): watch reads its /proc counters "
+            "and, at a stall, its stacks",
+            hint="watch your own processes, or run as root",
         )
