@@ -43,6 +43,12 @@ class View(Protocol):
 
     def quiet(self, spell: Quiet) -> None: ...
 
+    def stopped(self, spell: Quiet) -> None:
+        """The job was found stopped by job control: resumed or reported (`spell.summary`)."""
+
+    def kept(self, pid: int, group: bool) -> None:
+        """After a hang, the job is left running for a human (--on-hang keep)."""
+
     def hang(self, judged: Mapping[int, Judgement], quiet_s: float, found: InspectResult) -> None:
         """A hang, its report already on disk (`found.run_dir`)."""
 
@@ -82,6 +88,14 @@ class _Reports:
     def quiet(self, spell: Quiet, seen: Seen) -> None:
         if self.view is not None:
             self.view.quiet(spell)
+
+    def stopped(self, spell: Quiet) -> None:
+        if self.view is not None:
+            self.view.stopped(spell)
+
+    def kept(self, pid: int, group: bool) -> None:
+        if self.view is not None:
+            self.view.kept(pid, group)
 
     def hang_found(self, seen: Seen, quiet_s: float) -> InspectResult:
         procs = []
@@ -138,6 +152,11 @@ def blind_spots(plan: WatchPlan) -> tuple[str, ...]:
     return tuple(out)
 
 
+AT_ONCE_S = 2.0
+"""A job started here that ended with an error this soon never ran as a job (no such file, a
+bad option, an import that failed): its exit is said, and no report is written for it."""
+
+
 def watch(
     plan: WatchPlan,
     report_dir: Path = Path("reports"),
@@ -152,7 +171,8 @@ def watch(
 ) -> WatchResult:
     """Watch the job until it ends (or a stop); report a hang with the look ``inspect --tree``
     gives. `keep_core`: bytes kept per core of a hung process (None: no core). `name`: the run
-    directory's (default: watch-PID or watch-COMMAND). `hangs_only` (the pytest plugin's watch
+    directory's (default: watch-PID or watch-COMMAND; made as the watch ends, or at a hang;
+    none for a job that failed at once, `AT_ONCE_S`). `hangs_only` (the pytest plugin's watch
     of one test): no run directory and no files unless a hang was found. `blind`: what the
     caller knows this watch cannot see (default: `blind_spots`)."""
     check_report_dir(report_dir)
@@ -163,8 +183,6 @@ def watch(
         name = f"watch-{plan.pid}" if plan.pid is not None else f"watch-{Path(plan.command[0]).name}"
     said = redact_argv(command if command is not None else tuple(sys.argv))
     reports = _Reports(lambda: new_run_dir(report_dir, name, started), said, view, keep_core)
-    if not hangs_only:
-        reports.make()  # now: a watch stopped early still leaves its files
     stop = stop if stop is not None else StopFlag()
     t0 = time.monotonic()
     watcher = Watcher(plan, stop, reports)
@@ -172,12 +190,22 @@ def watch(
         try:
             watcher.run()
         finally:
+            seconds = round(time.monotonic() - t0, 1)
+            at_once = (
+                plan.pid is None
+                and (watcher.exit_code or 0) > 0
+                and time.monotonic() - t0 < AT_ONCE_S
+                and reports.found is None
+                and not stop
+            )
+            if not hangs_only and not at_once:
+                reports.make()
             result = WatchResult(
                 command=redact_argv(plan.command) if plan.command else (f"pid {plan.pid}",),
                 pid=getattr(watcher, "pid", plan.pid or 0),
                 attached=plan.pid is not None,
                 started_at=started.isoformat(timespec="seconds"),
-                seconds=round(time.monotonic() - t0, 1),
+                seconds=seconds,
                 stall_s=plan.stall_s,
                 quiet=tuple(watcher.spells),
                 hang=reports.found,

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+from rich.console import Console
 
 from gvlstress.api.watch import watch as run_watch
 from gvlstress.cli.group import cli
 from gvlstress.cli.help import usage
-from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
+from gvlstress.cli.terminal import make_console, stop_on_signals
 from gvlstress.errors import ExitCode, UsageError
 from gvlstress.look.pipeline import RUN_WINDOW_S
 from gvlstress.model.watch import HangAction, WatchResult
@@ -93,13 +96,18 @@ def _on_hang(text: str) -> tuple[HangAction, int]:
     raise UsageError(f"--on-hang {text!r}: expected keep, kill or signal:NAME", hint="gvlstress watch --help")
 
 
+STOPS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+"""Signals that stop a watch with its report: Ctrl-C, a scheduler's SIGTERM, a dropped ssh
+session's SIGHUP, Ctrl-\\'s SIGQUIT. Each is passed on to the job, which gets GRACE_S."""
+
+
 def exit_code(result: WatchResult, hang_code: int) -> int:
-    """A hang: `hang_code`; stopped: 130/143; otherwise the job's own code (killed by a signal:
-    128 + the signal, as a shell says)."""
+    """A hang: `hang_code`; stopped by a signal: 128 + it (130, 143, 129, 131); otherwise the
+    job's own code (killed by a signal: 128 + the signal, as a shell says)."""
     if result.hung:
         return hang_code
     if result.stopped_by is not None:
-        return int(interrupted_code(signal.Signals[result.stopped_by]))
+        return 128 + int(signal.Signals[result.stopped_by])
     code = result.exit_code or 0
     return 128 - code if code < 0 else code
 
@@ -169,6 +177,12 @@ def exit_code(result: WatchResult, hang_code: int) -> int:
     "--report-dir", default="reports", show_default=True, metavar="DIR", help="Where the report goes."
 )
 @click.option(
+    "--log",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Send watch's own lines to FILE (appended) instead of stderr, which the job's share.",
+)
+@click.option(
     "--live/--no-live",
     default=None,
     help="A live table on stderr [default: with --pid on a terminal; the job keeps the terminal].",
@@ -185,6 +199,7 @@ def watch(
     core_limit: str,
     window: float,
     report_dir: str,
+    log: Path | None,
     live: bool | None,
 ) -> None:
     """Run COMMAND (after --) and watch its whole process tree for a hang: when it stops
@@ -205,16 +220,32 @@ def watch(
     action, sig = _on_hang(on_hang)
     limit = _core_limit(core_limit)
     plan = WatchPlan(command, pid, stall, heartbeat, progress_regex, action, sig, window)
-    err = make_console(stderr=True)
-    view = WatchView(err, live if live is not None else (pid is not None and err.is_terminal), stall)
-    said = tuple(["gvlstress", *sys.argv[1:]])
-    try:
-        with stop_on_signals() as stop:
-            result = run_watch(plan, Path(report_dir), stop, view, limit if keep_core else None, said)
-    finally:
-        view.close()
-    print_watch(err, result)
+    with contextlib.ExitStack() as stack:
+        err = make_console(stderr=True) if log is None else stack.enter_context(_log_console(log))
+        shown = live if live is not None else (pid is not None and log is None and err.is_terminal)
+        view = WatchView(err, shown, stall)
+        said = tuple(["gvlstress", *sys.argv[1:]])
+        try:
+            with stop_on_signals(STOPS) as stop:
+                result = run_watch(plan, Path(report_dir), stop, view, limit if keep_core else None, said)
+        finally:
+            view.close()
+        with contextlib.suppress(OSError):  # a terminal gone with the SIGHUP that stopped us
+            print_watch(err, result)
     raise SystemExit(exit_code(result, hang_exit_code))
+
+
+@contextlib.contextmanager
+def _log_console(path: Path) -> Iterator[Console]:
+    """--log FILE: watch's own lines appended there, plain (no colour, no live table)."""
+    try:
+        fh = path.open("a", encoding="utf-8", buffering=1)
+    except OSError as exc:
+        raise UsageError(
+            f"--log {path}: cannot write it ({exc.strerror})", hint="give a file in a directory you can write"
+        ) from None
+    with fh:
+        yield Console(file=fh, highlight=False, soft_wrap=True, width=160, emoji=False, no_color=True)
 
 
 __all__ = ["watch"]

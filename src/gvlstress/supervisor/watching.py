@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import select
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Protocol
@@ -39,6 +39,7 @@ from gvlstress.model.look import Subject
 from gvlstress.model.watch import HangAction, Quiet, TreeReading
 from gvlstress.probes import procfs
 from gvlstress.probes import progress as counters
+from gvlstress.probes.linematch import Matcher
 from gvlstress.probes.tools import Hung
 from gvlstress.supervisor.events import StopFlag
 from gvlstress.system import proctree, watchdog
@@ -85,29 +86,57 @@ class Watching(Protocol):
 
     def hang(self, seen: Seen, quiet_s: float) -> None: ...
 
+    def stopped(self, spell: Quiet) -> None:
+        """Processes of the job were found stopped by job control (or SIGSTOP): resumed, or
+        reported (`spell.summary` says which)."""
+
+    def kept(self, pid: int, group: bool) -> None:
+        """A hang was found and the job is left running for a human (--on-hang keep)."""
+
 
 class _Output:
-    """The job's stdout or stderr passed through unchanged, its lines counted (and matched)."""
+    """The job's stdout or stderr passed through unchanged, its lines counted (and matched, in
+    a bounded matcher of its own: `probes.linematch`). When the reader of watch's own stream is
+    gone (``watch ... | head -1``), the job's end of the pipe is closed too, so its next write
+    fails as it would without watch (SIGPIPE, EPIPE)."""
 
-    def __init__(self, src: IO[bytes], dst: IO[bytes], regex: re.Pattern[bytes] | None) -> None:
+    def __init__(self, src: IO[bytes], dst: IO[bytes], matcher: Matcher | None) -> None:
         self.lines = 0
         self.matched = 0
-        self._src, self._dst, self._regex = src, dst, regex
+        self.reader_gone = False
+        self._src, self._dst, self._matcher = src, dst, matcher
         self.thread = threading.Thread(target=self._pump, name="gvlstress-output", daemon=True)
         self.thread.start()
 
     def _pump(self) -> None:
         partial = b""
-        while chunk := os.read(self._src.fileno(), 65536):
-            with contextlib.suppress(OSError):
+        fd = self._src.fileno()
+        while chunk := os.read(fd, 65536):
+            try:
                 self._dst.write(chunk)
                 self._dst.flush()
+            except BrokenPipeError:
+                self._reader_gone()
+                return
+            except OSError:
+                pass  # a full disk under a redirected stream: the job's output is not ours to stop
             partial += chunk
             *done, partial = partial.split(b"\n")
             self.lines += len(done)
-            if self._regex is not None:
-                self.matched += sum(1 for line in done if self._regex.search(line))
+            if self._matcher is not None and done:
+                self.matched += self._matcher.count(done)
             partial = partial[-65536:]
+
+    def _reader_gone(self) -> None:
+        """watch's stream has no reader: it goes to /dev/null (the interpreter's last flush must
+        not fail), and the job's end of the pipe is closed under it."""
+        self.reader_gone = True
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._dst.fileno())
+            os.close(devnull)
+        with contextlib.suppress(OSError):
+            self._src.close()
 
 
 class Job:
@@ -119,19 +148,27 @@ class Job:
         self.popen: subprocess.Popen[bytes] | None = None
         self.outputs: list[_Output] = []
         self._tty: int | None = None
-        regex = re.compile(plan.progress_regex.encode()) if plan.progress_regex else None
+        self.matcher: Matcher | None = None
         self._pidfd: int | None = None
         if plan.pid is not None:
             self.pid = plan.pid
             with contextlib.suppress(OSError, AttributeError):
                 self._pidfd = os.pidfd_open(self.pid)
             return
-        pipe = subprocess.PIPE if regex is not None else None
+        pipe = subprocess.PIPE if plan.progress_regex else None
         argv = list(plan.command)
         if restricted_ptrace():  # the stack tools are our children, not the job's ancestors
             argv = [sys.executable, "-m", "gvlstress.system.ptracer", str(os.getpid()), "--", *argv]
+        tty = _our_terminal()
         try:
-            self.popen = subprocess.Popen(argv, stdout=pipe, stderr=pipe, process_group=0)
+            self.popen = subprocess.Popen(
+                argv,
+                stdout=pipe,
+                stderr=pipe,
+                process_group=0,
+                # before any thread of ours starts: a preexec_fn is safe then
+                preexec_fn=None if tty is None else _TakeTerminal(tty),
+            )
         except OSError as exc:
             raise UsageError(
                 f"cannot start {plan.command[0]!r}: {exc.strerror}", hint="check the command after --"
@@ -140,32 +177,45 @@ class Job:
         watchdog.watch(self.pid)
         with contextlib.suppress(OSError, AttributeError):  # Linux 5.3+: wait on it, not in 50 ms polls
             self._pidfd = os.pidfd_open(self.pid)
-        if self.popen.stdout is not None and self.popen.stderr is not None:
+        if self.popen.stdout is not None and self.popen.stderr is not None and plan.progress_regex:
+            self.matcher = Matcher(plan.progress_regex)
             self.outputs = [
-                _Output(self.popen.stdout, sys.stdout.buffer, regex),
-                _Output(self.popen.stderr, sys.stderr.buffer, regex),
+                _Output(self.popen.stdout, sys.stdout.buffer, self.matcher),
+                _Output(self.popen.stderr, sys.stderr.buffer, self.matcher),
             ]
         self._foreground()
 
     def _foreground(self) -> None:
-        """Give the job the terminal, as a shell does, when gvlstress has it."""
-        with contextlib.suppress(OSError):
-            if os.isatty(0) and os.tcgetpgrp(0) == os.getpgrp():
-                old = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
-                try:
-                    os.tcsetpgrp(0, self.pid)
-                    self._tty = 0
-                finally:
-                    signal.signal(signal.SIGTTOU, old)
+        """Give the job the terminal, as a shell does, when gvlstress has it (the child took it
+        already, before its exec: this only records it, and is the same call if it raced)."""
+        tty = _our_terminal()
+        if tty is None:
+            return
+        with _no_sigttou(), contextlib.suppress(OSError):
+            os.tcsetpgrp(tty, self.pid)
+            self._tty = tty
+
+    def resume(self) -> bool:
+        """A job stopped by job control (it read or wrote the terminal from a background
+        group): given the terminal if gvlstress has it, then continued (SIGCONT to its group),
+        as a shell's ``fg``. False when the terminal is not ours to give."""
+        if self.popen is None:
+            return False
+        if self._tty is None:
+            self._foreground()
+        if self._tty is None:
+            return False
+        with _no_sigttou(), contextlib.suppress(OSError):
+            os.tcsetpgrp(self._tty, self.pid)
+        self.signal(signal.SIGCONT)
+        return True
 
     def release_terminal(self) -> None:
+        """The terminal back to gvlstress's group (at the end, or after a hang kept for a human:
+        then Ctrl-C reaches watch, which passes it on and ends the job's tree)."""
         if self._tty is not None:
-            old = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
-            try:
-                with contextlib.suppress(OSError):
-                    os.tcsetpgrp(self._tty, os.getpgrp())
-            finally:
-                signal.signal(signal.SIGTTOU, old)
+            with _no_sigttou(), contextlib.suppress(OSError):
+                os.tcsetpgrp(self._tty, os.getpgrp())
             self._tty = None
 
     def ended(self, timeout: float = 0.0, wake: StopFlag | None = None) -> int | None:
@@ -220,6 +270,47 @@ class Job:
             self._pidfd = None
         for o in self.outputs:
             o.thread.join(timeout=2)
+        if self.matcher is not None:
+            self.matcher.close()
+
+
+def _our_terminal() -> int | None:
+    """fd 0 when it is a terminal whose foreground group is gvlstress's (it may give it away)."""
+    try:
+        return 0 if os.isatty(0) and os.tcgetpgrp(0) == os.getpgrp() else None
+    except OSError:
+        return None
+
+
+@contextlib.contextmanager
+def _no_sigttou() -> Iterator[None]:
+    """SIGTTOU blocked meanwhile: a process outside the foreground group may then set it
+    (tcsetpgrp), where it would otherwise be stopped. A mask, not a handler: it is per thread
+    and needs no main thread."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTTOU})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+class _TakeTerminal:
+    """In the child, after its setpgid and before its exec: make its own group the terminal's
+    foreground, as a shell's child does, so a job that reads the terminal at once is not
+    stopped (SIGTTIN) before the parent could hand it over. The mask is restored before the
+    exec (a blocked signal stays blocked across it)."""
+
+    def __init__(self, tty: int) -> None:
+        self.tty = tty
+
+    def __call__(self) -> None:
+        with _no_sigttou(), contextlib.suppress(OSError):
+            os.tcsetpgrp(self.tty, os.getpgrp())
+
+
+RESUMES = 3
+"""How often a job stopped by job control is resumed before it is only reported (a process
+that keeps reading the terminal from a group of its own would be stopped again at once)."""
 
 
 class Watcher:
@@ -232,6 +323,8 @@ class Watcher:
         self.hang_seen: Seen | None = None
         self.action: str | None = None
         self.exit_code: int | None = None
+        self.resumed = 0
+        self.reported_stop = False
         self.t0 = time.monotonic()
 
     def run(self) -> None:
@@ -270,6 +363,8 @@ class Watcher:
             if moved.moved:
                 moved_at, step, said = r.at, 0, "; ".join(moved.signs)
             quiet = r.at - moved_at
+            if quiet >= TICK_S and (stopped := counters.stopped(pids)):
+                self._stopped(job, stopped, r.at)
             self.tell.reading(r, quiet, said)
             if self.hang_seen is not None or quiet < look_due(self.plan.stall_s, step):
                 continue
@@ -289,6 +384,31 @@ class Watcher:
             self.tell.quiet(spell, seen)
             step += 1
 
+    def _stopped(self, job: Job, pids: tuple[int, ...], at: float) -> None:
+        """Processes of the job stopped (state T): job control's SIGTTIN/SIGTTOU (a read or a
+        write of the terminal from a background group), or a SIGSTOP. Resumed as a shell's
+        ``fg`` would when the terminal is gvlstress's to give (at most RESUMES times), else
+        reported once: a stopped job is never watched as a healthy quiet one."""
+        if self.resumed < RESUMES and job.resume():
+            self.resumed += 1
+            for pid in pids:  # a descendant in a group of its own is not in the job's group
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGCONT)
+            what = "resumed it (the terminal given to its group, then SIGCONT)"
+        elif self.reported_stop:
+            return
+        else:
+            self.reported_stop = True
+            cont = f"kill -CONT -- -{job.pid}" if job.popen is not None else f"kill -CONT {job.pid}"
+            what = (
+                f"it is left stopped and NOT judged healthy: continue it with `{cont}`, or run watch in "
+                "the foreground of the terminal the job reads"
+            )
+        summary = f"stopped (state T: job control's SIGTTIN/SIGTTOU, or SIGSTOP): pids {', '.join(map(str, pids))}; {what}"
+        spell = Quiet(round(at - self.t0, 1), 0.0, "stopped", summary, False)
+        self.spells.append(spell)
+        self.tell.stopped(spell)
+
     def _look(self, pids: tuple[int, ...]) -> Seen:
         """The tree through the one look pipeline; every process has gone quiet (a progress
         signal on each: a closed wait set is a deadlock, a burn without progress a livelock)."""
@@ -306,6 +426,8 @@ class Watcher:
             self.action = f"sent {signal.Signals(self.plan.hang_signal).name} to the job"
         else:
             self.action = f"left the job running (pid {job.pid}) for a human"
+            job.release_terminal()  # Ctrl-C now reaches watch, which passes it on and ends the tree
+            self.tell.kept(job.pid, job.popen is not None)
 
     def _stop(self, job: Job) -> None:
         """gvlstress was asked to stop: the job gets the same signal and GRACE_S to end, then its
