@@ -53,7 +53,19 @@ def _abandon(_signum: int, _frame: FrameType | None) -> None:
 
 def count(pattern: re.Pattern[bytes], lines: list[bytes]) -> tuple[int, int]:
     """(matched, abandoned) over `lines`, each match bounded by an interval timer (main thread
-    only: the timer's signal is handled there)."""
+    only: the timer's signal is handled there). A timer and handler already set are put back."""
+    handler = signal.signal(signal.SIGALRM, _abandon)
+    pending, _ = signal.getitimer(signal.ITIMER_REAL)
+    start = time.monotonic()
+    try:
+        return _count(pattern, lines)
+    finally:
+        signal.signal(signal.SIGALRM, handler)
+        if pending:
+            signal.setitimer(signal.ITIMER_REAL, max(pending - (time.monotonic() - start), 0.001))
+
+
+def _count(pattern: re.Pattern[bytes], lines: list[bytes]) -> tuple[int, int]:
     matched = abandoned = 0
     end = time.monotonic() + BATCH_BOUND_S
     for i, line in enumerate(lines):
@@ -83,7 +95,6 @@ def _read_exactly(fd: int, n: int) -> bytes | None:
 
 def main(argv: list[str]) -> int:
     pattern = re.compile(argv[0].encode(errors="surrogateescape"))
-    signal.signal(signal.SIGALRM, _abandon)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the watch's to pass on, not ours
     while (head := _read_exactly(0, _FRAME.size)) is not None:
         body = _read_exactly(0, _FRAME.unpack(head)[0])
