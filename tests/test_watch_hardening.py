@@ -219,3 +219,39 @@ def test_a_hang_kept_for_a_human_says_how_to_end_it_and_log_takes_watchs_lines(r
     assert lines
     assert all(line.startswith("gvlstress watch: ") for line in lines), lines
     assert all_gone([job])
+
+
+QUIET_TREE = """
+import subprocess, sys, threading
+for _ in range(3):
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
+if sys.argv[1:] != ["child"]:
+    kids = [subprocess.Popen([sys.executable, "-c", SELF, "child"], stdin=subprocess.PIPE) for _ in range(3)]
+    print("ready", flush=True)
+sys.stdin.read()
+"""
+"""A quiet, healthy tree: 4 processes x 4 threads, each thread waiting where it will wait."""
+
+
+@pytest.mark.slow
+def test_a_quiet_tree_the_last_look_found_healthy_is_judged_again_from_proc_alone(report_dir: Path) -> None:
+    # GIVEN a healthy tree that stays quiet for several looks (at 1, 2, 4 and 8 s)
+    log = report_dir.parent / "watch.log"
+    program = f"SELF = {QUIET_TREE!r}\n{QUIET_TREE}"
+    args = ["--stall", "1", "--log", str(log), "--", sys.executable, "-c", program]
+    with ended(gvlstress_watch(report_dir, *args, stdin=subprocess.PIPE, stdout=subprocess.PIPE)) as w:
+        assert w.stdout is not None
+        assert w.stdout.readline() == b"ready\n"
+        wait_for(lambda: log.exists() and log.read_text().count("no stack taken") >= 2, 120, "two looks more")
+        os.kill(w.pid, signal.SIGTERM)
+        w.wait(60)
+    spells = watch_json(report_dir)["quiet"]
+    assert isinstance(spells, list)
+    # THEN the first look took stacks; every later one, of the same unchanged tree, /proc alone
+    assert "no stack taken" not in spells[0]["summary"]
+    assert len(spells) >= 4
+    later = spells[1:]
+    assert all(
+        "judged from /proc alone, no stack taken, no process stopped" in s["summary"] for s in later
+    ), later
+    assert {s["verdict"] for s in spells} == {spells[0]["verdict"]}

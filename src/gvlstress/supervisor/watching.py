@@ -325,6 +325,9 @@ class Watcher:
         self.exit_code: int | None = None
         self.resumed = 0
         self.reported_stop = False
+        self.healthy_prints: dict[int, tuple[tuple[object, ...], ...]] = {}
+        """Each process's `fingerprint` as the last look, which found the tree healthy, left it."""
+        self.last_healthy: tuple[Seen, Quiet] | None = None
         self.t0 = time.monotonic()
 
     def run(self) -> None:
@@ -362,13 +365,19 @@ class Watcher:
             last = r
             if moved.moved:
                 moved_at, step, said = r.at, 0, "; ".join(moved.signs)
+                self.healthy_prints = {}  # a new spell: its first look is a whole one
             quiet = r.at - moved_at
             if quiet >= TICK_S and (stopped := counters.stopped(pids)):
                 self._stopped(job, stopped, r.at)
             self.tell.reading(r, quiet, said)
             if self.hang_seen is not None or quiet < look_due(self.plan.stall_s, step):
                 continue
-            seen = self._look(counters.tree(job.pid, skip=me))
+            tree_now = counters.tree(job.pid, skip=me)
+            if self._unchanged(tree_now, r.at, quiet):
+                step += 1
+                continue
+            prints = {q: fingerprint(q) for q in tree_now}  # before the look's stops disturb them
+            seen = self._look(tree_now)
             hung = [p for p, j in seen.judged.items() if j.hung]
             if hung:
                 self.hang_seen = seen
@@ -382,7 +391,28 @@ class Watcher:
             spell = Quiet(round(r.at - self.t0, 1), round(quiet, 1), verdict, _summary(seen), False)
             self.spells.append(spell)
             self.tell.quiet(spell, seen)
+            self.last_healthy = (seen, spell)
+            self.healthy_prints = {q: f for q, f in prints.items() if f is not None}
             step += 1
+
+    def _unchanged(self, pids: tuple[int, ...], at: float, quiet: float) -> bool:
+        """The quiet tree is as the last look, which found it healthy, left it: the same
+        processes, each thread in the same wait (state, wait channel, system call and its
+        arguments), none running or in the disk. Then /proc alone judges it (healthy, as
+        before) and no stack is taken, no process stopped: the look's cost is a /proc read."""
+        if not self.healthy_prints or self.last_healthy is None or set(pids) != set(self.healthy_prints):
+            return False
+        if any(fingerprint(p) != self.healthy_prints[p] for p in pids):
+            return False
+        seen, before = self.last_healthy
+        summary = (
+            f"unchanged since the look at {before.at_s:.0f}s (every thread in the same wait): judged from "
+            "/proc alone, no stack taken, no process stopped"
+        )
+        spell = Quiet(round(at - self.t0, 1), round(quiet, 1), before.verdict, summary, False)
+        self.spells.append(spell)
+        self.tell.quiet(spell, seen)
+        return True
 
     def _stopped(self, job: Job, pids: tuple[int, ...], at: float) -> None:
         """Processes of the job stopped (state T): job control's SIGTTIN/SIGTTOU (a read or a
@@ -438,6 +468,16 @@ class Watcher:
         self.exit_code = job.ended(GRACE_S)
         if self.exit_code is None:
             job.kill_tree()
+
+
+def fingerprint(pid: int) -> tuple[tuple[object, ...], ...] | None:
+    """Where each of the process's threads waits, from /proc alone (no ptrace): its id,
+    state, wait channel, system call and arguments. None when it is gone, or when a thread
+    runs or waits on the disk (no picture to compare: a spin looks the same twice)."""
+    sample = procfs.sample(pid)
+    if sample is None or any(t.state in ("R", "D") for t in sample.threads):
+        return None
+    return tuple((t.tid, t.state, t.wchan, t.syscall, t.args) for t in sample.threads)
 
 
 def _summary(seen: Seen) -> str:
