@@ -247,11 +247,11 @@ def test_a_quiet_tree_the_last_look_found_healthy_is_judged_again_from_proc_alon
         w.wait(60)
     spells = watch_json(report_dir)["quiet"]
     assert isinstance(spells, list)
-    # THEN the first look took stacks; every later one, of the same unchanged tree, /proc alone
-    assert "no stack taken" not in spells[0]["summary"]
-    assert len(spells) >= 4
-    later = spells[1:]
-    assert all(
-        "judged from /proc alone, no stack taken, no process stopped" in s["summary"] for s in later
-    ), later
+    # THEN the first look took stacks (two, when the children were still starting at the first);
+    # every later one, of the same unchanged tree, is /proc alone, with the verdict it had
+    alone = ["judged from /proc alone, no stack taken, no process stopped" in s["summary"] for s in spells]
+    whole = alone.index(True)
+    assert 1 <= whole <= 2, spells
+    assert all(alone[whole:]), spells
+    assert len(spells) - whole >= 2
     assert {s["verdict"] for s in spells} == {spells[0]["verdict"]}
