@@ -14,7 +14,7 @@ from conftest import run_cli
 from gvlstress.cli.main import main
 from gvlstress.errors import UsageError
 from gvlstress.scenario import Scenario
-from gvlstress.supervisor.watching import check_pid
+from gvlstress.supervisor.jobio import check_pid
 from gvlstress.targets.gvl_support import prepare
 
 

@@ -24,12 +24,10 @@ import select
 import signal
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Protocol
+from typing import Protocol
 
 from gvlstress.errors import UsageError
 from gvlstress.judge import progress
@@ -42,6 +40,7 @@ from gvlstress.probes import progress as counters
 from gvlstress.probes.linematch import Matcher
 from gvlstress.probes.tools import Hung
 from gvlstress.supervisor.events import StopFlag
+from gvlstress.supervisor.jobio import Output, TakeTerminal, no_sigttou, our_terminal
 from gvlstress.system import proctree, watchdog
 
 TICK_S = 1.0
@@ -94,51 +93,6 @@ class Watching(Protocol):
         """A hang was found and the job is left running for a human (--on-hang keep)."""
 
 
-class _Output:
-    """The job's stdout or stderr passed through unchanged, its lines counted (and matched, in
-    a bounded matcher of its own: `probes.linematch`). When the reader of watch's own stream is
-    gone (``watch ... | head -1``), the job's end of the pipe is closed too, so its next write
-    fails as it would without watch (SIGPIPE, EPIPE)."""
-
-    def __init__(self, src: IO[bytes], dst: IO[bytes], matcher: Matcher | None) -> None:
-        self.lines = 0
-        self.matched = 0
-        self.reader_gone = False
-        self._src, self._dst, self._matcher = src, dst, matcher
-        self.thread = threading.Thread(target=self._pump, name="gvlstress-output", daemon=True)
-        self.thread.start()
-
-    def _pump(self) -> None:
-        partial = b""
-        fd = self._src.fileno()
-        while chunk := os.read(fd, 65536):
-            try:
-                self._dst.write(chunk)
-                self._dst.flush()
-            except BrokenPipeError:
-                self._reader_gone()
-                return
-            except OSError:
-                pass  # a full disk under a redirected stream: the job's output is not ours to stop
-            partial += chunk
-            *done, partial = partial.split(b"\n")
-            self.lines += len(done)
-            if self._matcher is not None and done:
-                self.matched += self._matcher.count(done)
-            partial = partial[-65536:]
-
-    def _reader_gone(self) -> None:
-        """watch's stream has no reader: it goes to /dev/null (the interpreter's last flush must
-        not fail), and the job's end of the pipe is closed under it."""
-        self.reader_gone = True
-        with contextlib.suppress(OSError, ValueError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, self._dst.fileno())
-            os.close(devnull)
-        with contextlib.suppress(OSError):
-            self._src.close()
-
-
 class Job:
     """The watched job: started here (its own process group, the terminal's foreground), or an
     existing process attached to."""
@@ -146,7 +100,7 @@ class Job:
     def __init__(self, plan: WatchPlan) -> None:
         self.plan = plan
         self.popen: subprocess.Popen[bytes] | None = None
-        self.outputs: list[_Output] = []
+        self.outputs: list[Output] = []
         self._tty: int | None = None
         self.matcher: Matcher | None = None
         self._pidfd: int | None = None
@@ -159,7 +113,7 @@ class Job:
         argv = list(plan.command)
         if restricted_ptrace():  # the stack tools are our children, not the job's ancestors
             argv = [sys.executable, "-m", "gvlstress.system.ptracer", str(os.getpid()), "--", *argv]
-        tty = _our_terminal()
+        tty = our_terminal()
         try:
             self.popen = subprocess.Popen(
                 argv,
@@ -167,7 +121,7 @@ class Job:
                 stderr=pipe,
                 process_group=0,
                 # before any thread of ours starts: a preexec_fn is safe then
-                preexec_fn=None if tty is None else _TakeTerminal(tty),
+                preexec_fn=None if tty is None else TakeTerminal(tty),
             )
         except OSError as exc:
             raise UsageError(
@@ -180,18 +134,18 @@ class Job:
         if self.popen.stdout is not None and self.popen.stderr is not None and plan.progress_regex:
             self.matcher = Matcher(plan.progress_regex)
             self.outputs = [
-                _Output(self.popen.stdout, sys.stdout.buffer, self.matcher),
-                _Output(self.popen.stderr, sys.stderr.buffer, self.matcher),
+                Output(self.popen.stdout, sys.stdout.buffer, self.matcher),
+                Output(self.popen.stderr, sys.stderr.buffer, self.matcher),
             ]
         self._foreground()
 
     def _foreground(self) -> None:
         """Give the job the terminal, as a shell does, when gvlstress has it (the child took it
         already, before its exec: this only records it, and is the same call if it raced)."""
-        tty = _our_terminal()
+        tty = our_terminal()
         if tty is None:
             return
-        with _no_sigttou(), contextlib.suppress(OSError):
+        with no_sigttou(), contextlib.suppress(OSError):
             os.tcsetpgrp(tty, self.pid)
             self._tty = tty
 
@@ -205,7 +159,7 @@ class Job:
             self._foreground()
         if self._tty is None:
             return False
-        with _no_sigttou(), contextlib.suppress(OSError):
+        with no_sigttou(), contextlib.suppress(OSError):
             os.tcsetpgrp(self._tty, self.pid)
         self.signal(signal.SIGCONT)
         return True
@@ -214,7 +168,7 @@ class Job:
         """The terminal back to gvlstress's group (at the end, or after a hang kept for a human:
         then Ctrl-C reaches watch, which passes it on and ends the job's tree)."""
         if self._tty is not None:
-            with _no_sigttou(), contextlib.suppress(OSError):
+            with no_sigttou(), contextlib.suppress(OSError):
                 os.tcsetpgrp(self._tty, os.getpgrp())
             self._tty = None
 
@@ -272,40 +226,6 @@ class Job:
             o.thread.join(timeout=2)
         if self.matcher is not None:
             self.matcher.close()
-
-
-def _our_terminal() -> int | None:
-    """fd 0 when it is a terminal whose foreground group is gvlstress's (it may give it away)."""
-    try:
-        return 0 if os.isatty(0) and os.tcgetpgrp(0) == os.getpgrp() else None
-    except OSError:
-        return None
-
-
-@contextlib.contextmanager
-def _no_sigttou() -> Iterator[None]:
-    """SIGTTOU blocked meanwhile: a process outside the foreground group may then set it
-    (tcsetpgrp), where it would otherwise be stopped. A mask, not a handler: it is per thread
-    and needs no main thread."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTTOU})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-class _TakeTerminal:
-    """In the child, after its setpgid and before its exec: make its own group the terminal's
-    foreground, as a shell's child does, so a job that reads the terminal at once is not
-    stopped (SIGTTIN) before the parent could hand it over. The mask is restored before the
-    exec (a blocked signal stays blocked across it)."""
-
-    def __init__(self, tty: int) -> None:
-        self.tty = tty
-
-    def __call__(self) -> None:
-        with _no_sigttou(), contextlib.suppress(OSError):
-            os.tcsetpgrp(self.tty, os.getpgrp())
 
 
 RESUMES = 3
@@ -497,43 +417,3 @@ def restricted_ptrace() -> bool:
     except (OSError, ValueError):
         return False
     return scope == 1 and os.geteuid() != 0
-
-
-def _real_uid(pid: int) -> int | None:
-    """The process's real user id (``/proc/PID/status``), None when it is gone."""
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            for line in fh:
-                if line.startswith("Uid:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
-
-
-def check_pid(pid: int, uid: int | None = None, euid: int | None = None, me: int | None = None) -> None:
-    """``--pid`` names a live user process, not this watch itself, that this user owns (root
-    may name any). Each refusal is a usage error (exit 2) that says why. `uid`, `euid`, `me`:
-    this process's (the defaults), or a caller's to check for."""
-    uid = os.getuid() if uid is None else uid
-    euid = os.geteuid() if euid is None else euid
-    me = os.getpid() if me is None else me
-    if pid <= 0 or counters.counters(pid) is None:
-        raise UsageError(f"--pid {pid}: no live process with that pid", hint="check the pid (ps -ef)")
-    if pid == me:
-        raise UsageError(
-            f"--pid {pid}: that is this watch itself",
-            hint="name the job's pid, or run it as `watch -- COMMAND`",
-        )
-    if procfs.is_kernel_thread(pid):
-        raise UsageError(
-            f"--pid {pid}: a kernel thread (no user memory or stack: nothing of it can hang as a job does)",
-            hint="name a user process (ps -ef shows kernel threads in [brackets])",
-        )
-    owner = _real_uid(pid)
-    if euid != 0 and owner != uid:
-        raise UsageError(
-            f"--pid {pid}: process of user {owner}, not yours (uid {uid}): watch reads its /proc counters "
-            "and, at a stall, its stacks",
-            hint="watch your own processes, or run as root",
-        )
