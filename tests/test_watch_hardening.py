@@ -91,10 +91,19 @@ def watch_json(report_dir: Path) -> dict[str, object]:
 
 
 @pytest.mark.slow
-def test_a_job_that_reads_the_terminal_at_once_gets_it_under_a_real_pty(report_dir: Path) -> None:
+@pytest.mark.parametrize(
+    "script",
+    ['read x; echo "got $x"; exit 3', 'kill -TTIN $$; read x; echo "got $x"; exit 3'],
+    ids=["reads-at-once", "stopped-by-sigttin"],
+)
+def test_a_job_that_reads_the_terminal_at_once_gets_it_under_a_real_pty(
+    report_dir: Path, script: str
+) -> None:
+    """The second job stops itself as job control would (SIGTTIN): watch, which has the
+    terminal, must resume it (the first loses a race only now and then: no test can force it)."""
     # GIVEN watch on a pty (its terminal's foreground), a job that reads the terminal at once
     argv = [sys.executable, "-m", "gvlstress", "watch", "--stall", "5", "--report-dir", str(report_dir)]
-    argv += ["--", "sh", "-c", 'read x; echo "got $x"; exit 3']
+    argv += ["--", "sh", "-c", script]
     env = cli_env()
     pid, master = pty.fork()
     if pid == 0:  # the child: the session leader of the pty

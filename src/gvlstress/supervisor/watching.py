@@ -137,12 +137,12 @@ class Job:
                 Output(self.popen.stdout, sys.stdout.buffer, self.matcher),
                 Output(self.popen.stderr, sys.stderr.buffer, self.matcher),
             ]
-        self._foreground()
+        self._foreground(tty)
 
-    def _foreground(self) -> None:
-        """Give the job the terminal, as a shell does, when gvlstress has it (the child took it
-        already, before its exec: this only records it, and is the same call if it raced)."""
-        tty = our_terminal()
+    def _foreground(self, tty: int | None) -> None:
+        """Give the job the terminal `tty` (gvlstress's when the job started, or now), as a
+        shell does. The child took it already, before its exec: this records it, and is the
+        same call if the child has not got there yet."""
         if tty is None:
             return
         with no_sigttou(), contextlib.suppress(OSError):
@@ -156,7 +156,7 @@ class Job:
         if self.popen is None:
             return False
         if self._tty is None:
-            self._foreground()
+            self._foreground(our_terminal())
         if self._tty is None:
             return False
         with no_sigttou(), contextlib.suppress(OSError):
