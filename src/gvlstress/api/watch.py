@@ -154,8 +154,10 @@ def blind_spots(plan: WatchPlan) -> tuple[str, ...]:
 
 
 AT_ONCE_S = 2.0
-"""A job started here that ended with an error this soon never ran as a job (no such file, a
-bad option, an import that failed): its exit is said, and no report is written for it."""
+AT_ONCE_CODES = (2, 126, 127)
+"""A job started here that ended this soon with one of these codes never ran as a job (Python's
+"can't open file" and a usage error: 2; a shell's "not executable" 126, "not found" 127): its
+exit is said, and no report is written for it. Any other code is the job's own end, reported."""
 
 
 def watch(
@@ -194,7 +196,7 @@ def watch(
             seconds = round(time.monotonic() - t0, 1)
             at_once = (
                 plan.pid is None
-                and (watcher.exit_code or 0) > 0
+                and watcher.exit_code in AT_ONCE_CODES
                 and time.monotonic() - t0 < AT_ONCE_S
                 and reports.found is None
                 and not stop
