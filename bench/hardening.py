@@ -106,6 +106,19 @@ def malformed(tmp: Path) -> list[list[str]]:
         ["plan"], ["plan", "--rate", "2"], ["selftest", "--only", "nope"], ["hunt", "--explore"],
         ["hunt", "--sequential", "0.5,0.1"], ["nope"], [],
     ]  # fmt: skip
+    # issue 44: watch's --pid, values and the built-in dataset's tracks (each: one line, exit 2)
+    job = ["--", "true"]
+    out += [
+        ["watch", "--pid", "2"], ["watch", "--pid", "0"], ["watch", "--pid", "-1"], ["watch", "--pid", "999999999"],
+        ["watch", "--stall", "1_0", *job], ["watch", "--stall", "1e1", *job], ["watch", "--stall", "nan", *job],
+        ["watch", "--window", "1_0", *job], ["watch", "--hang-exit-code", "8_6", *job],
+        ["watch", "--core-limit", "-1", *job], ["watch", "--core-limit", "99999999T", *job],
+        ["watch", "--core-limit", "978", *job], ["watch", "--on-hang", "keep:", *job],
+        ["watch", "--on-hang", "kill:", *job], ["watch", "--on-hang", "signal:", *job],
+        ["watch", "--log", str(tmp), *job], ["watch", "--", str(tmp / "no-such-program")],
+        ["run", "--target", "genvarloader", "-o", "tracks=nonexistent-track"],
+        ["run", "--target", "genvarloader", "-o", "tracks=signal,nope"],
+    ]  # fmt: skip
     return out
 
 
@@ -252,6 +265,28 @@ def count_secrets(tmp: Path) -> None:
         if any(core in text for _, text in texts):
             leaked.append(name)
     print(f"secrets: {len(secrets)} planted at every door, {len(leaked)} leaked {leaked or ''}")
+    count_watch_secrets(tmp)
+
+
+def count_watch_secrets(tmp: Path) -> None:
+    """issue 44: secrets after short options (-p, -P, -k, also in a shell's script) in every file
+    watch writes and on its console."""
+    secrets = {"mysql_p": "shortpsecret1", "zip_P": "shortPsecret2", "openssl_k": "shortksecret3"}
+    reports = tmp / "watch-secrets"
+    script = f"exit 0; mysql -p {secrets['mysql_p']}"
+    r = cli(
+        ["watch", "--report-dir", str(reports), "--", "sh", "-c", script, "-P", secrets["zip_P"],
+         "-k", secrets["openssl_k"]],
+        tmp, timeout=60,
+    )  # fmt: skip
+    texts = [("console", r.stdout + r.stderr)] + [
+        (str(p), p.read_text(errors="replace")) for p in reports.rglob("*") if p.is_file()
+    ]
+    leaked = [name for name, value in secrets.items() if any(value in text for _, text in texts)]
+    files = sum(1 for p in reports.rglob("*") if p.is_file())
+    print(
+        f"watch secrets: {len(secrets)} after short options, {files} files written, {len(leaked)} leaked {leaked or ''}"
+    )
 
 
 def main() -> int:

@@ -1,5 +1,9 @@
 """What leaving `gvlstress watch` on costs: its own CPU on a healthy tree of 64 processes x 16 threads.
 
+Two cases: the always-on cost (a tree that makes progress now and then, never looked at) and
+the bounded look (the same tree quiet for good: looked at whole once, then from /proc alone
+while nothing changed; ``--quiet-seconds``, 0 skips it).
+
 The tree: a launcher starting 63 children, each with 15 sleeping threads (16 threads a process,
 the launcher's included), healthy and quiet but making progress now and then (the launcher
 writes a line every `BEAT_S` seconds), so watch reads /proc and never looks. Measured over one
@@ -44,6 +48,11 @@ STALL_S = 30.0
 steady state, which is what leaving it on costs)."""
 GOAL = 1.0
 """Per cent of one core."""
+QUIET_STALL_S = 10.0
+"""The quiet case: the tree makes no progress at all, so it is looked at after 10, 20, 40, 80 s;
+the first look is a whole one (stacks), the later ones, of the unchanged healthy tree, /proc alone."""
+QUIET_GOAL = 5.0
+"""Per cent of one core, averaged over the quiet window (the first look included)."""
 
 TREE = f"""
 import subprocess, sys, threading, time
@@ -61,16 +70,17 @@ kids = [
     for _ in range({PROCS} - 1)
 ]
 sleepers()
-while True:  # progress now and then: a line of output
+while not QUIET:  # progress now and then: a line of output
     sys.stdout.write("beat " + "." * 95 + chr(10))
     sys.stdout.flush()
     time.sleep({BEAT_S})
+threading.Event().wait()  # quiet: no progress at all, healthy
 """
 """The tree's program (``python -c``); SELF is its own text, so a child runs the same program."""
 
 
-def tree_argv() -> list[str]:
-    return [sys.executable, "-c", f"SELF = {TREE!r}\n{TREE}"]
+def tree_argv(quiet: bool = False) -> list[str]:
+    return [sys.executable, "-c", f"QUIET = {quiet}\nSELF = {TREE!r}\n{TREE}"]
 
 
 @dataclass(frozen=True)
@@ -85,6 +95,8 @@ class Window:
     """This script's own CPU seconds over the window."""
     tracer_max: int
     looks: int
+    proc_only: int = 0
+    """Looks judged from /proc alone (the tree unchanged since a look found it healthy)."""
 
 
 def cpu(p: psutil.Process) -> float:
@@ -156,10 +168,11 @@ def baseline(seconds: float) -> Window:
     return Window(seconds, 0.0, 0.0, tree, loop, traced, 0)
 
 
-def watched(seconds: float, out: Path) -> Window:
-    cmd = [sys.executable, "-m", "gvlstress", "watch", "--stall", str(STALL_S), "--report-dir", str(out)]
+def watched(seconds: float, out: Path, quiet: bool = False) -> Window:
+    stall = QUIET_STALL_S if quiet else STALL_S
+    cmd = [sys.executable, "-m", "gvlstress", "watch", "--stall", str(stall), "--report-dir", str(out)]
     proc = subprocess.Popen(
-        [*cmd, "--", *tree_argv()],
+        [*cmd, "--", *tree_argv(quiet)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
@@ -195,8 +208,9 @@ def watched(seconds: float, out: Path) -> Window:
             proc.wait(10)
     (report,) = out.glob("*/watch.json")
     data = json.loads(report.read_text())
+    alone = sum(1 for q in data["quiet"] if "judged from /proc alone" in q["summary"])
     return Window(
-        seconds, spent, helpers, tree, loop, traced, len(data["quiet"]) + (1 if data["hang"] else 0)
+        seconds, spent, helpers, tree, loop, traced, len(data["quiet"]) + (1 if data["hang"] else 0), alone
     )
 
 
@@ -208,6 +222,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=60.0, help="the window measured (each run)")
     ap.add_argument("--quick", action="store_true", help="a 15 s window instead")
+    ap.add_argument("--quiet-seconds", type=float, default=120.0, help="the quiet case's window (0: skip it)")
     args = ap.parse_args()
     seconds = 15.0 if args.quick else args.seconds
     print(f"tree: {PROCS} processes x {THREADS} threads; window {seconds:.0f} s; {os.cpu_count()} cores")
@@ -226,7 +241,66 @@ def main() -> int:
     print(f"goal < {GOAL:g}% of one core: {'met' if pct < GOAL else 'NOT met'} ({pct:.3f}%)")
     print(f"highest TracerPid in the tree during the window: {run.tracer_max} (0: nothing attached)")
     print(f"looks taken (stack tools run): {run.looks}")
-    return 0 if pct < GOAL and run.tracer_max == 0 and run.looks == 0 else 1
+    ok = pct < GOAL and run.tracer_max == 0 and run.looks == 0
+    if args.quiet_seconds > 0:
+        ok = quiet_case(args.quiet_seconds, base) and ok
+    return 0 if ok else 1
+
+
+def quiet_case(seconds: float, base: Window) -> bool:
+    """The bounded look: the same tree with no progress at all. The first look is a whole one
+    (stacks of all 64 processes); measured here is what comes after it, over `seconds`: the
+    looks at the unchanged healthy tree (from /proc alone) and the always-on reading between
+    them, against the always-on cost measured above in the same run."""
+    with tempfile.TemporaryDirectory(prefix="gvlstress-watch-bench-") as tmp:
+        out, log = Path(tmp), Path(tmp) / "watch.log"
+        cmd = [sys.executable, "-m", "gvlstress", "watch", "--stall", str(QUIET_STALL_S), "--log", str(log)]
+        proc = subprocess.Popen(
+            [*cmd, "--report-dir", str(out / "r"), "--", *tree_argv(quiet=True)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        watch = psutil.Process(proc.pid)
+
+        def used() -> float:
+            t = watch.cpu_times()
+            return t.user + t.system + t.children_user + t.children_system
+
+        def said(text: str) -> int:
+            return log.read_text().count(text) if log.exists() else 0
+
+        try:
+            deadline = time.monotonic() + 600
+            t_start, c_start = time.monotonic(), used()
+            while said("looked, healthy") < 1 and time.monotonic() < deadline:
+                time.sleep(0.5)  # polling the log for the first look's line, with a deadline
+            first_cpu, first_s = used() - c_start, time.monotonic() - t_start
+            t1, c1 = time.monotonic(), used()
+            while time.monotonic() - t1 < seconds:
+                time.sleep(0.5)  # the measured window itself
+            after_cpu, alone = used() - c1, said("judged from /proc alone")
+            looks = said("looked, healthy")
+        finally:
+            os.kill(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(10)
+    pct = 100 * after_cpu / seconds
+    print(f"quiet tree (no progress at all), --stall {QUIET_STALL_S:g}:")
+    print(
+        f"  until the first look's verdict (a whole look, stacks): {first_cpu:.2f} CPU s in {first_s:.0f} s"
+    )
+    print(f"  then over {seconds:.0f} s: {share(after_cpu, seconds)}")
+    print(f"  looks: {looks}, of which from /proc alone (no stack, no stop): {alone}")
+    if base.loop_cpu > 0:
+        print(f"  ratio to the always-on baseline measurement loop: {after_cpu / base.loop_cpu:.1f}x")
+    print(
+        f"  goal < {QUIET_GOAL:g}% of one core after the first look: {'met' if pct < QUIET_GOAL else 'NOT met'} ({pct:.3f}%)"
+    )
+    return pct < QUIET_GOAL and alone >= 1
 
 
 if __name__ == "__main__":

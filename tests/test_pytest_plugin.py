@@ -219,3 +219,15 @@ def test_the_watch_setting_comes_from_the_environment_and_a_bad_one_names_its_so
     result.stderr.fnmatch_lines(
         ["*gvlstress: environment variable GVLSTRESS_WATCH: 0 (off) or at least 1 second, got '0.5'*"]
     )
+
+
+def test_the_plugin_named_with_p_loads_once_beside_its_entry_point(pytester: pytest.Pytester) -> None:
+    # GIVEN a test run that names the plugin by module as well (the entry point loads it too)
+    pytester.makepyfile("def test_one(gvlstress):\n    assert gvlstress is not None\n")
+    for args in (("-p", "gvlstress.pytest_plugin"), ("-p", "gvlstress"), ()):
+        # WHEN pytest starts THEN it runs the test, with the plugin's options and fixture, once
+        result = pytester.runpytest_subprocess(
+            *args, "-p", "no:cacheprovider", "--gvlstress-watch", "0", timeout=120
+        )
+        assert result.ret == 0, (args, result.stderr.str())
+        result.assert_outcomes(passed=1)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import load_run, run_cli
-from gvlstress.system.redact import REDACTED, redact_lines, redact_path, secret_name
+from gvlstress.system.redact import REDACTED, redact_argv, redact_lines, redact_path, secret_name
 
 PEM_BODY = [base64.b64encode(os.urandom(48)).decode() for _ in range(25)] + ["QUIDAQAB"]
 KEY = "-----BEGIN PRIVATE KEY-----\n" + "\n".join(PEM_BODY) + "\n-----END PRIVATE KEY-----\n"
@@ -37,6 +37,23 @@ def test_a_path_keeps_its_other_parts() -> None:
     assert redact_path("/r/api_key=s3cr3tvalue/20261122T064720Z-adhoc") == (
         f"/r/api_key={REDACTED}/20261122T064720Z-adhoc"
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "kept"),
+    [
+        (["mysql", "-p", "hunter2", "-u", "bob"], ["mysql", "-p", REDACTED, "-u", "bob"]),
+        (["sshpass", "-P", "hunter2", "x"], ["sshpass", "-P", REDACTED, "x"]),
+        (["openssl", "enc", "-k", "hunter2"], ["openssl", "enc", "-k", REDACTED]),
+        (["sh", "-c", "mysql -p hunter2 -e 'select 1'"], ["sh", "-c", f"mysql -p {REDACTED} -e 'select 1'"]),
+        (["ssh", "-p", "22", "host"], ["ssh", "-p", "22", "host"]),  # a port: plainly no secret
+        (["xargs", "-P", "4", "-k", "-v"], ["xargs", "-P", "4", "-k", "-v"]),  # a count; another flag
+        (["python", "-P", "train.py"], ["python", "-P", "train.py"]),  # a script
+        (["job", "--token", "1234"], ["job", "--token", REDACTED]),  # a named secret: whatever it is
+    ],
+)
+def test_the_value_after_a_short_password_or_key_option_is_redacted(argv: list[str], kept: list[str]) -> None:
+    assert list(redact_argv(argv)) == kept
 
 
 @pytest.mark.slow

@@ -77,6 +77,24 @@ def test_a_hang_is_reported_then_the_tree_killed_and_the_exit_code_is_1(report_d
     assert "Queue.join() without task_done()" in (run_dir / "report.md").read_text()
 
 
+def test_a_secret_after_a_short_option_is_in_no_file_watch_writes(report_dir: Path) -> None:
+    # GIVEN a hanging job whose command line carries secrets after -p, -P and -k, also in a script
+    secrets = ("hunter2pw", "zipPassphrase9", "opensslkey7")
+    script = f"exec {sys.executable} {BUGS_DIR / 'queue_join.py'} -P {secrets[1]} -k {secrets[2]}"
+    code, _, _ = watch(
+        report_dir, "--stall", "2", "--on-hang", "kill", "--", "sh", "-c", script, "-p", secrets[0]
+    )
+    # THEN the hang is reported and no file watch writes holds them
+    assert code == 1
+    (run_dir,) = report_dir.iterdir()
+    files = {p.name: p.read_text(errors="replace") for p in run_dir.rglob("*") if p.is_file()}
+    assert {"watch.json", "report.md", "inspect.json"} <= set(files)
+    for name, text in files.items():
+        for secret in secrets:
+            assert secret not in text, f"{secret} leaked into {name}"
+    assert "<redacted>" in files["watch.json"]
+
+
 def test_the_jobs_stdin_stdout_and_exit_code_pass_through(report_dir: Path) -> None:
     code, out, data = watch(report_dir, "--", sys.executable, str(JOBS), "echo", stdin="hello\n")
     assert (code, out) == (3, "HELLO\n")

@@ -93,6 +93,19 @@ _KINDS: dict[str, Any] = {
 _EXPECTED = {float: "a number", _flag: "true or false"}
 
 
+ENTRY_POINT = "gvlstress"
+"""This plugin's name under ``[project.entry-points.pytest11]``."""
+
+
+def pytest_plugin_registered(plugin: object, plugin_name: str, manager: pytest.PytestPluginManager) -> None:
+    """``pytest -p gvlstress.pytest_plugin`` registers this module under its module name before
+    the entry points are loaded; the entry point would then register it again, under
+    `ENTRY_POINT`, which pluggy refuses ("Plugin already registered"). Loaded once either way:
+    the entry point's name is blocked, so the entry point is skipped."""
+    if plugin is sys.modules[__name__] and plugin_name != ENTRY_POINT and not manager.has_plugin(ENTRY_POINT):
+        manager.set_blocked(ENTRY_POINT)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("gvlstress", "gvlstress stress runs")
     for s in PLUGIN_SETTINGS:

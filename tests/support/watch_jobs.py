@@ -86,17 +86,17 @@ def main(mode: str, seconds: float) -> int:
     elif mode == "feeder":
         import subprocess
 
-        child = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        cat = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
 
         def feed() -> None:
             time.sleep(seconds)  # the late input itself
-            assert child.stdin is not None
-            child.stdin.write(b"input\n")
-            child.stdin.close()
+            assert cat.stdin is not None
+            cat.stdin.write(b"input\n")
+            cat.stdin.close()
 
         threading.Thread(target=feed).start()
         print("ready", flush=True)
-        assert child.wait() == 0
+        assert cat.wait() == 0
     elif mode == "peer":
         server = socket.socket()
         server.bind(("127.0.0.1", 0))

@@ -31,7 +31,8 @@ from gvlstress.probes.core import Keep, keep_all
 from gvlstress.reporters import json_report, markdown
 from gvlstress.reporters.files import write_atomic
 from gvlstress.supervisor.events import StopFlag
-from gvlstress.supervisor.watching import Watcher, WatchPlan, check_pid, restricted_ptrace
+from gvlstress.supervisor.jobio import check_pid
+from gvlstress.supervisor.watching import Watcher, WatchPlan, restricted_ptrace
 from gvlstress.system import watchdog
 from gvlstress.system.redact import redact_argv, redact_path
 
@@ -42,6 +43,12 @@ class View(Protocol):
     def reading(self, r: TreeReading, quiet_s: float, last: str) -> None: ...
 
     def quiet(self, spell: Quiet) -> None: ...
+
+    def stopped(self, spell: Quiet) -> None:
+        """The job was found stopped by job control: resumed or reported (`spell.summary`)."""
+
+    def kept(self, pid: int, group: bool) -> None:
+        """After a hang, the job is left running for a human (--on-hang keep)."""
 
     def hang(self, judged: Mapping[int, Judgement], quiet_s: float, found: InspectResult) -> None:
         """A hang, its report already on disk (`found.run_dir`)."""
@@ -82,6 +89,14 @@ class _Reports:
     def quiet(self, spell: Quiet, seen: Seen) -> None:
         if self.view is not None:
             self.view.quiet(spell)
+
+    def stopped(self, spell: Quiet) -> None:
+        if self.view is not None:
+            self.view.stopped(spell)
+
+    def kept(self, pid: int, group: bool) -> None:
+        if self.view is not None:
+            self.view.kept(pid, group)
 
     def hang_found(self, seen: Seen, quiet_s: float) -> InspectResult:
         procs = []
@@ -138,6 +153,13 @@ def blind_spots(plan: WatchPlan) -> tuple[str, ...]:
     return tuple(out)
 
 
+AT_ONCE_S = 2.0
+AT_ONCE_CODES = (2, 126, 127)
+"""A job started here that ended this soon with one of these codes never ran as a job (Python's
+"can't open file" and a usage error: 2; a shell's "not executable" 126, "not found" 127): its
+exit is said, and no report is written for it. Any other code is the job's own end, reported."""
+
+
 def watch(
     plan: WatchPlan,
     report_dir: Path = Path("reports"),
@@ -152,19 +174,18 @@ def watch(
 ) -> WatchResult:
     """Watch the job until it ends (or a stop); report a hang with the look ``inspect --tree``
     gives. `keep_core`: bytes kept per core of a hung process (None: no core). `name`: the run
-    directory's (default: watch-PID or watch-COMMAND). `hangs_only` (the pytest plugin's watch
+    directory's (default: watch-PID or watch-COMMAND; made as the watch ends, or at a hang;
+    none for a job that failed at once, `AT_ONCE_S`). `hangs_only` (the pytest plugin's watch
     of one test): no run directory and no files unless a hang was found. `blind`: what the
     caller knows this watch cannot see (default: `blind_spots`)."""
     check_report_dir(report_dir)
     if plan.pid is not None:
-        check_pid(plan.pid, lambda p: psutil.Process(p).uids().real in (os.getuid(), 0) or os.geteuid() == 0)
+        check_pid(plan.pid)
     started = utc_now()
     if name is None:
         name = f"watch-{plan.pid}" if plan.pid is not None else f"watch-{Path(plan.command[0]).name}"
     said = redact_argv(command if command is not None else tuple(sys.argv))
     reports = _Reports(lambda: new_run_dir(report_dir, name, started), said, view, keep_core)
-    if not hangs_only:
-        reports.make()  # now: a watch stopped early still leaves its files
     stop = stop if stop is not None else StopFlag()
     t0 = time.monotonic()
     watcher = Watcher(plan, stop, reports)
@@ -172,12 +193,22 @@ def watch(
         try:
             watcher.run()
         finally:
+            seconds = round(time.monotonic() - t0, 1)
+            at_once = (
+                plan.pid is None
+                and watcher.exit_code in AT_ONCE_CODES
+                and time.monotonic() - t0 < AT_ONCE_S
+                and reports.found is None
+                and not stop
+            )
+            if not hangs_only and not at_once:
+                reports.make()
             result = WatchResult(
                 command=redact_argv(plan.command) if plan.command else (f"pid {plan.pid}",),
                 pid=getattr(watcher, "pid", plan.pid or 0),
                 attached=plan.pid is not None,
                 started_at=started.isoformat(timespec="seconds"),
-                seconds=round(time.monotonic() - t0, 1),
+                seconds=seconds,
                 stall_s=plan.stall_s,
                 quiet=tuple(watcher.spells),
                 hang=reports.found,

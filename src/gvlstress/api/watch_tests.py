@@ -78,6 +78,12 @@ class _Tell:
     def quiet(self, spell: Quiet) -> None:
         pass
 
+    def stopped(self, spell: Quiet) -> None:
+        self.out.say(f"\ngvlstress watch: {self.nodeid}: {spell.summary}")
+
+    def kept(self, pid: int, group: bool) -> None:
+        pass  # the plugin's watch never acts on a test
+
     def hang(self, judged: Mapping[int, Judgement], quiet_s: float, found: InspectResult) -> None:
         lines = watched_test_lines(self.nodeid, found, quiet_s)
         self.out.send(hang=self.nodeid, report=found.run_dir, text="\n".join(lines))

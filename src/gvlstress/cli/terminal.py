@@ -57,10 +57,14 @@ def make_console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, file=file, highlight=False, soft_wrap=True, width=width, emoji=False)
 
 
+STOPS = (signal.SIGINT, signal.SIGTERM)
+"""What stops a command the way Ctrl-C does (`stop_on_signals`'s default)."""
+
+
 @contextmanager
-def stop_on_signals() -> Iterator[StopFlag]:
-    """Ctrl-C and SIGTERM set a flag the supervisor polls: it tears down and still reports. A
-    second one stops at once (StopNow), for when what runs never looks at the flag."""
+def stop_on_signals(signals: tuple[int, ...] = STOPS) -> Iterator[StopFlag]:
+    """Ctrl-C and SIGTERM (or `signals`) set a flag the supervisor polls: it tears down and still
+    reports. A second one stops at once (StopNow), for when what runs never looks at the flag."""
     stop = StopFlag()
 
     def handle(signum: int, _frame: object) -> None:
@@ -68,7 +72,7 @@ def stop_on_signals() -> Iterator[StopFlag]:
             raise StopNow(signum)
         stop.set(signum)
 
-    previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = {sig: signal.signal(sig, handle) for sig in signals}
     try:
         yield stop
     finally:

@@ -83,3 +83,14 @@ def reading(pids: Iterable[int], proc: str = "/proc") -> TreeReading:
     """The counters of `pids` now (those gone left out)."""
     now = time.monotonic()
     return TreeReading(now, tuple(c for p in pids if (c := counters(p, proc)) is not None))
+
+
+def stopped(pids: Iterable[int], proc: str = "/proc") -> tuple[int, ...]:
+    """Those of `pids` stopped now (state T: job control's SIGTTIN/SIGTTOU or a SIGSTOP; not a
+    tracer's stop, t)."""
+    out = []
+    for pid in pids:
+        stat = _read(f"{proc}/{pid}/stat")
+        if stat is not None and stat[stat.rfind(")") + 2 : stat.rfind(")") + 3] == "T":
+            out.append(pid)
+    return tuple(out)

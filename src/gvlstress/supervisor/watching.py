@@ -20,27 +20,27 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import select
 import signal
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO, Protocol
+from typing import Protocol
 
-from gvlstress.errors import EnvironmentProblem, UsageError
+from gvlstress.errors import UsageError
 from gvlstress.judge import progress
 from gvlstress.look.pipeline import RUN_WINDOW_S, Seen, look_and_judge
 from gvlstress.model import worst
 from gvlstress.model.look import Subject
 from gvlstress.model.watch import HangAction, Quiet, TreeReading
+from gvlstress.probes import procfs
 from gvlstress.probes import progress as counters
+from gvlstress.probes.linematch import Matcher
 from gvlstress.probes.tools import Hung
 from gvlstress.supervisor.events import StopFlag
+from gvlstress.supervisor.jobio import Output, TakeTerminal, no_sigttou, our_terminal
 from gvlstress.system import proctree, watchdog
 
 TICK_S = 1.0
@@ -85,29 +85,12 @@ class Watching(Protocol):
 
     def hang(self, seen: Seen, quiet_s: float) -> None: ...
 
+    def stopped(self, spell: Quiet) -> None:
+        """Processes of the job were found stopped by job control (or SIGSTOP): resumed, or
+        reported (`spell.summary` says which)."""
 
-class _Output:
-    """The job's stdout or stderr passed through unchanged, its lines counted (and matched)."""
-
-    def __init__(self, src: IO[bytes], dst: IO[bytes], regex: re.Pattern[bytes] | None) -> None:
-        self.lines = 0
-        self.matched = 0
-        self._src, self._dst, self._regex = src, dst, regex
-        self.thread = threading.Thread(target=self._pump, name="gvlstress-output", daemon=True)
-        self.thread.start()
-
-    def _pump(self) -> None:
-        partial = b""
-        while chunk := os.read(self._src.fileno(), 65536):
-            with contextlib.suppress(OSError):
-                self._dst.write(chunk)
-                self._dst.flush()
-            partial += chunk
-            *done, partial = partial.split(b"\n")
-            self.lines += len(done)
-            if self._regex is not None:
-                self.matched += sum(1 for line in done if self._regex.search(line))
-            partial = partial[-65536:]
+    def kept(self, pid: int, group: bool) -> None:
+        """A hang was found and the job is left running for a human (--on-hang keep)."""
 
 
 class Job:
@@ -117,21 +100,29 @@ class Job:
     def __init__(self, plan: WatchPlan) -> None:
         self.plan = plan
         self.popen: subprocess.Popen[bytes] | None = None
-        self.outputs: list[_Output] = []
+        self.outputs: list[Output] = []
         self._tty: int | None = None
-        regex = re.compile(plan.progress_regex.encode()) if plan.progress_regex else None
+        self.matcher: Matcher | None = None
         self._pidfd: int | None = None
         if plan.pid is not None:
             self.pid = plan.pid
             with contextlib.suppress(OSError, AttributeError):
                 self._pidfd = os.pidfd_open(self.pid)
             return
-        pipe = subprocess.PIPE if regex is not None else None
+        pipe = subprocess.PIPE if plan.progress_regex else None
         argv = list(plan.command)
         if restricted_ptrace():  # the stack tools are our children, not the job's ancestors
             argv = [sys.executable, "-m", "gvlstress.system.ptracer", str(os.getpid()), "--", *argv]
+        tty = our_terminal()
         try:
-            self.popen = subprocess.Popen(argv, stdout=pipe, stderr=pipe, process_group=0)
+            self.popen = subprocess.Popen(
+                argv,
+                stdout=pipe,
+                stderr=pipe,
+                process_group=0,
+                # before any thread of ours starts: a preexec_fn is safe then
+                preexec_fn=None if tty is None else TakeTerminal(tty),
+            )
         except OSError as exc:
             raise UsageError(
                 f"cannot start {plan.command[0]!r}: {exc.strerror}", hint="check the command after --"
@@ -140,32 +131,45 @@ class Job:
         watchdog.watch(self.pid)
         with contextlib.suppress(OSError, AttributeError):  # Linux 5.3+: wait on it, not in 50 ms polls
             self._pidfd = os.pidfd_open(self.pid)
-        if self.popen.stdout is not None and self.popen.stderr is not None:
+        if self.popen.stdout is not None and self.popen.stderr is not None and plan.progress_regex:
+            self.matcher = Matcher(plan.progress_regex)
             self.outputs = [
-                _Output(self.popen.stdout, sys.stdout.buffer, regex),
-                _Output(self.popen.stderr, sys.stderr.buffer, regex),
+                Output(self.popen.stdout, sys.stdout.buffer, self.matcher),
+                Output(self.popen.stderr, sys.stderr.buffer, self.matcher),
             ]
-        self._foreground()
+        self._foreground(tty)
 
-    def _foreground(self) -> None:
-        """Give the job the terminal, as a shell does, when gvlstress has it."""
-        with contextlib.suppress(OSError):
-            if os.isatty(0) and os.tcgetpgrp(0) == os.getpgrp():
-                old = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
-                try:
-                    os.tcsetpgrp(0, self.pid)
-                    self._tty = 0
-                finally:
-                    signal.signal(signal.SIGTTOU, old)
+    def _foreground(self, tty: int | None) -> None:
+        """Give the job the terminal `tty` (gvlstress's when the job started, or now), as a
+        shell does. The child took it already, before its exec: this records it, and is the
+        same call if the child has not got there yet."""
+        if tty is None:
+            return
+        with no_sigttou(), contextlib.suppress(OSError):
+            os.tcsetpgrp(tty, self.pid)
+            self._tty = tty
+
+    def resume(self) -> bool:
+        """A job stopped by job control (it read or wrote the terminal from a background
+        group): given the terminal if gvlstress has it, then continued (SIGCONT to its group),
+        as a shell's ``fg``. False when the terminal is not ours to give."""
+        if self.popen is None:
+            return False
+        if self._tty is None:
+            self._foreground(our_terminal())
+        if self._tty is None:
+            return False
+        with no_sigttou(), contextlib.suppress(OSError):
+            os.tcsetpgrp(self._tty, self.pid)
+        self.signal(signal.SIGCONT)
+        return True
 
     def release_terminal(self) -> None:
+        """The terminal back to gvlstress's group (at the end, or after a hang kept for a human:
+        then Ctrl-C reaches watch, which passes it on and ends the job's tree)."""
         if self._tty is not None:
-            old = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
-            try:
-                with contextlib.suppress(OSError):
-                    os.tcsetpgrp(self._tty, os.getpgrp())
-            finally:
-                signal.signal(signal.SIGTTOU, old)
+            with no_sigttou(), contextlib.suppress(OSError):
+                os.tcsetpgrp(self._tty, os.getpgrp())
             self._tty = None
 
     def ended(self, timeout: float = 0.0, wake: StopFlag | None = None) -> int | None:
@@ -220,6 +224,13 @@ class Job:
             self._pidfd = None
         for o in self.outputs:
             o.thread.join(timeout=2)
+        if self.matcher is not None:
+            self.matcher.close()
+
+
+RESUMES = 3
+"""How often a job stopped by job control is resumed before it is only reported (a process
+that keeps reading the terminal from a group of its own would be stopped again at once)."""
 
 
 class Watcher:
@@ -232,6 +243,11 @@ class Watcher:
         self.hang_seen: Seen | None = None
         self.action: str | None = None
         self.exit_code: int | None = None
+        self.resumed = 0
+        self.reported_stop = False
+        self.healthy_prints: dict[int, tuple[tuple[object, ...], ...]] = {}
+        """Each process's `fingerprint` as the last look, which found the tree healthy, left it."""
+        self.last_healthy: tuple[Seen, Quiet] | None = None
         self.t0 = time.monotonic()
 
     def run(self) -> None:
@@ -269,11 +285,19 @@ class Watcher:
             last = r
             if moved.moved:
                 moved_at, step, said = r.at, 0, "; ".join(moved.signs)
+                self.healthy_prints = {}  # a new spell: its first look is a whole one
             quiet = r.at - moved_at
+            if quiet >= TICK_S and (stopped := counters.stopped(pids)):
+                self._stopped(job, stopped, r.at)
             self.tell.reading(r, quiet, said)
             if self.hang_seen is not None or quiet < look_due(self.plan.stall_s, step):
                 continue
-            seen = self._look(counters.tree(job.pid, skip=me))
+            tree_now = counters.tree(job.pid, skip=me)
+            if self._unchanged(tree_now, r.at, quiet):
+                step += 1
+                continue
+            prints = {q: fingerprint(q) for q in tree_now}  # before the look's stops disturb them
+            seen = self._look(tree_now)
             hung = [p for p, j in seen.judged.items() if j.hung]
             ended = _ended_since(job, pids, r, hung, explicit) if hung else None
             if ended is not None:
@@ -296,7 +320,53 @@ class Watcher:
             spell = Quiet(round(r.at - self.t0, 1), round(quiet, 1), verdict, _summary(seen), False)
             self.spells.append(spell)
             self.tell.quiet(spell, seen)
+            self.last_healthy = (seen, spell)
+            self.healthy_prints = {q: f for q, f in prints.items() if f is not None}
             step += 1
+
+    def _unchanged(self, pids: tuple[int, ...], at: float, quiet: float) -> bool:
+        """The quiet tree is as the last look, which found it healthy, left it: the same
+        processes, each thread in the same wait (state, wait channel, system call and its
+        arguments), none running or in the disk. Then /proc alone judges it (healthy, as
+        before) and no stack is taken, no process stopped: the look's cost is a /proc read."""
+        if not self.healthy_prints or self.last_healthy is None or set(pids) != set(self.healthy_prints):
+            return False
+        if any(fingerprint(p) != self.healthy_prints[p] for p in pids):
+            return False
+        seen, before = self.last_healthy
+        summary = (
+            f"unchanged since the look at {before.at_s:.0f}s (every thread in the same wait): judged from "
+            "/proc alone, no stack taken, no process stopped"
+        )
+        spell = Quiet(round(at - self.t0, 1), round(quiet, 1), before.verdict, summary, False)
+        self.spells.append(spell)
+        self.tell.quiet(spell, seen)
+        return True
+
+    def _stopped(self, job: Job, pids: tuple[int, ...], at: float) -> None:
+        """Processes of the job stopped (state T): job control's SIGTTIN/SIGTTOU (a read or a
+        write of the terminal from a background group), or a SIGSTOP. Resumed as a shell's
+        ``fg`` would when the terminal is gvlstress's to give (at most RESUMES times), else
+        reported once: a stopped job is never watched as a healthy quiet one."""
+        if self.resumed < RESUMES and job.resume():
+            self.resumed += 1
+            for pid in pids:  # a descendant in a group of its own is not in the job's group
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGCONT)
+            what = "resumed it (the terminal given to its group, then SIGCONT)"
+        elif self.reported_stop:
+            return
+        else:
+            self.reported_stop = True
+            cont = f"kill -CONT -- -{job.pid}" if job.popen is not None else f"kill -CONT {job.pid}"
+            what = (
+                f"it is left stopped and NOT judged healthy: continue it with `{cont}`, or run watch in "
+                "the foreground of the terminal the job reads"
+            )
+        summary = f"stopped (state T: job control's SIGTTIN/SIGTTOU, or SIGSTOP): pids {', '.join(map(str, pids))}; {what}"
+        spell = Quiet(round(at - self.t0, 1), 0.0, "stopped", summary, False)
+        self.spells.append(spell)
+        self.tell.stopped(spell)
 
     def _look(self, pids: tuple[int, ...]) -> Seen:
         """The tree through the one look pipeline; every process has gone quiet (a progress
@@ -315,6 +385,8 @@ class Watcher:
             self.action = f"sent {signal.Signals(self.plan.hang_signal).name} to the job"
         else:
             self.action = f"left the job running (pid {job.pid}) for a human"
+            job.release_terminal()  # Ctrl-C now reaches watch, which passes it on and ends the tree
+            self.tell.kept(job.pid, job.popen is not None)
 
     def _stop(self, job: Job) -> None:
         """gvlstress was asked to stop: the job gets the same signal and GRACE_S to end, then its
@@ -325,6 +397,16 @@ class Watcher:
         self.exit_code = job.ended(GRACE_S)
         if self.exit_code is None:
             job.kill_tree()
+
+
+def fingerprint(pid: int) -> tuple[tuple[object, ...], ...] | None:
+    """Where each of the process's threads waits, from /proc alone (no ptrace): its id,
+    state, wait channel, system call and arguments. None when it is gone, or when a thread
+    runs or waits on the disk (no picture to compare: a spin looks the same twice)."""
+    sample = procfs.sample(pid)
+    if sample is None or any(t.state in ("R", "D") for t in sample.threads):
+        return None
+    return tuple((t.tid, t.state, t.wchan, t.syscall, t.args) for t in sample.threads)
 
 
 def _summary(seen: Seen) -> str:
@@ -344,17 +426,6 @@ def restricted_ptrace() -> bool:
     except (OSError, ValueError):
         return False
     return scope == 1 and os.geteuid() != 0
-
-
-def check_pid(pid: int, own: Callable[[int], bool]) -> None:
-    """``--pid`` names a live user process this user may read."""
-    if counters.counters(pid) is None:
-        raise UsageError(f"no live process with pid {pid}", hint="check the pid (ps -ef)")
-    if not own(pid):
-        raise EnvironmentProblem(
-            f"process {pid} is not this user's: watch reads its /proc counters and, at a stall, its stacks",
-            hint="run as its owner or root",
-        )
 
 
 def _ended_since(

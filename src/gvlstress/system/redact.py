@@ -321,23 +321,58 @@ def redact_mapping(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 _SECRET_FLAG = re.compile(r"^--?[\w-]{0,64}$")
+SECRET_SHORT_FLAGS = frozenset({"-p", "-P", "-k", "-K"})
+"""Short options that take a password, passphrase or key in common tools (``mysql -p``,
+``sshpass -p``, ``openssl -k``, ``zip -P``, ``curl -K``): the value after one is redacted unless
+it is a plain number (``ssh -p 22``, ``xargs -P 4``) or a script (``python -P train.py``). The
+cost: a ``pytest -k EXPR`` or ``-p PLUGIN`` is redacted too; a report is better without a
+pytest keyword than with a password."""
+_WORDS = re.compile(r"(\s+)")
+
+
+def _secret_flag(flag: str) -> bool:
+    """Does the value after this argument hold a secret (``--token X``, ``-p X``)?"""
+    if flag in SECRET_SHORT_FLAGS:
+        return True
+    return _SECRET_FLAG.match(flag) is not None and secret_name(flag) and "=" not in flag
+
+
+def _after_flag(flag: str, value: str) -> str:
+    """The value after a secret flag: redacted whatever it is after a named one (``--pin 1234``);
+    after a short one unless plainly no secret (a port, a count, a script, another flag)."""
+    bare = value.strip("\"'")
+    if flag in SECRET_SHORT_FLAGS and (plain_value(bare) or bare.startswith("-") or bare.endswith(".py")):
+        return value
+    return REDACTED
+
+
+def _redact_arg(arg: str) -> str:
+    key, sep, value = arg.partition("=")
+    if sep and secret_name(key) and not plain_value(value) and len(key) <= 64:
+        return f"{key}={REDACTED}"
+    if any(c.isspace() for c in arg) and len(arg) <= SCAN_CAP:  # a shell's script (sh -c '... -p X')
+        words = _WORDS.split(arg)
+        for i in range(2, len(words), 2):
+            flag = words[i - 2].lstrip("\"'")
+            if _secret_flag(flag):
+                words[i] = _after_flag(flag, words[i])
+        arg = "".join(words)
+    return redact_text(arg)
 
 
 def redact_argv(argv: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     """A command line with secrets redacted: by value in every argument, the value after a
-    secret-named flag (``--token X``, ``--password X``) whatever it looks like, and the value
-    of a secret-named option (``-o password=X``, ``--api-key=X``)."""
+    secret-named flag (``--token X``, ``--password X``) or a short password/key option (``-p X``,
+    `SECRET_SHORT_FLAGS`) whatever it looks like, and the value of a secret-named option
+    (``-o password=X``, ``--api-key=X``); a shell script's words (``sh -c '... -p X'``) alike."""
     out: list[str] = []
     for i, arg in enumerate(argv):
-        prev = argv[i - 1] if i else ""
-        if i and _SECRET_FLAG.match(prev) and secret_name(prev) and "=" not in prev:
-            out.append(REDACTED)
-            continue
-        key, sep, value = arg.partition("=")
-        if sep and secret_name(key) and not plain_value(value) and len(key) <= 64:
-            out.append(f"{key}={REDACTED}")
-            continue
-        out.append(redact_text(arg))
+        if i and _secret_flag(argv[i - 1]):
+            redacted = _after_flag(argv[i - 1], arg)
+            if redacted == REDACTED:
+                out.append(REDACTED)
+                continue
+        out.append(_redact_arg(arg))
     return tuple(out)
 
 

@@ -23,6 +23,10 @@ DATA_DEFAULTS: dict[str, Any] = {
     "tracks": False,
 }
 
+BUILT_IN_TRACKS = ("signal",)
+"""The synthetic dataset's tracks when it is built with tracks (``gvl_scripts/build_dataset.py``
+names its one bigWig track so): ``-o tracks=NAMES`` picks among these."""
+
 
 OPEN_KEYS = ("jitter", "rc_neg", "deterministic")
 """``Dataset.open`` keywords a user's dataset may be opened with (``-o jitter=2``)."""

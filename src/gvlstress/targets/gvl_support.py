@@ -21,7 +21,7 @@ from gvlstress.probes import interpreter, tools
 from gvlstress.scenario import Scenario
 from gvlstress.system.cache import cache_root
 from gvlstress.targets.base import KnownHang, LoaderFacts, PoolCap, TargetPlan
-from gvlstress.targets.gvl_data import DATA_DEFAULTS, LOADERS, MODES, SEQS, USER_KEYS
+from gvlstress.targets.gvl_data import BUILT_IN_TRACKS, DATA_DEFAULTS, LOADERS, MODES, SEQS, USER_KEYS
 
 BUILD_TIMEOUT_S = 900.0
 _PROBE = (
@@ -250,6 +250,24 @@ def user_dataset(scenario: Scenario, python: str, version: str, options: dict[st
     }
 
 
+def built_in_tracks(scenario: Scenario, tracks: Any) -> tuple[bool, str | None]:
+    """``-o tracks=`` on the synthetic dataset: (build it with tracks, the names the workers
+    select, None: all or none). A name it has not is refused (one line, exit 2), never dropped."""
+    if not isinstance(tracks, str):
+        return bool(tracks), None
+    if tracks.strip().lower() in ("none", "false", ""):
+        return False, None
+    names = [t.strip() for t in tracks.split(",")]
+    missing = [t for t in names if t not in BUILT_IN_TRACKS]
+    if missing:
+        raise UsageError(
+            f"{_where(scenario)} tracks={tracks}: the built-in dataset has no track "
+            f"{', '.join(repr(t) for t in missing)} (its tracks: {', '.join(BUILT_IN_TRACKS)})",
+            hint=f"-o tracks={','.join(BUILT_IN_TRACKS)}, -o tracks=true (all) or -o tracks=none",
+        )
+    return True, ",".join(names)
+
+
 def prepare(scenario: Scenario) -> TargetPlan:
     opts = dict(scenario.options)
     unknown = set(opts) - _OPTIONS
@@ -274,6 +292,8 @@ def prepare(scenario: Scenario) -> TargetPlan:
         )
     if scenario.fault != "none":
         raise UsageError("the genvarloader target has no fault modes", hint="faults are for --target native")
+    if "dataset" not in opts:  # before anything starts: a name it has not is the user's slip
+        with_tracks, track_names = built_in_tracks(scenario, opts.get("tracks"))
     python = scenario.python or sys.executable
     info = probe_interpreter(python)
     version = str(info["version"])
@@ -281,12 +301,12 @@ def prepare(scenario: Scenario) -> TargetPlan:
         data = user_dataset(scenario, python, version, _user_options(scenario, opts))
         opened = {k: data[k] for k in ("dataset", "seqs", *USER_KEYS, "tracks") if k in data}
     else:
-        params = {k: opts.get(k, v) for k, v in DATA_DEFAULTS.items()}
+        params = {k: opts.get(k, v) for k, v in DATA_DEFAULTS.items()} | {"tracks": with_tracks}
         data = dataset(python, version, params, Path(opts["cache_dir"]) if opts.get("cache_dir") else None)
         opened = {
             "dataset": data["dataset"],
             "reference": data["reference"],
-            "tracks": data["tracks"] or None,
+            "tracks": (track_names or True) if data["tracks"] else None,
         }
     new = not RECORD.keeps_inherited(version)
     force = bool(opts.get("force_parallel", True))

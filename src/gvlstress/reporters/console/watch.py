@@ -1,8 +1,10 @@
 """What `gvlstress watch` shows while it watches: a live table on stderr (the job keeps stdout
-and the terminal) when asked, else one line per quiet spell and per hang."""
+and the terminal) when asked, else one line per quiet spell and per hang. Every line of watch's
+own starts with `PREFIX` (they share stderr with the job's unless ``--log FILE``)."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Mapping
 
 from rich.console import Console
@@ -14,6 +16,8 @@ from gvlstress.judge.across import Judgement
 from gvlstress.model import InspectResult
 from gvlstress.model.watch import Quiet, TreeReading, WatchResult
 from gvlstress.system.text import clip, one_line
+
+PREFIX = "gvlstress watch: "
 
 
 class WatchView:
@@ -52,6 +56,17 @@ class WatchView:
     def quiet(self, spell: Quiet) -> None:
         self._say(f"quiet for {spell.quiet_s:.0f}s: looked, healthy ({spell.verdict}): {spell.summary}")
 
+    def stopped(self, spell: Quiet) -> None:
+        self._say(f"the job is {spell.summary}")
+
+    def kept(self, pid: int, group: bool) -> None:
+        """How to end a hung job left running (--on-hang keep): the terminal blocks otherwise."""
+        how = f"kill -- -{pid}" if group else f"kill {pid}"
+        self._say(
+            f"the hung job is left running (pid {pid}, --on-hang keep) and this watch waits for it: "
+            f"end it with Ctrl-C here (passed on, then its tree killed after 10s) or `{how}`"
+        )
+
     def hang(self, judged: Mapping[int, Judgement], quiet_s: float, found: InspectResult) -> None:
         hung = [(p, j) for p, j in judged.items() if j.hung]
         for pid, j in hung[:4]:
@@ -63,7 +78,7 @@ class WatchView:
 
     def _say(self, text: str, markup: bool = False) -> None:
         line = clip(one_line(text), 400)
-        self.console.print(line if markup else escape(line), markup=True, highlight=False)
+        self.console.print(PREFIX + (line if markup else escape(line)), markup=True, highlight=False)
 
     def close(self) -> None:
         if self._live is not None:
@@ -84,8 +99,16 @@ def print_watch(console: Console, result: WatchResult) -> None:
         console.print(
             escape(f"gvlstress watch: stopped by {result.stopped_by}; no hang seen in {result.seconds:.0f}s")
         )
+    elif not result.report_dir and (result.exit_code or 0) > 0:
+        console.print(
+            escape(
+                f"gvlstress watch: the job exited {result.exit_code} at once ({result.seconds:.1f}s): it "
+                "never ran as a job (check the command after --); nothing watched, no report written"
+            )
+        )
+        return
     else:
-        end = f"exit code {result.exit_code}" if result.exit_code is not None else "ended"
+        end = _ended(result.exit_code) if result.exit_code is not None else "ended"
         console.print(
             escape(
                 f"gvlstress watch: the job {end}; no hang ({len(result.quiet)} quiet spell(s) judged healthy)"
@@ -93,7 +116,17 @@ def print_watch(console: Console, result: WatchResult) -> None:
         )
     for b in result.blind:
         console.print(escape(f"gvlstress watch: could not see {b}"))
-    console.print(escape(f"report: {result.report_dir}/report.md"))
+    console.print(escape(f"gvlstress watch: report: {result.report_dir}/report.md"))
+
+
+def _ended(code: int) -> str:
+    """How the job ended, from its exit code: 'exited 3', or 'was killed by SIGTERM' for -15."""
+    if code >= 0:
+        return f"exited {code}"
+    try:
+        return f"was killed by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"was killed by signal {-code}"
 
 
 def watched_test_lines(nodeid: str, found: InspectResult, quiet_s: float) -> list[str]:
