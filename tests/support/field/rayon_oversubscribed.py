@@ -1,0 +1,27 @@
+"""Shape: the built-in rayon loader (gvlstress_native) at full oversubscription: RAYON_NUM_THREADS
+=16 on a 2-core machine, batches pulled in a loop (the GIL released inside each batch)."""
+
+# ruff: noqa: T201  (printing `ready` is the protocol)
+
+from __future__ import annotations
+
+import os
+
+os.environ["RAYON_NUM_THREADS"] = "16"
+
+import gvlstress_native  # noqa: E402
+
+import _field  # noqa: E402
+
+
+def main() -> None:
+    loader = gvlstress_native.Loader(seed=1, samples=8, region_len=16384, batch_size=128)
+    loader.next_batch()  # rayon's pool starts here
+    assert gvlstress_native.current_num_threads() == 16
+    _field.ready()
+    while not _field.over():
+        loader.next_batch()
+
+
+if __name__ == "__main__":
+    main()
