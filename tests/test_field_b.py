@@ -13,5 +13,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 
 @pytest.mark.parametrize(("program", "load"), params(1))
-def test_a_healthy_field_program_is_never_called_a_hang(program: Program, load: str, report_dir: Path) -> None:
+def test_a_healthy_field_program_is_never_called_a_hang(
+    program: Program, load: str, report_dir: Path
+) -> None:
     check_program(program, load, report_dir)

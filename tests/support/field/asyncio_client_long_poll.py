@@ -1,8 +1,6 @@
 """Shape: an asyncio client connected to a server process (a child) that answers a long poll only
 every 6 s: the client's loop waits in epoll_wait on a socket whose peer is alive and idle."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import asyncio

@@ -1,8 +1,6 @@
 """Shape: an asyncio TCP server that nobody connects to (idle by design): the event loop sits in
 epoll_wait with its listening socket and no timer but the one that ends the job."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import asyncio

@@ -1,17 +1,14 @@
 """Shape: a long checkpoint write: a 64 MB numpy state saved in 8 MB chunks to a file, each chunk
 flushed and fsynced (a slow disk), then renamed over the last checkpoint, over and over."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import os
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 import _field
+import numpy as np
 
 
 def save(state: np.ndarray, path: Path) -> None:

@@ -1,8 +1,6 @@
 """Shape: compression and hashing in 3 threads (zlib level 6, lzma preset 1, sha256 over 8 MB
 blocks), all releasing the GIL in C; the main thread in join()."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import hashlib

@@ -1,14 +1,11 @@
 """Shape: dask.bag on dask's local multiprocessing scheduler (2 processes): a map/filter/fold over
 200k records computed over and over; the launcher waits on the worker processes."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
+import _field
 import dask
 import dask.bag as db
-
-import _field
 
 
 def score(i: int) -> int:

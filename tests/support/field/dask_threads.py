@@ -1,14 +1,11 @@
 """Shape: dask.array on dask's local threaded scheduler (4 threads): a chunked reduction and a
 matmul computed over and over; the main thread waits on the scheduler's queue."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
+import _field
 import dask
 import dask.array as da
-
-import _field
 
 
 def main() -> None:

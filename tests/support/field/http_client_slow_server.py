@@ -1,8 +1,6 @@
 """Shape: urllib requests to a local http server process (a child) that takes 5 s per reply: the
 client's main thread waits in recv on a socket whose peer is alive and sleeping."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import subprocess

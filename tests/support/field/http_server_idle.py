@@ -1,8 +1,6 @@
 """Shape: an http.server ThreadingHTTPServer in serve_forever(), waiting for requests that do not
 come (a model or metrics endpoint between requests); a timer thread shuts it down at the end."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import threading

@@ -1,14 +1,11 @@
 """Shape: joblib Parallel(n_jobs=2, backend="loky") over numpy tasks on large arrays (joblib
 memory-maps them into the workers); the launcher waits for the batch."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
+import _field
 import numpy as np
 from joblib import Parallel, delayed
-
-import _field
 
 
 def task(x: np.ndarray, seed: int) -> float:

@@ -1,15 +1,12 @@
 """Shape: joblib Parallel(n_jobs=2) on its default loky backend, tasks computing in plain Python
 (about 2 s each); the launcher inside Parallel.__call__, loky's management thread behind it."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import time
 
-from joblib import Parallel, delayed
-
 import _field
+from joblib import Parallel, delayed
 
 
 def task(seconds: float) -> int:

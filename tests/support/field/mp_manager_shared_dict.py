@@ -2,8 +2,6 @@
 update a managed dict every 2 s and sleep between; the parent in join(). Every wait ends on a
 live process: the workers' sleeps, the server's accept and reads."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp

@@ -1,8 +1,6 @@
 """Shape: a parent in multiprocessing Pipe.recv() while its child (spawn) computes the reply for
 5 s (a model server answering a slow request): the parent's read waits on a busy live peer."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp

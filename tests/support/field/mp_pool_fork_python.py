@@ -1,8 +1,6 @@
 """Shape: multiprocessing.Pool(2) over fork, both workers computing in plain Python; the launcher
 waits in map() for the results (issue 42's first false alarm: a pool that computes for 50 s)."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp

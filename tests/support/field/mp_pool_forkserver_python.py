@@ -1,8 +1,6 @@
 """Shape: multiprocessing.Pool(2) over forkserver, both workers computing in plain Python; the
 launcher waits in map(); the fork server waits for the next request."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp

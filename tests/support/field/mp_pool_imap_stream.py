@@ -1,15 +1,12 @@
 """Shape: multiprocessing.Pool(2) over spawn, imap_unordered over many small numpy tasks: results
 stream back through the pool's pipes all along (the commonest data-processing loop)."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp
 
-import numpy as np
-
 import _field
+import numpy as np
 
 
 def task(seed: int) -> float:

@@ -1,8 +1,6 @@
 """Shape: multiprocessing.Pool(3) over fork whose tasks sleep (waiting on I/O, a rate limit, a
 remote service); the launcher waits in map() while all three workers sleep."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp

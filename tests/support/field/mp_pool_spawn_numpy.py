@@ -1,16 +1,13 @@
 """Shape: multiprocessing.Pool(2) over spawn, both workers computing in numpy (matmuls on small
 matrices that stay in cache: no new memory, no syscall); the launcher waits in map()."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp
 import time
 
-import numpy as np
-
 import _field
+import numpy as np
 
 
 def task(seconds: float) -> float:

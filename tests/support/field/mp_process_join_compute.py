@@ -1,8 +1,6 @@
 """Shape: two multiprocessing.Process children (fork) computing in Python; the parent in join()
 (the parent's only thread waits on a child that is busy)."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp

@@ -2,8 +2,6 @@
 behind a slow consumer (the parent, 3 s per item): the put waits on a semaphore in shared memory
 that only the consumer's get() releases."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp

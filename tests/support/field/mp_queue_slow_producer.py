@@ -1,8 +1,6 @@
 """Shape: a consumer blocked in multiprocessing.Queue.get() behind a producer Process (spawn) that
 takes 4 s per item (a slow reader of a remote source): the consumer's wait is on a live peer."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp

@@ -1,17 +1,14 @@
 """Shape: a numba @njit(parallel=True) prange loop called over and over: numba's own thread pool
 (its threading layer: omp, tbb or workqueue) computes, the main thread inside the compiled loop."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
+import _field
 import numba
 import numpy as np
 
-import _field
 
-
-@numba.njit(parallel=True, cache=False)
+@numba.njit(parallel=True, cache=False)  # type: ignore[untyped-decorator]
 def step(x: np.ndarray) -> float:
     total = 0.0
     for i in numba.prange(x.shape[0]):

@@ -1,17 +1,14 @@
 """Shape: OpenBLAS with 4 threads on a 2-core machine (oversubscribed), a loop of large matmuls:
 the BLAS threads spin and park between calls, the main thread mostly inside BLAS."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import os
 
 os.environ["OPENBLAS_NUM_THREADS"] = "4"
 
-import numpy as np  # noqa: E402
-
-import _field  # noqa: E402
+import _field
+import numpy as np
 
 
 def main() -> None:

@@ -1,14 +1,11 @@
 """Shape: polars lazy group_by/agg over 2M rows, collected over and over: polars' own thread
 pool (rayon) computes, the main thread waits inside collect() with the GIL released."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
+import _field
 import numpy as np
 import polars as pl
-
-import _field
 
 
 def main() -> None:

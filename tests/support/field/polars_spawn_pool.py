@@ -1,8 +1,6 @@
 """Shape: multiprocessing.Pool(2) over spawn (the way to use polars with processes), each worker
 running polars queries on its own frame; the launcher in imap()."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp

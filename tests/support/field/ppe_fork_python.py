@@ -1,8 +1,6 @@
 """Shape: concurrent.futures.ProcessPoolExecutor(2) over fork, a map() of tasks computing in plain
 Python (each about 2 s); the launcher iterates the results."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp

@@ -1,8 +1,6 @@
 """Shape: concurrent.futures.ProcessPoolExecutor(2) over forkserver whose tasks sleep (waiting on a
 remote service) in waves; the launcher in as_completed()."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp

@@ -1,17 +1,14 @@
 """Shape: concurrent.futures.ProcessPoolExecutor(2) over spawn, both workers computing in numpy;
 the launcher waits on the futures (issue 42: called a deadlock at the first look)."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-import numpy as np
-
 import _field
+import numpy as np
 
 
 def task(seconds: float) -> float:
@@ -27,8 +24,12 @@ def task(seconds: float) -> float:
 def main() -> None:
     with ProcessPoolExecutor(2, mp_context=mp.get_context("spawn")) as ex:
         futures = [ex.submit(task, _field.SECONDS + 0.5) for _ in range(2)]
-        workers = lambda: [p.pid for p in getattr(ex, "_processes", {}).values() if p.pid]  # noqa: E731
-        _field.settle(lambda: len(workers()) == 2 and all(_field.state(w) == "R" for w in workers()), "workers")
+
+        def computing() -> bool:
+            workers = [p.pid for p in getattr(ex, "_processes", {}).values() if p.pid]
+            return len(workers) == 2 and all(_field.state(w) == "R" for w in workers)
+
+        _field.settle(computing, "both workers computing")
         _field.ready()
         for f in futures:
             f.result(timeout=_field.MAX_S + 30)

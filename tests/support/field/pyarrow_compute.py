@@ -1,16 +1,13 @@
 """Shape: pyarrow compute over a 1M-row table (sort, group_by, a parquet round trip in memory),
 over and over: Arrow's CPU thread pool and the main thread inside Arrow's C++."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
+import _field
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
-
-import _field
 
 
 def main() -> None:
@@ -24,7 +21,7 @@ def main() -> None:
         sink = pa.BufferOutputStream()
         pq.write_table(table.take(ranked[:200_000]), sink)
         back = pq.read_table(pa.BufferReader(sink.getvalue()))
-        return by.num_rows + back.num_rows
+        return int(by.num_rows + back.num_rows)
 
     assert once() > 0
     _field.ready()

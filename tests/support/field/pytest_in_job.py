@@ -1,8 +1,6 @@
 """Shape: a pytest run inside a job (a CI step running a test suite): the job waits on the
 inner pytest, whose one slow test sleeps and computes in turns."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import os

@@ -1,17 +1,14 @@
 """Shape: the built-in rayon loader (gvlstress_native) at full oversubscription: RAYON_NUM_THREADS
 =16 on a 2-core machine, batches pulled in a loop (the GIL released inside each batch)."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import os
 
 os.environ["RAYON_NUM_THREADS"] = "16"
 
-import gvlstress_native  # noqa: E402
-
-import _field  # noqa: E402
+import _field
+import gvlstress_native
 
 
 def main() -> None:

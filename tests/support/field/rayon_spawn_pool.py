@@ -1,8 +1,6 @@
 """Shape: the built-in rayon loader (gvlstress_native) in 2 spawned Pool workers, 8 rayon threads
 each (16 on 2 cores), each worker pulling batches; the launcher waits in map()."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import multiprocessing as mp

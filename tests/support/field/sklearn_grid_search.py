@@ -1,15 +1,12 @@
 """Shape: scikit-learn GridSearchCV(n_jobs=2): the fits run in loky worker processes (joblib's
 default backend), the launcher waits on them; each fit a few hundred ms to seconds."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
+import _field
 from sklearn.datasets import make_classification
 from sklearn.model_selection import GridSearchCV
 from sklearn.svm import SVC
-
-import _field
 
 
 def main() -> None:

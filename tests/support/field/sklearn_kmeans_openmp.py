@@ -1,14 +1,11 @@
 """Shape: scikit-learn KMeans (Lloyd) on OpenMP threads (the libgomp scikit-learn ships), fitted
 over and over: the OpenMP team spins and parks between parallel regions."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
+import _field
 import numpy as np
 from sklearn.cluster import KMeans
-
-import _field
 
 
 def main() -> None:

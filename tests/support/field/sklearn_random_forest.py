@@ -1,14 +1,11 @@
 """Shape: scikit-learn RandomForestClassifier(n_jobs=2).fit over and over: joblib's threading
 backend builds the trees in threads (Cython, the GIL released), the main thread waits on them."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
+import _field
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
-
-import _field
 
 
 def main() -> None:

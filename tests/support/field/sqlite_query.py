@@ -1,8 +1,6 @@
 """Shape: sqlite3 aggregate queries over a 1M-row table in a file (an analytics step): the main
 thread inside SQLite's C code, the GIL released."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import random

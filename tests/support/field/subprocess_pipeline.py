@@ -1,8 +1,6 @@
 """Shape: a subprocess pipeline, slow producer | gzip | sha256sum (a CI step streaming logs or an
 export into a checksum); the producer writes a chunk every 3 s, the parent waits in wait()."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import subprocess
@@ -21,16 +19,19 @@ while (left := end - time.monotonic()) > 0:
 
 
 def main() -> None:
-    producer = subprocess.Popen([sys.executable, "-c", PRODUCER, str(_field.SECONDS + 0.5)], stdout=subprocess.PIPE)
+    producer = subprocess.Popen(
+        [sys.executable, "-c", PRODUCER, str(_field.SECONDS + 0.5)], stdout=subprocess.PIPE
+    )
     gzip = subprocess.Popen(["gzip", "-1"], stdin=producer.stdout, stdout=subprocess.PIPE)
     digest = subprocess.Popen(["sha256sum"], stdin=gzip.stdout, stdout=subprocess.PIPE)
-    assert producer.stdout is not None and gzip.stdout is not None
+    assert producer.stdout is not None
+    assert gzip.stdout is not None
     producer.stdout.close()  # the pipes belong to the pipeline's processes now
     gzip.stdout.close()
     _field.settle(lambda: _field.in_calls(gzip.pid, ["read"]), "gzip waiting for input")
     _field.ready()
     out, _ = digest.communicate(timeout=_field.MAX_S + 30)
-    assert producer.wait(30) == 0 and gzip.wait(30) == 0 and digest.returncode == 0
+    assert (producer.wait(30), gzip.wait(30), digest.returncode) == (0, 0, 0)
     assert len(out.split()[0]) == 64
 
 

@@ -1,8 +1,6 @@
 """Shape: a CI job's step waiting on a slow command (subprocess.run with a timeout, its output
 captured): the parent in its communicate() poll, the child a shell in `sleep`."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import os
@@ -14,7 +12,9 @@ import _field
 
 def main() -> None:
     def announce() -> None:
-        _field.settle(lambda: any(_field.children_of(c) for c in _field.children_of(os.getpid())), "the step's sleep")
+        _field.settle(
+            lambda: any(_field.children_of(c) for c in _field.children_of(os.getpid())), "the step's sleep"
+        )
         _field.ready()
 
     threading.Thread(target=announce, daemon=True).start()

@@ -1,8 +1,6 @@
 """Shape: a child waiting at a prompt on its own terminal (a pty: its controlling terminal, as
 `ssh`, `sudo` or an interactive tool have) while the parent reads the terminal's output."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import os

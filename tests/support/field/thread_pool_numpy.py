@@ -1,20 +1,17 @@
 """Shape: concurrent.futures.ThreadPoolExecutor(4) running numpy matmuls (the GIL released inside
 BLAS, pinned to one BLAS thread each, as a data pipeline does); the main thread in result()."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import time  # noqa: E402
-from concurrent.futures import ThreadPoolExecutor  # noqa: E402
+import time
+from concurrent.futures import ThreadPoolExecutor
 
-import numpy as np  # noqa: E402
-
-import _field  # noqa: E402
+import _field
+import numpy as np
 
 
 def task(seconds: float) -> float:

@@ -1,8 +1,6 @@
 """Shape: concurrent.futures.ThreadPoolExecutor(4) computing in plain Python: four threads take
 turns on the GIL, the main thread waits on their futures."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import time

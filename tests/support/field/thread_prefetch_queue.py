@@ -2,8 +2,6 @@
 training loop (the main thread) sleeps through its step (a device busy elsewhere): the put waits
 on a consumer that is alive and will take the next batch."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import queue

@@ -1,17 +1,29 @@
 """Shape: Hugging Face tokenizers: a BPE tokenizer trained in memory (no download), then
 encode_batch over 20k sentences over and over (its rayon pool encodes, the GIL released)."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import random
 
+import _field
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
-import _field
-
-WORDS = "the a loader batch worker pool thread process genome variant region sample read track".split()
+WORDS = [
+    "the",
+    "a",
+    "loader",
+    "batch",
+    "worker",
+    "pool",
+    "thread",
+    "process",
+    "genome",
+    "variant",
+    "region",
+    "sample",
+    "read",
+    "track",
+]
 
 
 def main() -> None:

@@ -1,15 +1,12 @@
 """Shape: zstandard compression with 2 worker threads of its own (ZstdCompressor(threads=2)) over
 a 32 MB buffer, round-tripped and checked, over and over."""
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 from __future__ import annotations
 
 import os
 
-import zstandard
-
 import _field
+import zstandard
 
 
 def main() -> None:
