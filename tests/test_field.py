@@ -342,20 +342,29 @@ for one not run because the job had ended by itself (its hold is bounded)."""
             out += [
                 f"watch's look after {q['quiet_s']:.1f}s quiet: {q['verdict']}: {q['summary']}"
                 for q in self.watch["quiet"]
-                if q["hang"] or Verdict(q["verdict"]).is_hang
+                if q["hang"] or is_hang(q["verdict"])
             ]
         for i, (code, data, _) in enumerate(self.inspects or [], 1):
             if data is None:
                 continue
-            bad = [p for p in data["processes"] if Verdict(p["diagnosis"]["verdict"]).is_hang]
+            bad = [p for p in data["processes"] if is_hang(p["diagnosis"]["verdict"])]
             out += [f"inspect {i}: pid {p['pid']}: {p['diagnosis']['summary']}" for p in bad]
             if code == 1 and not bad:
                 out.append(f"inspect {i}: exit 1")
         return out
 
 
+HANGS = frozenset(v.value for v in Verdict if v.is_hang)
+
+
+def is_hang(verdict: str) -> bool:
+    """A hang verdict by the model's own reckoning (`Verdict.is_hang`); a word outside it (a
+    process 'gone' during the look) is none."""
+    return verdict in HANGS
+
+
 def _hang_text(found: dict[str, Any]) -> str:
-    hung = [p for p in found["processes"] if Verdict(p["diagnosis"]["verdict"]).is_hang]
+    hung = [p for p in found["processes"] if is_hang(p["diagnosis"]["verdict"])]
     return "; ".join(f"pid {p['pid']}: {p['diagnosis']['summary']}" for p in hung) or "hang"
 
 
@@ -396,6 +405,7 @@ def field_run(program: Program, python: str, load: str, out: Path) -> Run:
     out.mkdir(parents=True, exist_ok=True)
     with contextlib.ExitStack() as stack:
         stack.callback(shutil.rmtree, scratch, ignore_errors=True)
+        stack.callback(_keep_internal_errors, Path(scratch), out)
         stack.callback(lambda: _kill(marked(token)))
         stack.enter_context(burners(LOADS[load], MAX_HOLD_S + READY_S + 120))
         with open(out / "watch.stderr", "wb") as err:
@@ -440,6 +450,12 @@ def field_run(program: Program, python: str, load: str, out: Path) -> Run:
     raise AssertionError("unreachable")  # the ExitStack does not swallow exceptions
 
 
+def _keep_internal_errors(scratch: Path, out: Path) -> None:
+    """gvlstress writes an internal error's traceback to TMPDIR (the run's scratch): kept."""
+    for f in scratch.glob("gvlstress-internal-error-*"):
+        shutil.copy(f, out / f.name)
+
+
 def _leftovers(token: str, timeout: float) -> list[int]:
     """What of the run still runs `timeout` seconds after watch ended ([] as soon as nothing
     is): a resource tracker takes a moment to see its pipe close."""
@@ -477,12 +493,12 @@ def looks(run: Run) -> str:
     if run.watch is None:
         return f"no report (watch exit {run.watch_code})"
     said = [
-        f"{q['quiet_s']:.0f}s " + (f"**{q['verdict']}**" if Verdict(q["verdict"]).is_hang else q["verdict"])
+        f"{q['quiet_s']:.0f}s " + (f"**{q['verdict']}**" if is_hang(q["verdict"]) else q["verdict"])
         for q in run.watch["quiet"]
     ]
     if run.watch.get("hang"):
         found = run.watch["hang"]
-        hung = [p for p in found["processes"] if Verdict(p["diagnosis"]["verdict"]).is_hang]
+        hung = [p for p in found["processes"] if is_hang(p["diagnosis"]["verdict"])]
         pattern = next((p["diagnosis"]["pattern"] or p["diagnosis"]["verdict"] for p in hung), "hang")
         said.append(f"**HANG: {pattern}** ({run.watch.get('action')})")
     return "; ".join(said) or "none: progress all along"
@@ -498,7 +514,7 @@ def verdict_counts(data: dict[str, Any] | None, code: int | None) -> str:
     for p in data["processes"]:
         seen[p["diagnosis"]["verdict"]] = seen.get(p["diagnosis"]["verdict"], 0) + 1
     text = ", ".join(
-        f"**{v}**" + (f" x{n}" if n > 1 else "") if Verdict(v).is_hang else v + (f" x{n}" if n > 1 else "")
+        f"**{v}**" + (f" x{n}" if n > 1 else "") if is_hang(v) else v + (f" x{n}" if n > 1 else "")
         for v, n in seen.items()
     )
     return text if code == 0 else f"{text} (exit {code})"
@@ -521,6 +537,8 @@ def problems(run: Run) -> list[str]:
         out.append(f"watch wrote no watch.json (exit {run.watch_code})")
     elif run.watch["action"] is not None:
         out.append(f"watch acted on the job: {run.watch['action']}")
+    elif run.watch["exit_code"] == 0 and run.watch["stopped_by"] is None:
+        pass  # the job ended by itself with 0 (maybe as our SIGTERM went out: watch's exit is then ours)
     elif run.stopped:  # the run ended it: watch passed our SIGTERM on, and said so
         if (run.watch_code, run.watch["stopped_by"]) != (143, "SIGTERM"):
             out.append(f"watch exit {run.watch_code}, stopped by {run.watch['stopped_by']} after our SIGTERM")
