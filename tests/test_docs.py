@@ -283,3 +283,25 @@ def test_the_agreement_page_has_a_row_for_every_hang_and_every_row_agrees() -> N
         "regenerate: GVLSTRESS_AGREEMENT=docs/reference/agreement.md"
     )
     assert all(v == "yes" for v in named.values()), {k: v for k, v in named.items() if v != "yes"}
+
+
+def test_the_field_page_has_a_row_for_every_program_and_load_and_every_row_is_healthy() -> None:
+    """docs/reference/field.md is written by tests/test_field*.py; a program added since (or a
+    false alarm the gate caught) makes it stale, and this says so. Every program of
+    tests/support/field/ is in the corpus's list, and the other way round."""
+    from test_field import BEGIN, END, FIELD, FIELD_DIR, LOADS, PLUGIN, PLUGIN_BEGIN, PLUGIN_END
+
+    assert {p.stem for p in FIELD_DIR.glob("*.py")} - {"_field"} == {p.name for p in FIELD}
+    page = (ROOT / "docs" / "reference" / "field.md").read_text()
+    for begin, end, keys, load_col in (
+        (BEGIN, END, {(p.name, load) for p in FIELD for load in LOADS}, 3),
+        (PLUGIN_BEGIN, PLUGIN_END, {(n, load) for n in PLUGIN for load in LOADS}, 1),
+    ):
+        table = page.split(begin)[1].split(end)[0]
+        rows = [[c.strip() for c in line.split(" | ")] for line in table.strip().splitlines()[2:]]
+        said = {(cells[0].lstrip("| "), cells[load_col]): cells[-1].rstrip(" |") for cells in rows}
+        assert set(said) == keys, (
+            'regenerate: GVLSTRESS_FIELD=docs/reference/field.md pytest -m "slow or pypi" tests/test_field*.py'
+        )
+        unhealthy = {k: v for k, v in said.items() if v != "ok"}
+        assert not unhealthy, unhealthy

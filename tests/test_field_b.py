@@ -1,0 +1,19 @@
+"""The field corpus's gate, share 1 of 3 (tests/test_field.py says what a run checks): xdist
+runs the slow tier a file per worker, so the programs are split over three files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from test_field import Program, check_program, params
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+
+@pytest.mark.parametrize(("program", "load"), params(1))
+def test_a_healthy_field_program_is_never_called_a_hang(
+    program: Program, load: str, report_dir: Path
+) -> None:
+    check_program(program, load, report_dir)
