@@ -420,7 +420,11 @@ def field_run(program: Program, python: str, load: str, out: Path) -> Run:
         stack.callback(_end_watch, proc)
         lines = realbugs.handshake(proc, READY_S)
         run = Run(program, load, lines)
-        if "ready" not in lines:
+        if "ready" not in lines:  # watch may have found a hang (and killed the job) before `ready`
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                run.watch_code = proc.wait(timeout=30)
+            report = next((out / "watch").glob("*/watch.json"), None)
+            run.watch = json.loads(report.read_text()) if report is not None else None
             return run
         ready = time.monotonic()
         root = job_root(proc.pid, program.path)
@@ -624,10 +628,12 @@ def check_program(program: Program, load: str, report_dir: Path) -> None:
     if python is None:
         pytest.skip(why)
     run = field_run(program, python, load, report_dir / "run")
-    if "ready" not in run.lines:
-        pytest.fail(f"{program.name} did not get ready under watch (printed {run.lines})")
     cells = row(run)
     write_row(report_dir, cells, BEGIN, END, HEADER, load_col=3)
+    if "ready" not in run.lines:
+        keep_failure(report_dir, program.name, load)
+        said = "; ".join(run.hangs) or f"watch exit {run.watch_code}"
+        pytest.fail(f"{program.name} did not get ready under watch (printed {run.lines}): {said}")
     if cells[-1] != "ok":
         keep_failure(report_dir, program.name, load)
     # THEN no command called any process of it a hang
