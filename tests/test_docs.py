@@ -293,14 +293,15 @@ def test_the_field_page_has_a_row_for_every_program_and_load_and_every_row_is_he
 
     assert {p.stem for p in FIELD_DIR.glob("*.py")} - {"_field"} == {p.name for p in FIELD}
     page = (ROOT / "docs" / "reference" / "field.md").read_text()
-    for begin, end, keys, load_col in (
-        (BEGIN, END, {(p.name, load) for p in FIELD for load in LOADS}, 3),
-        (PLUGIN_BEGIN, PLUGIN_END, {(n, load) for n in PLUGIN for load in LOADS}, 1),
+    for begin, end, programs, load_col in (
+        (BEGIN, END, {p.name for p in FIELD}, 3),
+        (PLUGIN_BEGIN, PLUGIN_END, set(PLUGIN), 1),
     ):
         table = page.split(begin)[1].split(end)[0]
         rows = [[c.strip() for c in line.split(" | ")] for line in table.strip().splitlines()[2:]]
         said = {(cells[0].lstrip("| "), cells[load_col]): cells[-1].rstrip(" |") for cells in rows}
-        assert set(said) == keys, (
+        # each program at least once (CI: alone or loaded in turn; the full gate: both)
+        assert {name for name, _ in said} == programs and {load for _, load in said} <= set(LOADS), (
             'regenerate: GVLSTRESS_FIELD=docs/reference/field.md pytest -m "slow or pypi" tests/test_field*.py'
         )
         unhealthy = {k: v for k, v in said.items() if v != "ok"}

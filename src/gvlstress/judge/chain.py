@@ -111,9 +111,17 @@ def follow(
         v = views.get(t.tid)
         kind = t.wait.kind if t.wait else WaitKind.OTHER
         why = vocab.idle_reason(v, kind) if v else vocab.idle_by_comm(t.comm, kind)
-        if why and not targeted:
+        if why and not targeted and kind not in (WaitKind.IO, WaitKind.POLL):
             idle.append(f"{t.tid}: {why}")
             continue
+        if why and not targeted:
+            # idle by design, but on descriptors: what arrives wakes it, and it runs what arrives
+            # (an executor's manager sets futures and runs their callbacks, which may notify)
+            lines.append(
+                f"{who(t, views, pid)} ({why}) can still end it when its descriptors are written: "
+                f"{t.wait.detail if t.wait else t.state}"
+            )
+            return Chain(False, tuple(lines), opener=t, idle=tuple(idle))
         if _is_blocked(t, v):
             blocked.append(t)
             continue
