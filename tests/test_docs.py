@@ -301,8 +301,8 @@ def test_the_field_page_has_a_row_for_every_program_and_load_and_every_row_is_he
         rows = [[c.strip() for c in line.split(" | ")] for line in table.strip().splitlines()[2:]]
         said = {(cells[0].lstrip("| "), cells[load_col]): cells[-1].rstrip(" |") for cells in rows}
         # each program at least once (CI: alone or loaded in turn; the full gate: both)
-        assert {name for name, _ in said} == programs and {load for _, load in said} <= set(LOADS), (
-            'regenerate: GVLSTRESS_FIELD=docs/reference/field.md pytest -m "slow or pypi" tests/test_field*.py'
-        )
+        regenerate = 'regenerate: GVLSTRESS_FIELD=docs/reference/field.md pytest -m "slow or pypi" tests/test_field*.py'
+        assert {name for name, _ in said} == programs, regenerate
+        assert {load for _, load in said} <= set(LOADS), regenerate
         unhealthy = {k: v for k, v in said.items() if v != "ok"}
         assert not unhealthy, unhealthy
