@@ -74,7 +74,8 @@ while not QUIET:  # progress now and then: a line of output
     sys.stdout.write("beat " + "." * 95 + chr(10))
     sys.stdout.flush()
     time.sleep({BEAT_S})
-threading.Event().wait()  # quiet: no progress at all, healthy
+while True:  # quiet: no progress at all, healthy (a timed sleep; a wait nobody can end is a hang)
+    time.sleep(3600)
 """
 """The tree's program (``python -c``); SELF is its own text, so a child runs the same program."""
 
@@ -273,7 +274,7 @@ def quiet_case(seconds: float, base: Window) -> bool:
         try:
             deadline = time.monotonic() + 600
             t_start, c_start = time.monotonic(), used()
-            while said("looked, healthy") < 1 and time.monotonic() < deadline:
+            while said("looked, healthy") + said("hang after") < 1 and time.monotonic() < deadline:
                 time.sleep(0.5)  # polling the log for the first look's line, with a deadline
             first_cpu, first_s = used() - c_start, time.monotonic() - t_start
             t1, c1 = time.monotonic(), used()
