@@ -15,7 +15,7 @@ import pytest
 from gvlstress.judge.across import Judged, judge_look, unsettled
 from gvlstress.model import Verdict
 from gvlstress.model.wiring import Holder
-from lookshapes import READ, Proc, Th, World, held
+from lookshapes import FOREVER, LOCK, POLL, READ, Proc, Th, World, held
 from test_window_rules import APP, POOL, RECV, W1, W2, L, launcher
 
 BASE = "/usr/lib/python3.12/concurrent/futures/_base.py"
@@ -166,3 +166,27 @@ def test_a_pipe_whose_other_end_no_process_holds_is_a_scan_gap_not_a_gone_peer(
     judged = World((reader,), holders=holders).judged()
     # THEN only a write end it holds itself makes the wait endless
     assert judged[L].hung is hung, judged[L].finding.reason
+
+
+QUEUE_GET = (
+    ("Condition.wait", THREADING, 355),
+    ("Queue.get", "/usr/lib/python3.12/queue.py", 171),
+    ("queue_get", "/venv/lib/python3.12/site-packages/dask/local.py", 141),
+)
+MANAGER_POLLS = (
+    ("wait", "/usr/lib/python3.12/multiprocessing/connection.py", 1135),
+    ("_ExecutorManagerThread.wait_result_broken_or_wakeup", PROCESS, 398),
+    ("_ExecutorManagerThread.run", PROCESS, 328),
+)
+
+
+def test_a_condition_an_executor_callback_will_notify_is_no_lost_wakeup() -> None:
+    # GIVEN dask's local scheduler over processes: the main thread in queue.get(), which the
+    # executor's futures' done-callbacks feed, and the executor's manager polling its pipes
+    main = Th(L, LOCK.format(addr=0x5510), py=QUEUE_GET)
+    manager = Th(L + 1, POLL.format(n=3, timeout=FOREVER), py=MANAGER_POLLS)
+    # WHEN judged (inspect)
+    j = World((Proc(L, (main, manager)),)).judged()[L]
+    # THEN the manager can still end the wait (a result arrives, a callback runs): not a hang
+    assert not j.hung, j.finding.reason
+    assert j.verdict is Verdict.IDLE
