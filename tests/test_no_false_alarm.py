@@ -9,6 +9,7 @@ The wider gate (forty-odd healthy programs of real data, ML and CI shapes) is
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -30,10 +31,7 @@ def test_a_pool_computing_past_the_stall_is_neither_a_hang_nor_killed(
     # GIVEN a job whose pool's workers compute for 12 s, watched with a 3 s stall and kill on hang
     args = ("--stall", "3", "--on-hang", "kill", "--", sys.executable, str(JOBS), mode, "12")
     # WHEN it runs to its end (beside two CPU burners or not)
-    if loaded:
-        with burners():
-            code, out, data = watch(report_dir, *args)
-    else:
+    with burners() if loaded else contextlib.nullcontext():
         code, out, data = watch(report_dir, *args)
     # THEN it was looked at, judged healthy each time, and ends with its own exit code
     assert data["hang"] is None, json.dumps(data["hang"])[:2000]
@@ -66,10 +64,7 @@ def test_the_plugin_leaves_a_test_whose_pool_computes_alone(pytester: pytest.Pyt
     pytester.makepyfile(POOL_TEST)
     args = ("-p", "no:cacheprovider", "--gvlstress-watch", "3", "--gvlstress-report-dir", "out")
     # WHEN it runs
-    if loaded:
-        with burners():
-            result = pytester.runpytest_subprocess(*args, timeout=180)
-    else:
+    with burners() if loaded else contextlib.nullcontext():
         result = pytester.runpytest_subprocess(*args, timeout=180)
     # THEN it passes with no hang report
     result.assert_outcomes(passed=1)
@@ -88,10 +83,7 @@ def test_a_wait_that_ends_during_the_look_is_not_reported(report_dir: Path, load
     # GIVEN the job, watched with a 2 s stall, its input due after 6 s
     args = ("--stall", "2", "--on-hang", "kill", "--", sys.executable, str(JOBS), "feeder", "6")
     # WHEN it runs to its end
-    if loaded:
-        with burners():
-            code, out, data = watch(report_dir, *args)
-    else:
+    with burners() if loaded else contextlib.nullcontext():
         code, out, data = watch(report_dir, *args)
     # THEN no hang: its own exit code, each look healthy or "cannot tell"
     assert data["hang"] is None, json.dumps(data["hang"])[:2000]

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from gvlstress.system import helper
 from gvlstress.system.plugin import PLUGIN_SETTINGS
 
 if TYPE_CHECKING:
@@ -361,19 +362,8 @@ class TestWatch:
 
     def close(self) -> None:
         proc, self.proc = self.proc, None
-        if proc is None:
-            return
-        with contextlib.suppress(OSError):
-            if proc.stdin is not None:
-                proc.stdin.close()
-        try:
-            proc.wait(END_S)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(OSError):
-                os.killpg(proc.pid, 9)
-            proc.wait(5)
-        if proc.stdout is not None:
-            proc.stdout.close()
+        if proc is not None:
+            helper.end_helper(proc, END_S)
 
 
 WATCH = pytest.StashKey[TestWatch | None]()

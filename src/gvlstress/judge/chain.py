@@ -23,6 +23,7 @@ class Chain:
 
 
 POOL_RESULTS = "its process pool's results (the thread that reads them from the worker processes)"
+PYTHON_WAIT = "a Python lock, condition or thread"
 JOINED = "a thread it joins (one of the Python threads)"
 """A join waits for one particular thread, which may be one idle by design (an executor's
 manager thread polling its pipes while shutdown() joins it): those are candidates too."""
@@ -82,7 +83,7 @@ def _targets(
         return JOINED, py, True
     if vocab.python_frames(pv) and (vocab.is_lock_acquire(pv) or vocab.python_waits(pv)):
         py = [t for t in others if (v := views.get(t.tid)) is not None and v.python is not None]
-        return "a Python lock, condition or thread", py, True
+        return PYTHON_WAIT, py, True
     return "a futex", others, False
 
 
@@ -111,12 +112,14 @@ def follow(
         v = views.get(t.tid)
         kind = t.wait.kind if t.wait else WaitKind.OTHER
         why = vocab.idle_reason(v, kind) if v else vocab.idle_by_comm(t.comm, kind)
-        if why and not targeted and kind not in (WaitKind.IO, WaitKind.POLL):
+        runs_callbacks = label == PYTHON_WAIT and kind in (WaitKind.IO, WaitKind.POLL) and v is not None
+        if why and not targeted and not runs_callbacks:
             idle.append(f"{t.tid}: {why}")
             continue
         if why and not targeted:
-            # idle by design, but on descriptors: what arrives wakes it, and it runs what arrives
-            # (an executor's manager sets futures and runs their callbacks, which may notify)
+            # a Python thread idle by design on descriptors: what arrives wakes it, and it runs
+            # what arrives (an executor's manager sets futures and runs their done-callbacks,
+            # which may notify the condition waited on)
             lines.append(
                 f"{who(t, views, pid)} ({why}) can still end it when its descriptors are written: "
                 f"{t.wait.detail if t.wait else t.state}"

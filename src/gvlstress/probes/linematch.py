@@ -20,7 +20,6 @@ watch ended, or was killed) ends it.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import select
@@ -31,6 +30,8 @@ import sys
 import threading
 import time
 from types import FrameType
+
+from gvlstress.system import helper
 
 LINE_BOUND_S = 0.25
 """A line whose match takes longer is abandoned (a progress line matches in microseconds)."""
@@ -169,20 +170,8 @@ class Matcher:
     def close(self) -> None:
         """End the matcher (EOF on its stdin; killed if it does not end within a second)."""
         proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        with contextlib.suppress(OSError):
-            if proc.stdin is not None:
-                proc.stdin.close()
-        try:
-            proc.wait(1)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(5)
-        if proc.stdout is not None:
-            proc.stdout.close()
+        if proc is not None:
+            helper.end_helper(proc, 1.0)
 
 
 if __name__ == "__main__":
