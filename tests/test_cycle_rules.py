@@ -4,12 +4,15 @@ outside the look, a thread that can still act)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from gvlstress.judge import names
 from gvlstress.model import ProbeKind
-from gvlstress.model.wiring import Endpoint, OpenFile
-from lookshapes import READ, SLEEP, WRITE, Proc, Th, World, held
+from gvlstress.model.wiring import Endpoint, Holder, OpenFile, pty_master
+from gvlstress.probes.wiring import holders
+from lookshapes import FOREVER, POLL, READ, SLEEP, WRITE, Proc, Th, World, held
 
 A, B = 300, 301
 SA, SB = 601, 602
@@ -43,6 +46,7 @@ def verdicts(world: World) -> dict[int, tuple[ProbeKind, str | None]]:
     return {p: (j.finding.kind, j.named.pattern if j.named else None) for p, j in world.judged().items()}
 
 
+POLL_FOREVER = POLL.format(n=8, timeout=FOREVER)
 CYCLE = (ProbeKind.DEADLOCK, names.WAIT_CYCLE)
 IDLE = (ProbeKind.IDLE, None)
 
@@ -133,3 +137,53 @@ def test_the_cycle_names_each_member_and_what_it_waits_on() -> None:
     assert f"process {A} thread {A} waits in write()" in text
     assert f"only process(es) {B} can end it" in text
     assert f"only process(es) {A} can end it" in text
+
+
+PTS = "/dev/pts/5"
+WRITES_PTY = Proc(B, (Th(B, WRITE.format(fd=1), fd=PTS, comm="child"),), parent=A)
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        pytest.param(
+            World(
+                (Proc(A, (Th(A, WAIT4.format(pid=B)),)), WRITES_PTY),
+                holders={**held(PTS, (B, 1, "rw")), **held(pty_master("5"), (A, 6, "rw"))},
+            ),
+            {A: CYCLE, B: CYCLE},
+            id="pexpect: a parent waits for a child blocked writing a pty whose master only the parent holds",
+        ),
+        pytest.param(
+            World(
+                (
+                    Proc(A, (Th(A, WAIT4.format(pid=B)),)),
+                    WRITES_PTY,
+                    Proc(900, (Th(900, POLL_FOREVER),), parent=None),
+                ),
+                holders={**held(PTS, (B, 1, "rw")), **held(pty_master("5"), (900, 6, "rw"))},
+            ),
+            {A: IDLE, B: IDLE},
+            id="look-alike: the master is a terminal emulator's, polling",
+        ),
+    ],
+)
+def test_a_pty_is_wired_to_whoever_holds_its_master(
+    world: World, expected: dict[int, tuple[ProbeKind, str | None]]
+) -> None:
+    got = verdicts(world)
+    assert {p: got[p] for p in expected} == expected
+
+
+def test_the_master_of_a_real_pty_is_found_by_its_tty_index() -> None:
+    # GIVEN a pseudo-terminal this process opened (live /proc: fdinfo's tty-index)
+    master, slave = os.openpty()
+    try:
+        index = os.ttyname(slave).rsplit("/", 1)[1]
+        # WHEN the host's holders of its master are read
+        found, _ = holders({pty_master(index)})
+        # THEN this process holds it, on the fd it was given
+        assert Holder(os.getpid(), master, "rw") in found[pty_master(index)]
+    finally:
+        os.close(master)
+        os.close(slave)

@@ -31,7 +31,7 @@ from gvlstress.judge import patterns, vocab
 from gvlstress.judge.names import HINTS, PEER_GONE, UNRECOGNISED, Match
 from gvlstress.judge.pools import waits_for_task
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.wiring import Endpoint, Holder, Relatives, Wiring
+from gvlstress.model.wiring import PTY_SLAVE, Endpoint, Holder, Relatives, Wiring, pty_master
 
 _READS = frozenset({"read", "readv", "pread64", "recvfrom", "recvmsg", "recvmmsg", "accept", "accept4"})
 """Waits for the other end to write (or, accept, to connect)."""
@@ -121,6 +121,15 @@ def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
                 target, (), own, "a socket whose holders may hide in processes this look cannot read", words
             )
         return End(target, others, own, None, f"{words}, its other end held by {holders}")
+    if target.startswith(PTY_SLAVE) and wiring.holders.get(pty_master(target[len(PTY_SLAVE) :])):
+        # a pseudo-terminal: its other end is whoever holds the master (a terminal emulator, an
+        # ssh server, pexpect): a write into a full tty waits for them to read, a read for them
+        # to write
+        masters = wiring.holders[pty_master(target[len(PTY_SLAVE) :])]
+        others = tuple(sorted({h.pid for h in masters if h.pid != pid}))
+        own = any(h.pid == pid for h in masters)
+        words = f"the master of {target}: " + ", ".join(f"pid {h.pid} (fd {h.fd})" for h in masters)
+        return End(target, others, own, None, words)
     if target.startswith("anon_inode:") and ("eventfd" in target or "eventpoll" in target):
         return End(target, (), True, None, f"{target} (this process's own)")
     return End(target, (), False, f"{target or 'an unknown descriptor'}: ends from outside", target)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 import psutil
 
 from gvlstress.model import ThreadDelta, ThreadSample
-from gvlstress.model.wiring import Relatives
+from gvlstress.model.wiring import PTY_SLAVE, Relatives
 from gvlstress.probes import procfs, wiring
 
 MAX_KIDS = 16
@@ -44,7 +44,7 @@ def zombies_of(pid: int) -> dict[int, int]:
 
 
 def waited_on(threads: Iterable[ThreadSample | ThreadDelta | None]) -> set[str]:
-    """The pipes and sockets these threads wait on."""
+    """The pipes, sockets and pseudo-terminals these threads wait on."""
     out: set[str] = set()
     for t in threads:
         if t is None:
@@ -52,7 +52,7 @@ def waited_on(threads: Iterable[ThreadSample | ThreadDelta | None]) -> set[str]:
         if t.fd_target:
             out.add(t.fd_target)
         out.update(target for _, target in t.watched or ())
-    return {t for t in out if t.startswith(("pipe:", "socket:"))}
+    return {t for t in out if t.startswith(("pipe:", "socket:", PTY_SLAVE))}
 
 
 def peers_of(pids: list[int]) -> list[int]:
@@ -63,7 +63,9 @@ def peers_of(pids: list[int]) -> list[int]:
         next((t for t in s.threads if t.tid == s.pid), None) if (s := procfs.sample(p)) else None
         for p in pids
     ]
-    ends = wiring.wiring(pids, waited_on(mains))
+    # a terminal's master is held by the user's terminal (an emulator, sshd, tmux): never taken
+    # in (a look would stop it); one already in the look is wired all the same
+    ends = wiring.wiring(pids, {t for t in waited_on(mains) if not t.startswith(PTY_SLAVE)})
     found = {h.pid for held in ends.holders.values() for h in held}
     found -= {*pids, os.getpid()}
     return sorted(p for p in found if procfs.zombie_status(p) is None)[:MAX_PEERS]

@@ -6,6 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+PTY_SLAVE = "/dev/pts/"
+
+
+def pty_master(index: str) -> str:
+    """The key the master of pseudo-terminal /dev/pts/INDEX is held under in `Wiring.holders`
+    (an fd on /dev/ptmx whose fdinfo says ``tty-index: INDEX``)."""
+    return f"ptmx:[{index}]"
+
 
 @dataclass(frozen=True, slots=True)
 class OpenFile:

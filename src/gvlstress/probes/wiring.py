@@ -24,7 +24,7 @@ import termios
 from collections.abc import Iterable
 from pathlib import Path
 
-from gvlstress.model.wiring import Endpoint, Holder, OpenFile, Wiring
+from gvlstress.model.wiring import PTY_SLAVE, Endpoint, Holder, OpenFile, Wiring, pty_master
 from gvlstress.system.redact import redact_path
 
 SYS_PIDFD_GETFD = 438
@@ -255,8 +255,17 @@ def unix_endpoints() -> dict[int, Endpoint]:
     return out
 
 
+def _tty_index(fdinfo: str) -> str | None:
+    """A pty master's ``tty-index`` (the N of its /dev/pts/N), from its fdinfo."""
+    for line in fdinfo.splitlines():
+        if line.startswith("tty-index:"):
+            return line.split(":", 1)[1].strip() or None
+    return None
+
+
 def holders(targets: Iterable[str], proc: Path = Path("/proc")) -> tuple[dict[str, tuple[Holder, ...]], bool]:
-    """Every process on the host holding one of `targets` ('pipe:[1]', 'socket:[2]'), and whether
+    """Every process on the host holding one of `targets` ('pipe:[1]', 'socket:[2]', 'ptmx:[3]':
+    the master of /dev/pts/3, an fd on /dev/ptmx whose fdinfo says tty-index 3), and whether
     every process could be read (a process of another user may hide a holder)."""
     want = set(targets)
     found: dict[str, list[Holder]] = {t: [] for t in want}
@@ -278,12 +287,17 @@ def holders(targets: Iterable[str], proc: Path = Path("/proc")) -> tuple[dict[st
             continue
         for fd in fds:
             target = _readlink(fd_dir / fd)
-            if target in want and fd.isdigit():
+            masters = target == "/dev/ptmx" and any(w.startswith("ptmx:[") for w in want)
+            if (target in want or masters) and fd.isdigit():
                 try:
-                    mode = _mode((proc / name / "fdinfo" / fd).read_text())
+                    info = (proc / name / "fdinfo" / fd).read_text()
                 except OSError:
-                    mode = "r"
-                found[target].append(Holder(int(name), int(fd), mode))
+                    info = ""
+                if masters:
+                    index = _tty_index(info)
+                    target = pty_master(index) if index is not None else None
+                if target in found:
+                    found[target].append(Holder(int(name), int(fd), _mode(info) if info else "r"))
     return {t: tuple(h) for t, h in found.items()}, complete
 
 
@@ -310,6 +324,7 @@ def wiring(pids: Iterable[int], waited: Iterable[str] = ()) -> Wiring:
             i: e for i, e in {**unix, **tcp}.items() if i in inodes or _is_peer_of(e, inodes, unix, tcp)
         }
     want = set(waited)
+    want |= {pty_master(t[len(PTY_SLAVE) :]) for t in want if t.startswith(PTY_SLAVE)}
     for target in list(want):
         ino = socket_inode(target)
         if ino is not None and ino in sockets and (peer := sockets[ino].peer) is not None:
