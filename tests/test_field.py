@@ -237,7 +237,9 @@ FULL = os.environ.get("GVLSTRESS_FIELD_FULL") == "1"
 """The whole release gate (each program alone and beside two burners, three inspects a run);
 by default (CI) each program runs once, alone or loaded in turn, with one inspect a run: the
 same programs and the same verdicts, in a fifth of the time."""
-INSPECTS = 3 if FULL else 1
+INSPECTS = int(os.environ.get("GVLSTRESS_FIELD_INSPECTS", "3" if FULL else "1"))
+"""Inspects a run (``GVLSTRESS_FIELD_INSPECTS=N`` sets it: the full gate's two loads with one
+inspect each, when time is short)."""
 PAGE = Path(os.environ["GVLSTRESS_FIELD"]).resolve() if os.environ.get("GVLSTRESS_FIELD") else None
 """The docs' page to write the rows into (read once: the plugin's tests change directory)."""
 FAILURES = (
