@@ -11,10 +11,15 @@ from __future__ import annotations
 import sys
 
 import pytest
+from rich.console import Console
 
 from gvlstress.judge.across import Judged, judge_look, unsettled
-from gvlstress.model import Verdict
+from gvlstress.model import HostFacts, Verdict
+from gvlstress.model.inspect import InspectResult
+from gvlstress.model.watch import WatchResult
 from gvlstress.model.wiring import Holder
+from gvlstress.reporters.console.watch import print_watch, watched_test_lines
+from gvlstress.reporters.markdown.watch import render_watch
 from lookshapes import FOREVER, LOCK, POLL, READ, Proc, Th, World, held
 from test_window_rules import APP, POOL, RECV, W1, W2, L, launcher
 
@@ -190,3 +195,20 @@ def test_a_condition_an_executor_callback_will_notify_is_no_lost_wakeup() -> Non
     # THEN the manager can still end the wait (a result arrives, a callback runs): not a hang
     assert not j.hung, j.finding.reason
     assert j.verdict is Verdict.IDLE
+
+
+def test_a_hang_whose_processes_exited_before_the_report_is_rendered_not_crashed() -> None:
+    # GIVEN a hang result whose processes had all exited when the report was assembled
+    hang = InspectResult(
+        (), HostFacts(), "2026-11-27T00:00:00+00:00", ("python", "job.py"), "reports/x", by="watch"
+    )
+    result = WatchResult(("python", "job.py"), 42, False, "2026-11-27T00:00:00+00:00", 9.0, 3.0, hang=hang)
+    # WHEN the report, the terminal's end and a plugin's lines are written
+    page = render_watch(result)
+    console = Console(record=True, width=200)
+    print_watch(console, result)
+    lines = watched_test_lines("test_x.py::test_y", hang, 3.0)
+    # THEN they say so, with no IndexError (watch exited 70 on this before)
+    assert page.startswith("# gvlstress watch: a hang")
+    assert "its processes exited before the report" in console.export_text()
+    assert "exited before the report" in lines[0]

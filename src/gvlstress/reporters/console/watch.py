@@ -89,10 +89,14 @@ class WatchView:
 def print_watch(console: Console, result: WatchResult) -> None:
     """The end of a watch, on stderr: what was found, what was done, where the report is."""
     if result.hang is not None:
-        first = next(
-            (p for p in result.hang.processes if p.diagnosis.verdict.is_hang), result.hang.processes[0]
+        procs = result.hang.processes
+        first = next((p for p in procs if p.diagnosis.verdict.is_hang), procs[0] if procs else None)
+        said = (
+            f"pid {first.pid}: {first.diagnosis.summary}"
+            if first
+            else "its processes exited before the report"
         )
-        console.print(escape(clip(f"gvlstress watch: hang: pid {first.pid}: {first.diagnosis.summary}", 400)))
+        console.print(escape(clip(f"gvlstress watch: hang: {said}", 400)))
         if result.action:
             console.print(escape(f"gvlstress watch: {result.action}"))
     elif result.stopped_by:
@@ -132,7 +136,10 @@ def _ended(code: int) -> str:
 def watched_test_lines(nodeid: str, found: InspectResult, quiet_s: float) -> list[str]:
     """A hang the pytest plugin's watch found in a running test: the lines of the test's report
     section (the first alone, with the last, is what the terminal is told at once)."""
-    first = next((p for p in found.processes if p.diagnosis.verdict.is_hang), found.processes[0])
+    first = next((p for p in found.processes if p.diagnosis.verdict.is_hang), None)
+    first = first or (found.processes[0] if found.processes else None)
+    if first is None:
+        return [f"gvlstress watch: {nodeid}: a hang whose processes exited before the report"]
     d = first.diagnosis
     name = f" ({d.pattern})" if d.pattern else ""
     lines = [
