@@ -24,10 +24,10 @@ from dataclasses import dataclass, replace
 
 from gvlstress.judge import names
 from gvlstress.judge.peers import ends, waits_forever
+from gvlstress.judge.threads import WRITES
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import Relatives, Wiring
 
-_WRITES = frozenset({"write", "writev", "pwrite64", "sendto", "sendmsg"})
 CANDIDATES = frozenset({ProbeKind.IDLE, ProbeKind.WAITING, ProbeKind.STALLED})
 """Verdicts a cycle may replace: a wait judged to end from elsewhere, before the elsewhere was
 followed round."""
@@ -75,7 +75,7 @@ def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Ste
     found = ends(t, pid, wiring)
     if not found or any(e.outside is not None for e in found):
         return None
-    writing = w.kind is WaitKind.IO and (w.syscall or "") in _WRITES
+    writing = w.kind is WaitKind.IO and (w.syscall or "") in WRITES
     if not writing and any(_queued(wiring, pid, e.target) for e in found):
         return None  # bytes wait for this reader: it is about to move (a writer waits on a full buffer)
     parties = frozenset(o for e in found for o in e.others) | ({pid} if any(e.own for e in found) else set())

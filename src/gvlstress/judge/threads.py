@@ -10,6 +10,7 @@ from dataclasses import replace
 from gvlstress.judge.waits import classify
 from gvlstress.model import FutexGroup, ProcSample, ThreadDelta, ThreadSample
 from gvlstress.model.syscalls import CLK_TCK, futex_syscalls, syscall_name
+from gvlstress.model.wiring import PTY_SLAVE
 
 # A process using at least this share of one CPU without making progress is burning, not parked.
 LIVELOCK_CPU_SHARE = 0.2
@@ -152,7 +153,8 @@ def futex_groups(threads: tuple[ThreadDelta, ...], machine_futex: frozenset[int]
     )
 
 
-_WRITES = frozenset({"write", "writev", "pwrite64", "sendto", "sendmsg"})
+WRITES = frozenset({"write", "writev", "pwrite64", "sendto", "sendmsg"})
+"""System calls that write a descriptor: a thread blocked in one waits for its reader."""
 
 
 def cut_short(sample: ProcSample | None) -> ThreadSample | None:
@@ -169,7 +171,7 @@ def cut_short(sample: ProcSample | None) -> ThreadSample | None:
     for t in sample.threads:
         target = t.fd_target or ""
         name = syscall_name(t.syscall)
-        if name in _WRITES and target.startswith(("pipe:", "socket:", "/dev/pts/", "/dev/tty", "/dev/ptmx")):
+        if name in WRITES and target.startswith(("pipe:", "socket:", PTY_SLAVE, "/dev/tty", "/dev/ptmx")):
             return t
         if name in _SYSV:
             return t

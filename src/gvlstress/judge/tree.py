@@ -7,9 +7,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from gvlstress.judge import names, vocab
+from gvlstress.judge.threads import WRITES
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-
-_WRITES = ("write", "writev", "sendmsg", "sendto", "pwrite64")
 
 
 def link_tree(
@@ -42,7 +41,7 @@ def link_tree(
                     for t in child.threads
                     if t.wait
                     and t.wait.kind is WaitKind.IO
-                    and t.wait.syscall in _WRITES
+                    and t.wait.syscall in WRITES
                     and (t.wait.fd_target or "").startswith("pipe:")
                 ),
                 None,
@@ -253,7 +252,7 @@ def pipe_graph(
 def pipe_written(f: ProbeFinding) -> str | None:
     """The pipe the progress thread is blocked writing ('pipe:[inode]'): it is full."""
     p = f.progress_thread()
-    if p is None or p.wait is None or p.wait.kind is not WaitKind.IO or p.wait.syscall not in _WRITES:
+    if p is None or p.wait is None or p.wait.kind is not WaitKind.IO or p.wait.syscall not in WRITES:
         return None
     target = p.wait.fd_target or ""
     return target if target.startswith("pipe:") else None
