@@ -166,9 +166,8 @@ def judge_look(look: Look) -> Judged:
     A judgement that still changes after as many passes as there are processes is one the look
     cannot settle, and stands as the milder of its last two (a false alarm costs more than a late
     report)."""
-    findings = look.findings()
     captures = look.captures()
-    base = {p: decide(f, captures.get(p), progress=p in look.progress) for p, f in findings.items()}
+    base = _base(look, captures)
     judged = _judge_once(look, base, captures, None)
     for _ in range(len(base) + 1):
         again = _judge_once(look, base, captures, judged)
@@ -182,8 +181,12 @@ def unsettled(look: Look, judged: Judged) -> set[int]:
     """The processes whose verdict one more pass over `judged` would change: empty for what
     `judge_look` returns (the guard a test runs over every table look)."""
     captures = look.captures()
-    base = {p: decide(f, captures.get(p), progress=p in look.progress) for p, f in look.findings().items()}
-    return stale(judged, _judge_once(look, base, captures, judged))
+    return stale(judged, _judge_once(look, _base(look, captures), captures, judged))
+
+
+def _base(look: Look, captures: Mapping[int, Capture]) -> dict[int, ProbeFinding]:
+    """Each process decided alone, with its own stacks: what every pass starts from."""
+    return {p: decide(f, captures.get(p), progress=p in look.progress) for p, f in look.findings().items()}
 
 
 def stale(judged: Judged, again: Judged) -> set[int]:
