@@ -638,8 +638,9 @@ def keep_failure(run_dir: Path, program: str, load: str) -> None:
 # --- the gate ---------------------------------------------------------------------------------
 
 
-def check_program(program: Program, load: str, report_dir: Path) -> None:
-    """The gate for one program under one load: 0 hang verdicts, 0 kills."""
+def field_row(program: Program, load: str, report_dir: Path) -> Run:
+    """One program under one load, run, its row written and a failing run's reports kept; the
+    test asserts the gate on it (0 hang verdicts, 0 kills)."""
     python, why = interpreter(program.packages)
     if python is None:
         pytest.skip(why)
@@ -652,17 +653,18 @@ def check_program(program: Program, load: str, report_dir: Path) -> None:
         pytest.fail(f"{program.name} did not get ready under watch (printed {run.lines}): {said}")
     if cells[-1] != "ok":
         keep_failure(report_dir, program.name, load)
-    # THEN no command called any process of it a hang
-    assert not run.hangs, "\n".join(run.hangs)
-    # AND watch killed nothing, every inspect judged the tree, and nothing was left running
-    assert not problems(run), "\n".join(problems(run))
+    return run
 
 
 @pytest.mark.parametrize(("program", "load"), params(0))
 def test_a_healthy_field_program_is_never_called_a_hang(
     program: Program, load: str, report_dir: Path
 ) -> None:
-    check_program(program, load, report_dir)
+    run = field_row(program, load, report_dir)
+    # THEN no command called any process of it a hang
+    assert not run.hangs, "\n".join(run.hangs)
+    # AND watch killed nothing, every inspect judged the tree, and nothing was left running
+    assert not problems(run), "\n".join(problems(run))
 
 
 # --- under the pytest plugin --------------------------------------------------------------------

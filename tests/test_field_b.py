@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from test_field import Program, check_program, params
+from test_field import Program, field_row, params, problems
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -16,4 +16,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 def test_a_healthy_field_program_is_never_called_a_hang(
     program: Program, load: str, report_dir: Path
 ) -> None:
-    check_program(program, load, report_dir)
+    run = field_row(program, load, report_dir)
+    # THEN no command called any process of it a hang
+    assert not run.hangs, "\n".join(run.hangs)
+    # AND watch killed nothing, every inspect judged the tree, and nothing was left running
+    assert not problems(run), "\n".join(problems(run))
