@@ -24,7 +24,7 @@ endpoint nobody listens on).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from gvlstress.judge import patterns, vocab
@@ -82,12 +82,9 @@ def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
         if held is None:
             return End(target, (), False, "a pipe whose holders this look did not read")
         ends = [h for h in held if want in h.mode]
-        others = tuple(sorted({h.pid for h in ends if h.pid != pid}))
-        own = any(h.pid == pid for h in ends)
+        others, own = _split(ends, pid)
         side = "write" if want == "w" else "read"
-        words = f"the {side} end of {target}: " + (
-            ", ".join(f"pid {h.pid} (fd {h.fd})" for h in ends) if ends else "held by nobody"
-        )
+        words = f"the {side} end of {target}: " + (_listed(ends) or "held by nobody")
         if not wiring.complete and not others:
             return End(
                 target, (), own, "a pipe whose holders may hide in processes this look cannot read", words
@@ -113,26 +110,35 @@ def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
             return End(
                 target, (), False, outside or "a socket whose other end this look could not read", words
             )
-        others = tuple(sorted({h.pid for h in held if h.pid != pid}))
-        own = any(h.pid == pid for h in held)
-        holders = ", ".join(f"pid {h.pid} (fd {h.fd})" for h in held) or "nobody"
+        others, own = _split(held, pid)
+        holders = _listed(held) or "nobody"
         if not wiring.complete and not others:
             return End(
                 target, (), own, "a socket whose holders may hide in processes this look cannot read", words
             )
         return End(target, others, own, None, f"{words}, its other end held by {holders}")
-    if target.startswith(PTY_SLAVE) and wiring.holders.get(pty_master(target[len(PTY_SLAVE) :])):
+    masters = (
+        wiring.holders.get(pty_master(target[len(PTY_SLAVE) :])) if target.startswith(PTY_SLAVE) else None
+    )
+    if masters:
         # a pseudo-terminal: its other end is whoever holds the master (a terminal emulator, an
         # ssh server, pexpect): a write into a full tty waits for them to read, a read for them
         # to write
-        masters = wiring.holders[pty_master(target[len(PTY_SLAVE) :])]
-        others = tuple(sorted({h.pid for h in masters if h.pid != pid}))
-        own = any(h.pid == pid for h in masters)
-        words = f"the master of {target}: " + ", ".join(f"pid {h.pid} (fd {h.fd})" for h in masters)
-        return End(target, others, own, None, words)
+        others, own = _split(masters, pid)
+        return End(target, others, own, None, f"the master of {target}: {_listed(masters)}")
     if target.startswith("anon_inode:") and ("eventfd" in target or "eventpoll" in target):
         return End(target, (), True, None, f"{target} (this process's own)")
     return End(target, (), False, f"{target or 'an unknown descriptor'}: ends from outside", target)
+
+
+def _split(held: Iterable[Holder], pid: int) -> tuple[tuple[int, ...], bool]:
+    """(the other processes holding it, whether `pid` holds it too)."""
+    held = list(held)
+    return tuple(sorted({h.pid for h in held if h.pid != pid})), any(h.pid == pid for h in held)
+
+
+def _listed(held: Iterable[Holder]) -> str:
+    return ", ".join(f"pid {h.pid} (fd {h.fd})" for h in held)
 
 
 def ends(t: ThreadDelta, pid: int, wiring: Wiring) -> tuple[End, ...] | None:
