@@ -108,7 +108,7 @@ def py_frames(py: tuple[tuple[str, str, int], ...]) -> tuple[Frame, ...]:
     return tuple(Frame(name, file, line) for name, file, line in py)
 
 
-def _sample(p: Proc, second: bool) -> ProcSample:
+def proc_sample(p: Proc, second: bool) -> ProcSample:
     threads = []
     for t in p.threads:
         nr, args = parse_syscall_args(t.syscall or "running")
@@ -195,7 +195,7 @@ class World:
     def look(self) -> Look:
         findings = {}
         for p in self.procs:
-            a, b = _sample(p, False), _sample(p, True)
+            a, b = proc_sample(p, False), proc_sample(p, True)
             findings[p.pid] = judge(a, b, progress_tid=p.pid, progress=p.progress)
         captures = {p.pid: capture(p) for p in self.procs}
         relatives = Relatives(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from gvlstress.judge.threads import cut_short
-from lookshapes import READ, WRITE, Proc, Th, _sample
+from lookshapes import READ, WRITE, Proc, Th, proc_sample
 
 SEMOP = "64 0x8001 0x7ffd00003000 0x1 0x0 0x0 0x0 0x7f0 0x7f1"
 
@@ -25,5 +25,5 @@ SEMOP = "64 0x8001 0x7ffd00003000 0x1 0x0 0x0 0x0 0x7f0 0x7f1"
     ],
 )
 def test_which_waits_a_look_must_not_stop(thread: Th, hands_off: bool) -> None:
-    sample = _sample(Proc(1, (thread,)), second=True)
+    sample = proc_sample(Proc(1, (thread,)), second=True)
     assert (cut_short(sample) is not None) is hands_off
