@@ -86,7 +86,7 @@ HANGS = [
             ("lock_inversion", names.PY_LOCK_ORDER),
             ("lost_wakeup", names.LOST_WAKEUP),
             ("join_on_waiter", names.LOST_WAKEUP),
-            ("native_relock", names.UNRECOGNISED),
+            ("native_relock", names.CLOSED_WAIT),
             ("native_exit_join", names.EXIT_DESTRUCTOR),
             ("pipe_cycle", names.PIPE_CYCLE),
             ("pool_wedged", names.EXECUTOR_WEDGED),

@@ -49,16 +49,16 @@ def finding(kind: ProbeKind = ProbeKind.DEADLOCK) -> ProbeFinding:
     return ProbeFinding(1, kind, 0.5, 0.0, (), (), "test")
 
 
-def test_unknown_shapes_are_an_honest_unrecognised_deadlock() -> None:
+def test_unknown_shapes_are_named_by_the_end_of_their_chain() -> None:
     cap = capture(view(1, "syscall", "my_app::wait_for_thing", "main"), view(2, "syscall", "other::thing"))
     assert patterns.match(finding(), cap) is None
-    assert patterns.unrecognised(cap).pattern == names.UNRECOGNISED
+    assert patterns.closed_wait(cap).pattern == names.CLOSED_WAIT
 
 
 def test_without_stacks_no_pattern_is_claimed() -> None:
     assert patterns.match(finding(), None) is None
-    m = patterns.unrecognised(None)
-    assert m.pattern == names.UNRECOGNISED
+    m = patterns.closed_wait(None)
+    assert m.pattern == names.CLOSED_WAIT
     assert "no stacks were captured" in m.hint
 
 

@@ -101,7 +101,9 @@ def inspect_core(
             if missing
             else "pass --exe with the interpreter the process ran (the same build)",
         )
-    diagnosis = explain(INSPECT_VERDICT[finding.kind], finding, cap, HOW, named=named)
+    diagnosis = explain(
+        INSPECT_VERDICT[finding.kind], finding, cap, HOW, named=named, waitfor=verdict.waitfor
+    )
     run_dir = new_run_dir(report_dir, f"core-{found.pid}", started)
     source = CoreSource(
         core=redact_path(str(core)),

@@ -136,7 +136,7 @@ def described(seen: Seen, procs: list[psutil.Process], how: str) -> tuple[Inspec
             cmdline = "?"
         looked = seen.look.processes[proc.pid]
         cap = looked.capture
-        diagnosis = explain(j.verdict, j.finding, cap, how, named=j.named)
+        diagnosis = explain(j.verdict, j.finding, cap, how, named=j.named, waitfor=j.waitfor)
         over = activity(list(looked.samples), looked.stops, cap)
         diagnosis = replace(diagnosis, evidence=(over.summary, *diagnosis.evidence))
         out.append(Inspected(proc.pid, cmdline, j.finding, cap, diagnosis, over))

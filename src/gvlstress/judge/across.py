@@ -7,7 +7,7 @@ stacks; then the rules that need other processes: a parent waiting for a child, 
 cycle, a wedged executor, a pool's accounting, a forked child's missing threads, a spin, a wait on
 a pipe or socket judged by whoever holds its other end; and last, a process blocked behind a hung
 child or hung pool workers takes their name. A deadlock no rule names is named from its own
-stacks (or "unrecognised"), here, so no caller names one by itself.
+stacks (or by its end: a wait nothing left can end), here, so no caller names one by itself.
 
 The look pipeline also asks this module what one snapshot cannot settle (`settled`), so when to
 spend a window is a judge's rule too, written once.
@@ -20,9 +20,10 @@ from dataclasses import dataclass, replace
 
 from gvlstress.judge import loops, patterns, queues, vocab
 from gvlstress.judge.cycles import find_cycles
+from gvlstress.judge.ends import wait_chains
 from gvlstress.judge.forks import judge_forks
 from gvlstress.judge.loops import judge_loop
-from gvlstress.judge.names import JOIN_BLOCKED, LOST_WAKEUP, UNRECOGNISED, Match
+from gvlstress.judge.names import CLOSED_WAIT, JOIN_BLOCKED, LOST_WAKEUP, Match
 from gvlstress.judge.peers import judge_peer
 from gvlstress.judge.pools import behind_workers, judge_pool
 from gvlstress.judge.spins import judge_spins
@@ -37,9 +38,10 @@ from gvlstress.judge.tree import (
 from gvlstress.judge.verdict import INSPECT_VERDICT, decide
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, Verdict
 from gvlstress.model.look import Look
+from gvlstress.model.waitfor import WaitFor
 from gvlstress.model.wiring import Relatives, Wiring
 
-GENERIC = frozenset({LOST_WAKEUP, JOIN_BLOCKED, UNRECOGNISED})
+GENERIC = frozenset({LOST_WAKEUP, JOIN_BLOCKED, CLOSED_WAIT})
 """Shapes named from a thread's wait alone, which a rule across processes may name better."""
 LOCALS_WANTED = {**queues.LOCALS, **loops.LOCALS}
 """The Python locals a rule reads ((file suffix, function) -> names): the look pipeline takes
@@ -55,6 +57,8 @@ class Judgement:
     finding: ProbeFinding
     named: Match | None = None
     behind: int | None = None
+    waitfor: WaitFor | None = None
+    """Its wait-for chain to its end (`judge.ends`): set on what `judge_look` returns."""
 
     @property
     def hung(self) -> bool:
@@ -172,9 +176,18 @@ def judge_look(look: Look) -> Judged:
     for _ in range(len(base) + 1):
         again = _judge_once(look, base, captures, judged)
         if not stale(judged, again):
-            return again
+            return _chained(again, look)
         judged, before = again, judged
-    return {p: before[p] if j.hung and p in before and not before[p].hung else j for p, j in judged.items()}
+    return _chained(
+        {p: before[p] if j.hung and p in before and not before[p].hung else j for p, j in judged.items()},
+        look,
+    )
+
+
+def _chained(judged: Judged, look: Look) -> Judged:
+    """Each final judgement with its wait-for chain followed to its end."""
+    chains = wait_chains(judged, look.wiring, look.relatives)
+    return {p: replace(j, waitfor=chains.get(p)) for p, j in judged.items()}
 
 
 def unsettled(look: Look, judged: Judged) -> set[int]:
@@ -318,7 +331,7 @@ def _behind(
             c, line = told
             kid, kid_named = final[c]
             kid_named = (
-                kid_named or patterns.match(kid, captures.get(c)) or patterns.unrecognised(captures.get(c))
+                kid_named or patterns.match(kid, captures.get(c)) or patterns.closed_wait(captures.get(c))
             )
             reason = f"blocked behind its child {c}, which is deadlocked: {kid.reason}"
             linked[pid] = (
@@ -359,7 +372,7 @@ def _quiet_over_a_hang(
         c = below[0]
         kid, kid_named = linked[c]
         line = f"no progress from process {pid} while process {c} in its tree is {kid.kind.value}ed: {kid.reason}"
-        named = _named(kid, kid_named, captures.get(c)) or patterns.unrecognised(captures.get(c))
+        named = _named(kid, kid_named, captures.get(c)) or patterns.closed_wait(captures.get(c))
         linked[pid] = (
             replace(f, kind=kid.kind, reason=line, chain=(*f.chain, f.reason, line)),
             Match(named.pattern, named.hint, (line, *named.evidence)),
@@ -379,10 +392,10 @@ def _descendants(pid: int, parents: Mapping[int, int | None]) -> list[int]:
 
 
 def _named(f: ProbeFinding, named: Match | None, cap: Capture | None) -> Match | None:
-    """A deadlock always has a name: a rule's, else its own stacks' shape, else "unrecognised"."""
+    """A deadlock always has a name: a rule's, else its own stacks' shape, else by its end (a closed wait)."""
     if named is not None or f.kind is not ProbeKind.DEADLOCK:
         return named
-    return patterns.match(f, cap) or patterns.unrecognised(cap)
+    return patterns.match(f, cap) or patterns.closed_wait(cap)
 
 
 # -- what one snapshot settles (the look pipeline asks, to spend its window only where needed) --

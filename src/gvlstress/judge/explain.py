@@ -18,6 +18,7 @@ from gvlstress.model import (
     WaitGroup,
     WaitKind,
 )
+from gvlstress.model.waitfor import WaitFor
 
 
 def explain(
@@ -26,6 +27,7 @@ def explain(
     capture: Capture | None,
     progress: str,
     named: names.Match | None = None,
+    waitfor: WaitFor | None = None,
 ) -> Diagnosis:
     """The evidence behind a verdict: the wait chain, idle threads, futex groups, the GIL.
     `named` is the judge's name for it (`judge.across`); this only words it. (Without one, a
@@ -39,7 +41,13 @@ def explain(
             if not run.ok:
                 missing.append(f"{run.tool}: {run.error}")
     if finding is None or not finding.threads:
-        return Diagnosis(verdict, f"{verdict.value}: {progress}; no /proc sample", (), missing=tuple(missing))
+        return Diagnosis(
+            verdict,
+            f"{verdict.value}: {progress}; no /proc sample",
+            (),
+            missing=tuple(missing),
+            waitfor=waitfor,
+        )
     pid = finding.pid
     views = {t.tid: t for t in capture.threads} if capture else {}
     evidence = [
@@ -80,7 +88,7 @@ def explain(
     # named beyond this process's stacks (a rule across processes): its finding says what
     across = named is not None and (own is None or own.pattern != named.pattern)
     if named is None and verdict is Verdict.DEADLOCK:
-        named = own or patterns.unrecognised(capture)
+        named = own or patterns.closed_wait(capture)
     elif named is None and verdict is Verdict.LIVELOCK:
         named = patterns.livelock(finding, capture)
     if named is not None:
@@ -103,6 +111,7 @@ def explain(
         tuple(missing),
         pattern=named.pattern if named else None,
         hint=named.hint if named else None,
+        waitfor=waitfor,
     )
 
 

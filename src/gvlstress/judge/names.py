@@ -15,7 +15,7 @@ LIVELOCK = "livelock/spin"
 CRASH = "crash"
 NONDETERMINISTIC_ERROR = "nondeterministic error"
 ERROR = "error in every worker"
-UNRECOGNISED = "unrecognised deadlock"
+CLOSED_WAIT = "a wait no thread or process left can end"
 PY_LOCK_ORDER = "lock-order inversion (threading locks)"
 JOIN_BLOCKED = "join on a blocked thread"
 LOST_WAKEUP = "lost wakeup (a wait nobody can notify)"
@@ -40,6 +40,8 @@ DEAD_LOCK_HOLDER = "a lock shared between processes is held by a process that di
 RESPAWN_LOOP = "a process pool respawns workers that die at start"
 FEEDER_DROPPED = "a queue's feeder thread dropped an item (it failed to pickle)"
 LOOP_LOST_WAKEUP = "an event loop waits for a wake-up that will not come"
+SELF_LOCK = "a thread waits for a lock it holds itself (its own code re-entered)"
+LOOP_SELF_WAIT = "an event loop's thread blocks on work only its own loop would run"
 
 HINTS = {
     DEAD_LOCK_HOLDER: "a multiprocessing Lock or Queue lock is a POSIX semaphore, which has no owner: a "
@@ -130,7 +132,17 @@ HINTS = {
     NONDETERMINISTIC_ERROR: "same code, same data, different outcome: look for a race in initialisation "
     "(lazy statics, concurrent open) around the traceback's frames",
     ERROR: "every worker raised the same way: a plain bug or bad input, see the traceback",
-    UNRECOGNISED: "no known shape matched: read the futex groups and stacks below",
+    CLOSED_WAIT: "no catalogued shape matched: the chain says what each thread waits on and that none left "
+    "can end it; read its links (the threads, futexes and descriptors) and fix the one whose wait should "
+    "have had an end (a timeout, a release, a notify)",
+    SELF_LOCK: "code that holds a non-reentrant lock was re-entered on the same thread (a signal handler, a "
+    "garbage-collector finalizer or __del__, a callback, a logging handler that logs) and the inner call "
+    "waits for the lock the outer call holds: use an RLock, or keep the re-entering code from taking it "
+    "(do the work outside the handler or finalizer: set a flag, queue it with SimpleQueue)",
+    LOOP_SELF_WAIT: "a coroutine or callback running on the event loop's own thread blocks on a result only "
+    "that loop would produce (run_coroutine_threadsafe(...).result(), a concurrent Future, a lock a task "
+    "holds): await it instead (asyncio.wrap_future, await the coroutine), or run the blocking call in "
+    "loop.run_in_executor",
     PY_LOCK_ORDER: "take the locks in one global order (e.g. sort by id, or one lock for both), "
     "or acquire(timeout=...) and back off",
     JOIN_BLOCKED: "the joined thread is itself blocked: fix what it waits for, or join with a timeout "
@@ -212,7 +224,12 @@ SIGNS = {
     "wait, every other thread waiting on a lock, a timer or its own descriptors",
     SIGNAL_HANDLER_LOCK: "a thread acquiring a lock with CPython's signal dispatch (_PyErr_CheckSignalsTstate) "
     "below the acquire on its stack, and no other thread that could release it",
-    UNRECOGNISED: "a closed wait set that no shape explains: the futex groups and stacks are in the report",
+    CLOSED_WAIT: "a closed wait set that no catalogued shape explains: every thread that could end the wait "
+    "waits too, with no timer, thread, signal or outside end left; the chain lists each",
+    SELF_LOCK: "a thread blocked acquiring a lock in a function that appears again further down its own stack "
+    "(re-entered through a signal handler, a finalizer, a callback), and no other thread that could release it",
+    LOOP_SELF_WAIT: "a thread running an asyncio event loop (its run_forever/_run_once frames below) blocks "
+    "in an untimed wait (a Future's result, a Condition, a lock) and no other thread could end it",
 }
 """What identifies each pattern in the facts (the documentation's catalogue; `HINTS` says what to do)."""
 
@@ -229,6 +246,7 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
             THREAD_POOL_EXHAUSTION,
             QUEUE_JOIN,
             SIGNAL_HANDLER_LOCK,
+            SELF_LOCK,
             EXIT_HANG,
         ),
     ),
@@ -247,9 +265,9 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
             FEEDER_DROPPED,
         ),
     ),
-    ("Event loops (asyncio)", (LOOP_LOST_WAKEUP,)),
+    ("Event loops (asyncio)", (LOOP_LOST_WAKEUP, LOOP_SELF_WAIT)),
     ("Spins and exits", (GIL_SPIN, LIVELOCK, EXIT_DESTRUCTOR)),
-    ("Failures and the rest", (CRASH, NONDETERMINISTIC_ERROR, ERROR, UNRECOGNISED)),
+    ("Failures and the rest", (CRASH, NONDETERMINISTIC_ERROR, ERROR, CLOSED_WAIT)),
 )
 """Every pattern once, in the families the documentation lists them by."""
 

@@ -16,6 +16,7 @@ from enum import StrEnum
 from gvlstress.judge import names, patterns
 from gvlstress.judge.explain import explain
 from gvlstress.model import Capture, Diagnosis, ProbeFinding, ProbeKind, Verdict, WorkerOutcome
+from gvlstress.model.waitfor import WaitFor
 from gvlstress.system.proctree import exit_status, signal_name
 
 STALL_FACTOR = 10.0
@@ -114,6 +115,8 @@ class SlotFacts:
     named: names.Match | None = None
     """The pattern a rule across processes or looks named at the stall (a lost task, a peer
     that has gone, a named spin), which one process's stacks alone cannot."""
+    waitfor: WaitFor | None = None
+    """Its wait-for chain at the stall, to its end (`judge.ends`)."""
 
 
 @dataclass(frozen=True)
@@ -272,7 +275,7 @@ def hang_diagnosis(verdict: Verdict, f: SlotFacts, capture: Capture | None) -> D
     if not verdict.is_hang:
         return None
     progress = f"no heartbeat for {f.quiet_s:.1f}s after {f.iterations} batch(es)"
-    return explain(verdict, f.finding, capture, progress, named=f.named)
+    return explain(verdict, f.finding, capture, progress, named=f.named, waitfor=f.waitfor)
 
 
 def failure_diagnoses(

@@ -2,8 +2,8 @@
 
 The requested fault mode never reaches this module (a test runs a fault without telling the
 harness): a pattern is named only from what the threads show. Each match carries the evidence
-that decided it and a one-line remediation hint; nothing matching gives an honest
-"unrecognised deadlock". Crash and error causes are read from what the worker printed.
+that decided it and a one-line remediation hint; nothing matching names the closed wait
+by its end ("a wait no thread or process left can end"). Crash and error causes are read from what the worker printed.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from gvlstress.judge import runtimes, vocab
 from gvlstress.judge.finalize import exit_destructor
 from gvlstress.judge.names import (
+    CLOSED_WAIT,
     FORK_AFTER_INIT,
     FORK_HELD_LOCK,
     GIL_HELD,
@@ -25,20 +26,19 @@ from gvlstress.judge.names import (
     LOCK_ACROSS,
     LOCK_ORDER,
     POOL_EXHAUSTION,
-    UNRECOGNISED,
     Match,
 )
 from gvlstress.judge.pyshapes import python_shapes
 from gvlstress.model import Capture, ProbeFinding, ThreadView
 
 
-def unrecognised(capture: Capture | None) -> Match:
+def closed_wait(capture: Capture | None) -> Match:
     """The honest answer when no shape matched."""
     if capture is None or not any(t.native or t.python for t in capture.threads):
         return Match(
-            UNRECOGNISED, HINTS[UNRECOGNISED] + " (no stacks were captured, so no pattern can be named)", ()
+            CLOSED_WAIT, HINTS[CLOSED_WAIT] + " (no stacks were captured, so no pattern can be named)", ()
         )
-    return Match(UNRECOGNISED, HINTS[UNRECOGNISED], ())
+    return Match(CLOSED_WAIT, HINTS[CLOSED_WAIT], ())
 
 
 def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None:

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from gvlstress.judge import patterns, vocab
-from gvlstress.judge.names import HINTS, PEER_GONE, UNRECOGNISED, Match
+from gvlstress.judge.names import CLOSED_WAIT, HINTS, PEER_GONE, Match
 from gvlstress.judge.pools import waits_for_task
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import PTY_SLAVE, Endpoint, Holder, Relatives, Wiring, pty_master
@@ -379,7 +379,7 @@ def _no_peer(
         # joining a worker blocked in Queue.get): the Python shape names it, the wait on its own
         # descriptors is how the main thread meets it
         shape = patterns.match(replace(f, kind=ProbeKind.DEADLOCK), capture)
-        if shape is not None and shape.pattern != UNRECOGNISED:
+        if shape is not None and shape.pattern != CLOSED_WAIT:
             reason = (
                 f"{who} waits on descriptors only this process holds, for threads that wait on each other"
             )

@@ -15,9 +15,11 @@ from gvlstress.judge.names import (
     HINTS,
     IMPORT_LOCK,
     JOIN_BLOCKED,
+    LOOP_SELF_WAIT,
     LOST_WAKEUP,
     PY_LOCK_ORDER,
     QUEUE_JOIN,
+    SELF_LOCK,
     SIGNAL_HANDLER_LOCK,
     THREAD_POOL_EXHAUSTION,
     Match,
@@ -67,6 +69,65 @@ def _signal_handler_lock(c: _Py) -> Match | None:
             + (f" (below it: {', '.join(f.name for f in frames[3:6])})" if len(frames) > 3 else ""),
         ),
     )
+
+
+def _self_lock(c: _Py) -> Match | None:
+    """The one thread blocked acquiring a lock does so in a function that is also further down
+    its own stack: the outer call holds the lock and waits for the inner one to return (a signal
+    handler, a finalizer run by the garbage collector, a callback, a handler that logs)."""
+    blocked = [t for t in c.py if vocab.is_lock_acquire(t)]
+    if len(blocked) != 1:
+        return None
+    t = blocked[0]
+    frames = [f for f in vocab.python_frames(t) if not (f.file or "").endswith("threading.py")]
+    if len(frames) < 2:
+        return None
+    top = frames[0]
+    again = next((i for i, f in enumerate(frames[1:], 1) if (f.file, f.name) == (top.file, top.name)), None)
+    if again is None:
+        return None
+    between = [f.name for f in frames[1:again]]
+    return Match(
+        SELF_LOCK,
+        HINTS[SELF_LOCK],
+        (
+            f"thread {t.tid} ({vocab.role(t, c.pid)}) waits to acquire a lock in {top.name} "
+            f"({(top.file or '?').rsplit('/', 1)[-1]}:{top.line}), and {top.name} is further down its own stack "
+            f"(line {frames[again].line}), where the outer call took that lock",
+            "re-entered through "
+            + (" <- ".join(between[:5]) if between else "a direct call")
+            + ": only this thread could release the lock, and it waits for it",
+        ),
+    )
+
+
+_LOOP_FRAMES = (("asyncio/base_events.py", "_run_once"), ("asyncio/base_events.py", "run_forever"))
+
+
+def _loop_self_wait(c: _Py) -> Match | None:
+    """A thread running an event loop blocks, untimed, inside one of the loop's callbacks: the
+    loop cannot run the task or callback that would end the wait (a future set by the loop)."""
+    for t in c.py:
+        if not (vocab.is_lock_acquire(t) or vocab.python_waits(t)):
+            continue
+        frames = vocab.python_frames(t)
+        loop = next(
+            (f for f in frames if any((f.file or "").endswith(s) and f.name == n for s, n in _LOOP_FRAMES)),
+            None,
+        )
+        if loop is None:
+            continue
+        return Match(
+            LOOP_SELF_WAIT,
+            HINTS[LOOP_SELF_WAIT],
+            (
+                f"thread {t.tid} ({vocab.role(t, c.pid)}) runs an asyncio event loop ({loop.name} on its stack) "
+                f"and blocks, untimed, at {c.at(t)}",
+                "the loop runs on this thread only: while it blocks, no task or callback of the loop runs, "
+                "so what it waits for (a future the loop would complete) never comes",
+            ),
+        )
+    return None
 
 
 def _fork_held_lock(c: _Py) -> Match | None:
@@ -268,6 +329,8 @@ def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
 
 SHAPES: tuple[Callable[[_Py], Match | None], ...] = (
     _signal_handler_lock,
+    _self_lock,
+    _loop_self_wait,
     lambda c: _import_lock(c.py, c.pid),
     _fork_held_lock,
     _exit_hang,

@@ -14,7 +14,7 @@ the main thread) and what it waits for:
 ``judge`` does this from /proc alone; ``decide`` again once stacks are captured (they say what the
 thread waits in and which threads are idle by design). Without a progress signal, a closed wait
 set is a deadlock when every thread has a stack and none waits where another process or a signal
-handler could end it ("unrecognised" when no pattern names it); otherwise it is ``stalled``.
+handler could end it (named by its end when no pattern names it); otherwise it is ``stalled``.
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ def _closed_without_progress(
 ) -> ProbeFinding:
     """A closed wait set with no progress signal (``inspect``): a deadlock when a known shape
     names it, or when every thread has a stack and none waits where another process or a signal
-    handler could end it ("unrecognised"); otherwise stalled or idle, and why."""
+    handler could end it (named by its end); otherwise stalled or idle, and why."""
     threads, pid = f.threads, f.pid
     if capture is None:
         return replace(f, kind=ProbeKind.STALLED, reason=closed + "; no stacks, so no cycle can be shown")
@@ -236,7 +236,7 @@ def _closed_without_progress(
                 f"({vocab.span(tuple(t.tid for t in shared))}): another process may end the wait",
             )
         # closed within the process, flat CPU, stacks of every thread: a hang even unnamed
-        return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {names.UNRECOGNISED}")
+        return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {names.CLOSED_WAIT}")
     return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {named.pattern}")
 
 

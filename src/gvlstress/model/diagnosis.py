@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gvlstress.model.verdicts import Verdict
+from gvlstress.model.waitfor import WaitFor
 
 
 @dataclass(frozen=True)
@@ -31,3 +32,5 @@ class Diagnosis:
     """Views that could not be taken (py-spy denied, no native stack tool, ...)."""
     pattern: str | None = None
     hint: str | None = None
+    waitfor: WaitFor | None = None
+    """The wait-for chain to its end (every verdict of a look has one; a wave's crash has none)."""

@@ -66,7 +66,7 @@ IN_INSPECT: dict[Verdict, str] = {
     "idle by design, a futex in shared memory another process may post, a pipe whose other end lives on "
     "in a process that inherited it",
     Verdict.DEADLOCK: "a wait nothing can end: a closed wait set, a pool that lost a task, a peer that has "
-    "gone; a closed set no shape explains is still a hang, named 'unrecognised deadlock'",
+    "gone; a closed set no shape explains is still a hang, named by the end of its wait-for chain ('a wait no thread or process left can end')",
     Verdict.LIVELOCK: "a spin whose cause is named: the GIL's holder spinning for threads that need the GIL, "
     "a fork spinning for threads it did not copy",
 }

@@ -103,6 +103,7 @@ class Prober:
             finding = replace(kid, kind=j.finding.kind, reason=j.finding.reason, chain=j.finding.chain)
         s.capture = seen.look.processes[culprit].capture
         s.named = j.named
+        s.waitfor = j.waitfor
         return finding
 
     def suspects(self, due: list[Slot], live: list[Slot], told: Callable[[Slot, ProbeFinding], None]) -> bool:

@@ -11,6 +11,7 @@ from gvlstress.judge.names import Match
 from gvlstress.judge.outcome import Ending, SlotFacts
 from gvlstress.model import Capture, Diagnosis, ProbeFinding, ProcSample, WorkerOutcome
 from gvlstress.model.live import WorkerStatus
+from gvlstress.model.waitfor import WaitFor
 from gvlstress.system.heartbeat import Phase, SlotState
 
 
@@ -43,6 +44,8 @@ class Slot:
     capture: Capture | None = None
     named: Match | None = None
     """A pattern the look across processes or stacks named (see `probing.Prober.look_again`)."""
+    waitfor: WaitFor | None = None
+    """Its wait-for chain at the stall (`judge.ends`)."""
     proc: psutil.Process | None = field(default=None, repr=False)
 
     @property
@@ -68,6 +71,7 @@ class Slot:
             finding=self.finding,
             finished_share=self.state is not None and self.state.phase == Phase.DONE,
             named=self.named,
+            waitfor=self.waitfor,
         )
 
     def outcome_of(self, ending: Ending, diagnosis: Diagnosis | None) -> WorkerOutcome:

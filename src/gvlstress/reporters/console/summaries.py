@@ -32,6 +32,7 @@ from gvlstress.reporters.cells import (
     realbug_cells,
     sequential_lines,
 )
+from gvlstress.reporters.chain import end_line
 from gvlstress.reporters.console.live import verdict_text
 from gvlstress.reporters.console.paths import shown_path
 from gvlstress.reporters.like import condition_rows, host_table, profile_lines
@@ -176,6 +177,8 @@ def print_inspect(console: Console, result: InspectResult) -> None:
         )
     for p in result.processes:
         console.print(f"[bold]pid {p.pid}[/]: {escape(_line(p.diagnosis.summary))}")
+        if p.diagnosis.waitfor is not None:
+            console.print(f"  {_line(end_line(p.diagnosis.waitfor))}", highlight=False, markup=False)
         for e in p.diagnosis.evidence:
             console.print(f"  - {_line(e)}", highlight=False, markup=False)
         for m in p.diagnosis.missing:

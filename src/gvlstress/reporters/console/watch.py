@@ -15,6 +15,7 @@ from rich.table import Table
 from gvlstress.judge.across import Judgement
 from gvlstress.model import InspectResult
 from gvlstress.model.watch import Quiet, TreeReading, WatchResult
+from gvlstress.reporters.chain import end_line
 from gvlstress.system.text import clip, one_line
 
 PREFIX = "gvlstress watch: "
@@ -97,6 +98,8 @@ def print_watch(console: Console, result: WatchResult) -> None:
             else "its processes exited before the report"
         )
         console.print(escape(clip(f"gvlstress watch: hang: {said}", 400)))
+        if first is not None and first.diagnosis.waitfor is not None:
+            console.print(escape(clip(f"gvlstress watch: {end_line(first.diagnosis.waitfor)}", 600)))
         if result.action:
             console.print(escape(f"gvlstress watch: {result.action}"))
     elif result.stopped_by:
@@ -148,6 +151,8 @@ def watched_test_lines(nodeid: str, found: InspectResult, quiet_s: float) -> lis
         ),
         "  " + clip(one_line(f"pid {first.pid}: {d.summary}"), 1000),
     ]
+    if d.waitfor is not None:
+        lines.append("  " + clip(one_line(end_line(d.waitfor)), 600))
     if d.hint:
         lines.append("  " + clip(one_line(f"hint: {d.hint}"), 400))
     return [*lines, f"  report: {found.run_dir}/report.md"]

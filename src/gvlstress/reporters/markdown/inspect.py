@@ -35,7 +35,7 @@ def render_inspect(result: InspectResult) -> str:
             "work look alike without `--watch`), *stopped*, *stalled* (ambiguous: a thread without a stack, or a "
             "wait another process may end), or *deadlock*: every thread that could end the wait is blocked "
             "too and nothing outside the process can end it (named by a pattern or a cycle across processes "
-            "where one fits, else *unrecognised*)."
+            "where one fits, else by the end of its wait-for chain)."
         )
     out += ["", "## Environment", "", *environment_rows(result.environment, {}, None), ""]
     for p in result.processes:

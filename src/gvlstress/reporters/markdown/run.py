@@ -13,6 +13,7 @@ from collections import Counter
 from gvlstress.campaign import stats
 from gvlstress.model import Diagnosis, HostFacts, RunResult, Verdict, WaveResult, WorkerOutcome, plural
 from gvlstress.reporters.cells import amplifier_cell, arm_cells, ratio_cell
+from gvlstress.reporters.chain import chain_lines
 from gvlstress.reporters.markdown.cores import core_lines, secrets_note
 from gvlstress.reporters.markdown.like import like_section
 from gvlstress.reporters.markdown.stacks import stacks_section
@@ -432,6 +433,8 @@ def diagnosis_block(d: Diagnosis) -> list[str]:
     out = [prose(d.summary) + ".", ""]
     if d.pattern:
         out += [f"Pattern: **{prose(d.pattern)}**." + (f" Hint: {prose(d.hint)}" if d.hint else ""), ""]
+    if d.waitfor is not None:
+        out += ["Wait-for chain:", "", *(f"1. {prose(line)}" for line in chain_lines(d.waitfor)), ""]
     out += [f"- {prose(e)}" for e in d.evidence]
     out += [f"- missing view: {prose(m)}" for m in d.missing]
     out.append("")

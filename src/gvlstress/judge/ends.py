@@ -1,0 +1,208 @@
+"""Each judged process's wait-for chain, followed to its end (pure).
+
+The rules decide a verdict and name a pattern; this module states, for every process of a look,
+where its wait leads: through the processes it is blocked behind (each waiting forever itself)
+to an end of one kind (`model.waitfor.End`), with that end's objects. A pattern's end kind is
+fixed by what the pattern is (a lock-order inversion is a cycle, a dead holder a gone party); a
+closed wait no pattern names ends in *nobody*, with what was checked; a healthy wait ends in
+what outside may still end it (the timer, the peer, the process holding the other end), so a
+hang and a healthy wait never read alike.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Mapping
+from typing import Protocol
+
+from gvlstress.judge import names, peers
+from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.waitfor import End, Link, WaitFor
+from gvlstress.model.wiring import Relatives, Wiring
+
+END_OF: dict[str, End] = {
+    **dict.fromkeys(
+        (
+            names.POOL_EXHAUSTION,
+            names.LOCK_ACROSS,
+            names.LOCK_ORDER,
+            names.GIL_HELD,
+            names.GIL_LOCK_INVERSION,
+            names.PY_LOCK_ORDER,
+            names.JOIN_BEFORE_DRAIN,
+            names.PIPE_CYCLE,
+            names.WAIT_CYCLE,
+            names.IMPORT_LOCK,
+            names.THREAD_POOL_EXHAUSTION,
+            names.GIL_SPIN,
+        ),
+        End.CYCLE,
+    ),
+    **dict.fromkeys((names.SIGNAL_HANDLER_LOCK, names.SELF_LOCK, names.LOOP_SELF_WAIT), End.SELF),
+    **dict.fromkeys(
+        (
+            names.FORK_AFTER_INIT,
+            names.FORK_HELD_LOCK,
+            names.FORK_HANDLER,
+            names.EXECUTOR_WEDGED,
+            names.LOST_TASK,
+            names.LOST_RESULTS,
+            names.PEER_GONE,
+            names.DEAD_LOCK_HOLDER,
+            names.RESPAWN_LOOP,
+            names.FEEDER_DROPPED,
+        ),
+        End.GONE,
+    ),
+    **dict.fromkeys(
+        (
+            names.LOST_WAKEUP,
+            names.LOOP_LOST_WAKEUP,
+            names.QUEUE_JOIN,
+            names.JOIN_BLOCKED,
+            names.EXIT_HANG,
+            names.EXIT_DESTRUCTOR,
+            names.CLOSED_WAIT,
+            names.LIVELOCK,
+        ),
+        End.NOBODY,
+    ),
+}
+"""Where each pattern a look can name ends: the kind is what the pattern *is*."""
+
+_WAKING = (signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGCHLD)
+"""Signals whose handler a program installs to be woken (SIGINT is Python's own, always caught)."""
+
+
+class Judged(Protocol):
+    """What this module reads of a judgement (`judge.across.Judgement`)."""
+
+    @property
+    def finding(self) -> ProbeFinding: ...
+    @property
+    def named(self) -> names.Match | None: ...
+    @property
+    def behind(self) -> int | None: ...
+    @property
+    def hung(self) -> bool: ...
+
+
+def wait_chains(judged: Mapping[int, Judged], wiring: Wiring, relatives: Relatives) -> dict[int, WaitFor]:
+    """The chain of every judged process that was still there (an exit has none)."""
+    return {
+        pid: chain
+        for pid, j in judged.items()
+        if (chain := wait_chain(pid, judged, wiring, relatives)) is not None
+    }
+
+
+def wait_chain(
+    pid: int, judged: Mapping[int, Judged], wiring: Wiring, relatives: Relatives
+) -> WaitFor | None:
+    """One process's chain: through whoever it is behind, to the end of the last one's wait."""
+    j = judged[pid]
+    f = j.finding
+    if f.kind is ProbeKind.GONE:
+        return None
+    own = _link(f)
+    culprit = j.behind
+    if culprit is not None and culprit != pid and culprit in judged:
+        then = wait_chain(culprit, {p: x for p, x in judged.items() if p != pid}, wiring, relatives)
+        if then is not None and then.end.hang:
+            return WaitFor(
+                then.end,
+                (own, *then.links),
+                then.parties,
+                then.checked,
+                (culprit, *then.through),
+                j.named.pattern if j.named else then.pattern,
+            )
+    if j.hung and j.named is not None:
+        end = END_OF.get(j.named.pattern, End.NOBODY)
+        checked = _checked(f, relatives) if end is End.NOBODY else ()
+        return WaitFor(end, (own,), j.named.evidence[:6], checked, pattern=j.named.pattern)
+    if j.hung:
+        return WaitFor(End.NOBODY, (own,), (f.reason,), _checked(f, relatives))
+    if f.kind in (ProbeKind.BUSY, ProbeKind.LIVELOCK):
+        hot = sorted((t for t in f.threads if t.cpu_s > 0), key=lambda t: -t.cpu_s)[:3]
+        return WaitFor(
+            End.WORKING,
+            (),
+            tuple(f"thread {t.tid} ({t.comm}) used {t.cpu_s:.2f} CPU-s over {f.window_s:.2f}s" for t in hot)
+            or (f.reason,),
+        )
+    return WaitFor(End.OUTSIDE, (own,), _outside(f, wiring))
+
+
+def _link(f: ProbeFinding) -> Link:
+    t = f.progress_thread()
+    if t is None:
+        return Link(f.pid, None, f.reason)
+    return Link(f.pid, t.tid, t.wait.detail if t.wait else f"state {t.state}")
+
+
+def _checked(f: ProbeFinding, relatives: Relatives) -> tuple[str, ...]:
+    """What an end in nobody rests on: the other threads, timers, signal handlers, children and
+    descriptors, each found unable to end the wait."""
+    p = f.progress_thread()
+    others = [t for t in f.threads if p is None or t.tid != p.tid]
+    blocked = [t for t in others if t.parked and t.wait is not None and t.wait.kind is WaitKind.LOCK]
+    timed = [t for t in others if t.wait is not None and t.wait.kind in (WaitKind.TIMED, WaitKind.SLEEP)]
+    out = [
+        f"threads: {len(others)} other thread(s), {len(blocked)} of them in an untimed wait themselves"
+        + (f", {len(f.idle)} idle by design" if f.idle else "")
+        if others
+        else "threads: no other thread exists"
+    ]
+    out.append(
+        "timers: "
+        + (
+            "none armed (no thread in a timed wait or a sleep)"
+            if not timed
+            else f"{len(timed)} thread(s) in a timed wait, none of which can end it"
+        )
+    )
+    sigcgt = f.samples[-1].sigcgt if f.samples else 0
+    caught = [signal.Signals(s).name for s in _WAKING if sigcgt & (1 << (s - 1))]
+    out.append(
+        "signal handlers: "
+        + (
+            ", ".join(caught) + " caught (only a signal from outside would run it)"
+            if caught
+            else "none that wakes a wait"
+        )
+    )
+    kids = [c for c, parent in relatives.parents.items() if parent == f.pid]
+    out.append(f"children: {len(kids)} in the look" if kids else "children: none")
+    return tuple(out)
+
+
+def _outside(f: ProbeFinding, wiring: Wiring) -> tuple[str, ...]:
+    """What may still end a healthy wait, stated with its object (so it never reads like a hang)."""
+    if f.kind is ProbeKind.STOPPED:
+        return ("SIGCONT from outside: the process is stopped (job control, a debugger)",)
+    t = f.progress_thread()
+    if t is None or t.wait is None:
+        return (f.reason,)
+    out = [_what_ends(t, f, wiring)]
+    return tuple(out)
+
+
+def _what_ends(t: ThreadDelta, f: ProbeFinding, wiring: Wiring) -> str:
+    w = t.wait
+    assert w is not None
+    if w.kind in (WaitKind.SLEEP, WaitKind.TIMED) or (w.kind is WaitKind.POLL and not peers.waits_forever(t)):
+        return f"a timer: thread {t.tid} waits with a timeout ({w.detail}), and wakes by itself"
+    if w.kind is WaitKind.CHILD:
+        return f"a child's exit: thread {t.tid} waits for {'any child' if (w.child or -1) <= 0 else f'child {w.child}'}"
+    if w.kind is WaitKind.FILE_LOCK:
+        holder = w.lock_holder
+        return f"the holder of a file lock ({f'process {holder}' if holder and holder > 0 else 'holder unknown'}) releasing it"
+    found = peers.ends(t, f.pid, wiring)
+    if found:
+        return "; ".join(e.words or e.target for e in found)
+    if w.kind is WaitKind.LOCK:
+        return f"another thread releasing what thread {t.tid} waits for ({w.detail}): " + (
+            f.chain[-1] if f.chain else f.reason
+        )
+    return f"{w.detail}: {f.reason}"
