@@ -19,6 +19,7 @@ on a descriptor a member reads (it is about to move).
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -41,18 +42,53 @@ class Step:
     tid: int
     how: str
     parties: frozenset[int]
+    sink: bool = False
+    """A wait nothing but a kill ends: a sleep with no timer left in any job's life, pause()
+    with no handler of a waking signal."""
 
 
 def waits_of(f: ProbeFinding, wiring: Wiring, relatives: Relatives) -> list[Step] | None:
     """The waits of every thread of `f`, each with the processes that could end it; None when
     some thread can end its wait by itself or from outside (running, timed, outside ends)."""
     out: list[Step] = []
+    sigcgt = f.samples[-1].sigcgt if f.samples else 0
     for t in f.threads:
-        step = _step(f.pid, t, wiring, relatives)
+        step = _sink(f.pid, t, sigcgt) or _step(f.pid, t, wiring, relatives)
         if step is None:
             return None
         out.append(step)
     return out
+
+
+_WAKING = (
+    signal.SIGTERM,
+    signal.SIGHUP,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+    signal.SIGALRM,
+    signal.SIGCHLD,
+    signal.SIGINT,
+)
+
+
+def _sink(pid: int, t: ThreadDelta, sigcgt: int) -> Step | None:
+    """A thread that waits for nothing a process can give: a sleep of more than a week, or
+    pause()/sigsuspend() in a process that catches no signal a program sends to wake it."""
+    w = t.wait
+    if w is None or not t.parked:
+        return None
+    if w.forever:
+        return Step(pid, t.tid, w.detail, frozenset(), sink=True)
+    caught = any(sigcgt & (1 << (s - 1)) for s in _WAKING)
+    if w.kind is WaitKind.SIGNAL and w.syscall in ("pause", "rt_sigsuspend") and not caught:
+        return Step(
+            pid,
+            t.tid,
+            f"{w.detail} (no handler of a waking signal: only a kill ends it)",
+            frozenset(),
+            sink=True,
+        )
+    return None
 
 
 def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Step | None:
@@ -98,7 +134,12 @@ def find_cycles(
     judged: Mapping[int, tuple[ProbeFinding, names.Match | None]], wiring: Wiring, relatives: Relatives
 ) -> dict[int, tuple[ProbeFinding, names.Match]]:
     """Every set of stuck processes that wait only for one another, each member judged a
-    deadlock and named with the whole cycle."""
+    deadlock and named with the whole cycle; and every stuck process whose waits lead to a
+    process that waits forever on nothing (a sleep with no end, pause() with no handler).
+
+    A process whose waits lead only to a *hung* process keeps its own verdict: a pool worker
+    waiting for tasks from a deadlocked launcher is idle by design, and the hang is the
+    launcher's (a parent behind its hung child is `judge.across`'s, with the child's stacks)."""
     steps: dict[int, list[Step]] = {}
     for pid, (f, named) in judged.items():
         if f.kind not in CANDIDATES or named is not None:
@@ -106,39 +147,86 @@ def find_cycles(
         got = waits_of(f, wiring, relatives)
         if got:
             steps[pid] = got
+    hung = {p for p, (f, _) in judged.items() if f.kind is ProbeKind.DEADLOCK}
     waits_for = {p: frozenset(q for s in st for q in s.parties if q != p) for p, st in steps.items()}
-    # keep only processes whose every party is itself stuck, until nothing changes
+    sinks = {p for p, st in steps.items() if not waits_for[p] and any(s.sink for s in st)}
+    # keep only processes whose every party is itself stuck (or hung), until nothing changes
     stuck = set(steps)
     changed = True
     while changed:
         changed = False
         for p in list(stuck):
-            if not waits_for[p] or not waits_for[p] <= stuck:
+            if p not in sinks and (not waits_for[p] or not waits_for[p] <= stuck | hung):
                 stuck.discard(p)
                 changed = True
     out: dict[int, tuple[ProbeFinding, names.Match]] = {}
-    for group in _components(stuck, waits_for):
+    for group in _components(stuck - sinks, waits_for):
         if len(group) < 2:
             continue
-        members = sorted(group)
+        _cycle(sorted(group), steps, judged, out)
+    for p in sorted(stuck - sinks - set(out)):
+        c = _culprit(p, waits_for, sinks)
+        if c is None:
+            continue
+        sink = judged[c][0]
         lines = [
             f"process {s.pid} thread {s.tid} waits in {s.how}: only process(es) "
-            f"{', '.join(map(str, sorted(s.parties)))} can end it"
-            for p in members
+            f"{', '.join(map(str, sorted(s.parties - {p})))} can end it"
             for s in steps[p]
             if s.parties - {p}
         ]
+        how = "; ".join(s.how for s in steps[c] if s.sink)
         lines.append(
-            f"every thread of process(es) {', '.join(map(str, members))} is parked with no CPU over the window in a "
-            "wait only these processes can end, with no timer and no end outside them: a cycle, none can move"
+            f"process {c} ({_comm(sink)}), on which that wait depends, waits forever itself: {how}; "
+            "nothing in the look can end its wait, so nothing will end this one"
         )
-        match = names.Match(names.WAIT_CYCLE, names.HINTS[names.WAIT_CYCLE], tuple(lines))
-        reason = "cycle of waits across processes " + " <-> ".join(map(str, members))
-        for p in members:
-            f = judged[p][0]
-            # the cycle replaces what the member's wait was said to end in (a peer that "may still act")
-            out[p] = (replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match)
+        match = names.Match(names.FOREVER_PARTY, names.HINTS[names.FOREVER_PARTY], tuple(lines))
+        reason = f"waits for process {c} ({_comm(sink)}), which waits forever itself"
+        out[p] = (replace(judged[p][0], kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match)
     return out
+
+
+def _comm(f: ProbeFinding) -> str:
+    main = f.progress_thread()
+    return main.comm if main is not None else "?"
+
+
+def _culprit(p: int, waits_for: Mapping[int, frozenset[int]], sinks: set[int]) -> int | None:
+    """The nearest process `p`'s waits lead to that waits forever on nothing (breadth first)."""
+    seen = {p}
+    level = sorted(waits_for.get(p, frozenset()))
+    while level:
+        for q in level:
+            if q in sinks:
+                return q
+        seen.update(level)
+        level = sorted({r for q in level for r in waits_for.get(q, frozenset())} - seen)
+    return None
+
+
+def _cycle(
+    members: list[int],
+    steps: Mapping[int, list[Step]],
+    judged: Mapping[int, tuple[ProbeFinding, names.Match | None]],
+    out: dict[int, tuple[ProbeFinding, names.Match]],
+) -> None:
+    lines = [
+        f"process {s.pid} thread {s.tid} waits in {s.how}: only process(es) "
+        f"{', '.join(map(str, sorted(s.parties)))} can end it"
+        for p in members
+        for s in steps[p]
+        if s.parties - {p}
+    ]
+    lines.append(
+        f"every thread of process(es) {', '.join(map(str, members))} is parked with no CPU over the window in a "
+        "wait only these processes can end, with no timer and no end outside them: a cycle, none can move"
+    )
+    match = names.Match(names.WAIT_CYCLE, names.HINTS[names.WAIT_CYCLE], tuple(lines))
+    reason = "cycle of waits across processes " + " <-> ".join(map(str, members))
+    for p in members:
+        f = judged[p][0]
+        # the cycle replaces what the member's wait was said to end in (a peer that "may still act")
+        out[p] = (replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match)
 
 
 def _components(nodes: set[int], edges: Mapping[int, frozenset[int]]) -> list[set[int]]:

@@ -63,6 +63,7 @@ END_OF: dict[str, End] = {
             names.EXIT_HANG,
             names.EXIT_DESTRUCTOR,
             names.CLOSED_WAIT,
+            names.FOREVER_PARTY,
             names.LIVELOCK,
         ),
         End.NOBODY,

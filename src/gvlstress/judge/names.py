@@ -40,6 +40,7 @@ DEAD_LOCK_HOLDER = "a lock shared between processes is held by a process that di
 RESPAWN_LOOP = "a process pool respawns workers that die at start"
 FEEDER_DROPPED = "a queue's feeder thread dropped an item (it failed to pickle)"
 LOOP_LOST_WAKEUP = "an event loop waits for a wake-up that will not come"
+FOREVER_PARTY = "waits for a process that itself waits forever"
 SELF_LOCK = "a thread waits for a lock it holds itself (its own code re-entered)"
 LOOP_SELF_WAIT = "an event loop's thread blocks on work only its own loop would run"
 
@@ -135,6 +136,12 @@ HINTS = {
     CLOSED_WAIT: "no catalogued shape matched: the chain says what each thread waits on and that none left "
     "can end it; read its links (the threads, futexes and descriptors) and fix the one whose wait should "
     "have had an end (a timeout, a release, a notify)",
+    FOREVER_PARTY: "the process that holds the other end (a pipe's write end, a socket, a file lock) waits "
+    "for nothing that will come (a sleep with no end, pause() with no handler): often a background child or "
+    "grandchild that inherited the descriptor and outlived its parent (subprocess.run(capture_output=True) "
+    "of a script that starts a daemon; a lock file's descriptor passed to a helper): open descriptors "
+    "O_CLOEXEC and pass none you do not mean to (close_fds, no pass_fds), redirect a daemon's output away from "
+    "the pipe, start helpers in their own session and end the group; or end that process",
     SELF_LOCK: "code that holds a non-reentrant lock was re-entered on the same thread (a signal handler, a "
     "garbage-collector finalizer or __del__, a callback, a logging handler that logs) and the inner call "
     "waits for the lock the outer call holds: use an RLock, or keep the re-entering code from taking it "
@@ -226,6 +233,9 @@ SIGNS = {
     "below the acquire on its stack, and no other thread that could release it",
     CLOSED_WAIT: "a closed wait set that no catalogued shape explains: every thread that could end the wait "
     "waits too, with no timer, thread, signal or outside end left; the chain lists each",
+    FOREVER_PARTY: "with --tree: a wait on a pipe, socket or file lock whose other end only a process that itself "
+    "waits forever holds (every thread parked in a sleep with more than a week left, or in pause() with no "
+    "handler of a waking signal), followed to it even outside the job's tree",
     SELF_LOCK: "a thread blocked acquiring a lock in a function that appears again further down its own stack "
     "(re-entered through a signal handler, a finalizer, a callback), and no other thread that could release it",
     LOOP_SELF_WAIT: "a thread running an asyncio event loop (its run_forever/_run_once frames below) blocks "
@@ -257,6 +267,7 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
             JOIN_BEFORE_DRAIN,
             PIPE_CYCLE,
             WAIT_CYCLE,
+            FOREVER_PARTY,
             LOST_TASK,
             LOST_RESULTS,
             PEER_GONE,

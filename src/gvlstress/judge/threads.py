@@ -118,6 +118,7 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
             args=w.args,
             fd_target=w.fd_target,
             lock_holder=w.lock_holder,
+            sleep_left_s=w.sleep_left_s,
             watched=w.watched,
             calls=_diff2(b.syscr, b.syscw, t.syscr, t.syscw),
             moved=_diff2(b.rchar, b.wchar, t.rchar, t.wchar),

@@ -10,6 +10,7 @@ arguments say which; wchan stands in where the syscall file is unreadable or rea
 from __future__ import annotations
 
 from gvlstress.model import ThreadDelta, Wait, WaitKind
+from gvlstress.model.proc import FOREVER_S
 from gvlstress.model.syscalls import FD_SYSCALLS, FILE_LOCK_SYSCALLS, futex_syscalls, syscall_name
 
 _BY_SYSCALL: dict[str, WaitKind] = {
@@ -94,6 +95,8 @@ def classify(t: ThreadDelta, window_s: float = 0.5) -> Wait:
             pid = _signed(t.args[0])
             who = f"child {pid}" if pid > 0 else "any child"
             return Wait(kind, name, f"{name}() for {who}", child=pid)
+        if kind is WaitKind.SLEEP and t.sleep_left_s is not None:
+            return Wait(kind, name, f"{name}() ({_left(t.sleep_left_s)})", left_s=t.sleep_left_s)
         return Wait(kind, name, f"{name}()")
     if name is None or name == "restart_syscall":
         for needle, kind in _BY_WCHAN:
@@ -114,3 +117,11 @@ def classify(t: ThreadDelta, window_s: float = 0.5) -> Wait:
             "a timed wait (sleep, poll or futex) resumed after a ptrace stop (restart_syscall)",
         )
     return Wait(WaitKind.OTHER, name, f"{name or 'unknown'} ({t.wchan or t.state})")
+
+
+def _left(seconds: float) -> str:
+    """A sleep's timer in words: 'at most 16 s left', 'forever: 292 billion years left'."""
+    if seconds >= FOREVER_S:
+        years = seconds / (365.25 * 86400)
+        return f"forever: {years:.3g} years left" if years < 1e6 else f"forever: {years:.2e} years left"
+    return f"at most {seconds:.0f} s left"

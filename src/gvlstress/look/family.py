@@ -56,7 +56,8 @@ def waited_on(threads: Iterable[ThreadSample | ThreadDelta | None]) -> set[str]:
 
 
 def peers_of(pids: list[int]) -> list[int]:
-    """Processes outside `pids` that hold the other end of what their main threads wait on:
+    """Processes outside `pids` that hold the other end of what their main threads wait on (a
+    pipe, a socket, a file lock):
     a look takes them in, so a wait is judged by what they do. (This process is never one: a
     tool cannot stop the process that runs it.)"""
     mains = [
@@ -67,6 +68,10 @@ def peers_of(pids: list[int]) -> list[int]:
     # in (a look would stop it); one already in the look is wired all the same
     ends = wiring.wiring(pids, {t for t in waited_on(mains) if not t.startswith(PTY_SLAVE)})
     found = {h.pid for held in ends.holders.values() for h in held}
+    # a file lock's holder (/proc/locks names it): what the wait is judged by, like a pipe's writer
+    found |= {
+        t.lock_holder for t in mains if t is not None and t.lock_holder is not None and t.lock_holder > 0
+    }
     found -= {*pids, os.getpid()}
     return sorted(p for p in found if procfs.zombie_status(p) is None)[:MAX_PEERS]
 

@@ -43,6 +43,9 @@ class ThreadSample:
     watched: tuple[tuple[int, str], ...] | None = None
     """A poll/select/epoll wait's descriptors and what each links to (None: not such a wait, or
     its memory could not be read)."""
+    sleep_left_s: float | None = None
+    """A nanosleep/clock_nanosleep: the seconds its timer has left at most (read from the sleeper's
+    memory; None: not a sleep, or unreadable). ``sleep infinity`` has billions of years left."""
     queued_ns: int | None = None
     """Time spent runnable but waiting for a CPU (``schedstat``'s second field): a spinner on a
     loaded host gets little CPU, but is runnable all the time."""
@@ -61,6 +64,10 @@ class ProcSample:
     threads: tuple[ThreadSample, ...]
     sigcgt: int = 0
     """Signals the process catches (a daemon waiting for SIGTERM is idle, not deadlocked)."""
+
+
+FOREVER_S = 7 * 86400.0
+"""A sleep with more than a week left is no timer a job waits out: it waits forever."""
 
 
 class WaitKind(StrEnum):
@@ -111,6 +118,13 @@ class Wait:
     """wait4/waitid: the pid waited for (-1: any child)."""
     fd_target: str | None = None
     lock_holder: int | None = None
+    left_s: float | None = None
+    """A sleep: the seconds its timer has left at most (None: unknown)."""
+
+    @property
+    def forever(self) -> bool:
+        """A sleep whose timer will not fire within any job's life (``sleep infinity``)."""
+        return self.kind is WaitKind.SLEEP and self.left_s is not None and self.left_s >= FOREVER_S
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +160,8 @@ class ThreadDelta:
     """Minor page faults over the window."""
     runnable_s: float | None = None
     """Seconds it ran or waited to run over the window (None without schedstat)."""
+    sleep_left_s: float | None = None
+    """A sleep's timer: seconds left at most (see ThreadSample)."""
 
 
 @dataclass(frozen=True)

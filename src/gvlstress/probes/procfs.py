@@ -23,6 +23,7 @@ from gvlstress.model.syscalls import (
     restarted,
     syscall_name,
 )
+from gvlstress.probes.sleeps import SLEEPS, sleep_left
 from gvlstress.system.redact import redact_path, redact_text
 
 PROBE_WINDOW_S = 0.5
@@ -169,6 +170,7 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         fd_target = redact_path(link) if link else None
         if name in FILE_LOCK_SYSCALLS:
             holder = lock_holder(fd, int(task_dir.parent.parent.name))
+    left = sleep_left(task_dir.parent.parent / "mem", name, args) if name in SLEEPS and args else None
     return ThreadSample(
         tid=int(task_dir.name),
         comm=redact_text(comm),
@@ -191,6 +193,7 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         wchar=io.get("wchar"),
         minflt=parse_minflt(stat),
         watched=watched,
+        sleep_left_s=left,
     )
 
 

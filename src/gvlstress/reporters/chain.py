@@ -16,10 +16,22 @@ END_WORDS = {
 
 
 def end_line(w: WaitFor) -> str:
-    """'wait-for chain ends in a cycle (through process 12): <the end's first object>'."""
-    via = f" (through process {', '.join(map(str, w.through))}, waiting forever itself)" if w.through else ""
-    first = w.parties[0] if w.parties else ""
-    return f"wait-for chain {END_WORDS[w.end]}{via}" + (f": {first}" if first else "")
+    """'wait-for chain: thread 12 waits in <wait> -> through process 30 -> ends in a cycle: <its
+    first object>': the whole chain in one line, for a terminal."""
+    steps = [f"thread {link.tid} of process {link.pid} waits in {link.waits}" for link in w.links[:1]]
+    steps += [f"process {p} (waiting forever itself)" for p in w.through]
+    return "wait-for chain: " + " -> ".join([*steps, f"{END_WORDS[w.end]}{_first(w)}"])
+
+
+def _first(w: WaitFor) -> str:
+    """The end's first object (a line that introduces a list takes its first item along),
+    else, for an end in nobody, the first thing checked."""
+    parts = list(w.parties)
+    if parts and parts[0].rstrip().endswith(":") and len(parts) > 1:
+        parts[0] = parts[0].rstrip()[:-1] + ": " + parts[1]
+    if parts:
+        return ": " + parts[0]
+    return ": " + "; ".join(w.checked[:2]) if w.checked else ""
 
 
 def chain_lines(w: WaitFor) -> list[str]:
@@ -30,7 +42,8 @@ def chain_lines(w: WaitFor) -> list[str]:
         + f" waits in {link.waits}"
         for link in w.links
     ]
-    out.append(end_line(w))
-    out += list(w.parties[1:])
+    out += [f"through process {p}, which waits forever itself" for p in w.through]
+    out.append(END_WORDS[w.end] + (":" if w.parties else ""))
+    out += list(w.parties)
     out += [f"checked: {c}" for c in w.checked]
     return out
