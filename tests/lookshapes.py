@@ -74,6 +74,8 @@ class Th:
     """Its Python frames at the later looks (default: as at the first)."""
     later_native: tuple[str, ...] | None = None
     """Its native frames at the last look (default: as at the first)."""
+    left_s: float | None = None
+    """A sleep's timer: the seconds it has left (read from its memory by the probe)."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,7 @@ def proc_sample(p: Proc, second: bool) -> ProcSample:
                 minflt=0,
                 watched=t.watched,
                 queued_ns=0,
+                sleep_left_s=t.left_s,
             )
         )
     return ProcSample(p.pid, WINDOW if second else 0.0, tuple(threads), p.sigcgt)

@@ -41,7 +41,9 @@ def test_the_site_builds_strictly_and_offline(tmp_path: Path) -> None:
         assert (tmp_path / page.relative_to(ROOT / "docs")).with_suffix(".html").is_file(), page
     cli = (tmp_path / "reference" / "cli.html").read_text()
     assert all(f'id="gvlstress-{name}"' in cli for name in ("run", "inspect", "hunt", "slurm"))
-    assert "a wait no thread or process left can end" in (tmp_path / "reference" / "patterns.html").read_text()
+    assert (
+        "a wait no thread or process left can end" in (tmp_path / "reference" / "patterns.html").read_text()
+    )
 
 
 def _can_unshare() -> bool:

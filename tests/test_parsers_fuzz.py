@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gvlstress.probes import native, procfs, pyspy
+from gvlstress.probes import filelocks, native, procfs, pyspy
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -39,7 +39,7 @@ def test_proc_parsers_never_raise(text: str) -> None:
     assert procfs.parse_wchan(text) != ""
     assert procfs.parse_sigcgt(text) >= 0
     assert set(procfs.parse_io(text)) <= set(procfs.IO_KEYS)
-    assert all(lk.inode >= 0 and lk.major >= 0 for lk in procfs.parse_locks(text))
+    assert all(lk.inode >= 0 and lk.major >= 0 for lk in filelocks.parse_locks(text))
     with contextlib.suppress(ValueError):  # documented: "not a stat line" (a vanished thread)
         procfs.parse_stat(text)
 

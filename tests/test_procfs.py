@@ -12,7 +12,7 @@ import pytest
 
 from conftest import all_parked_on_futex, wait_for
 from gvlstress.model import syscalls
-from gvlstress.probes import procfs
+from gvlstress.probes import filelocks, procfs
 
 # Recorded from a hung fixture worker (x86_64): a rayon pool thread parked in a futex wait.
 STAT = (
@@ -128,7 +128,7 @@ LOCKS = """1: FLOCK  ADVISORY  WRITE 17825 fe:00:10012343 0 EOF
 
 
 def test_parse_locks_reads_holders_waiters_and_ofd_locks() -> None:
-    locks = procfs.parse_locks(LOCKS)
+    locks = filelocks.parse_locks(LOCKS)
     assert [(lk.kind, lk.pid, lk.major, lk.minor, lk.inode, lk.blocked) for lk in locks] == [
         ("FLOCK", 17825, 0xFE, 0, 10012343, False),
         ("FLOCK", 17827, 0xFE, 0, 10012343, True),
@@ -142,6 +142,6 @@ def test_lock_holder_of_a_live_flock(tmp_path: Path) -> None:
 
     with open(tmp_path / "f.lock", "w") as fh:
         fd_link = Path(f"/proc/self/fd/{fh.fileno()}")
-        assert procfs.lock_holder(fd_link, waiter=-2) is None  # nothing locked yet
+        assert filelocks.lock_holder(fd_link, waiter=-2) is None  # nothing locked yet
         fcntl.flock(fh, fcntl.LOCK_EX)
-        assert procfs.lock_holder(fd_link, waiter=-2) == os.getpid()
+        assert filelocks.lock_holder(fd_link, waiter=-2) == os.getpid()

@@ -310,7 +310,11 @@ def test_a_closed_wait_set_no_shape_names_is_still_a_hang(report_dir: Path) -> N
     with shape("native_relock") as (proc, _):
         code, data = inspect(proc.pid, report_dir)
     d = the(data, proc.pid)["diagnosis"]
-    assert (code, d["verdict"], d["pattern"]) == (1, "deadlock", "a wait no thread or process left can end"), d["summary"]
+    assert (code, d["verdict"], d["pattern"]) == (
+        1,
+        "deadlock",
+        "a wait no thread or process left can end",
+    ), d["summary"]
 
 
 def test_a_native_destructor_hanging_at_exit_is_named(report_dir: Path) -> None:

@@ -132,6 +132,8 @@ def wait_chain(
             tuple(f"thread {t.tid} ({t.comm}) used {t.cpu_s:.2f} CPU-s over {f.window_s:.2f}s" for t in hot)
             or (f.reason,),
         )
+    if f.kind is ProbeKind.STALLED:
+        return WaitFor(End.OUTSIDE, (own,), (f"one look cannot tell whether it ends: {f.reason}",))
     return WaitFor(End.OUTSIDE, (own,), _outside(f, wiring))
 
 
@@ -192,6 +194,8 @@ def _outside(f: ProbeFinding, wiring: Wiring) -> tuple[str, ...]:
 def _what_ends(t: ThreadDelta, f: ProbeFinding, wiring: Wiring) -> str:
     w = t.wait
     assert w is not None
+    if w.forever:
+        return f"only a kill from outside: thread {t.tid} sleeps with no timer left in any job's life ({w.detail})"
     if w.kind in (WaitKind.SLEEP, WaitKind.TIMED) or (w.kind is WaitKind.POLL and not peers.waits_forever(t)):
         return f"a timer: thread {t.tid} waits with a timeout ({w.detail}), and wakes by itself"
     if w.kind is WaitKind.CHILD:

@@ -112,7 +112,11 @@ def _loop_self_wait(c: _Py) -> Match | None:
             continue
         frames = vocab.python_frames(t)
         loop = next(
-            (f for f in frames if any((f.file or "").endswith(s) and f.name == n for s, n in _LOOP_FRAMES)),
+            (
+                f
+                for f in frames
+                if any((f.file or "").endswith(s) and f.name.rsplit(".", 1)[-1] == n for s, n in _LOOP_FRAMES)
+            ),
             None,
         )
         if loop is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from gvlstress.model import ProcSample, ThreadSample
@@ -23,6 +22,7 @@ from gvlstress.model.syscalls import (
     restarted,
     syscall_name,
 )
+from gvlstress.probes.filelocks import lock_holder
 from gvlstress.probes.sleeps import SLEEPS, sleep_left
 from gvlstress.system.redact import redact_path, redact_text
 
@@ -371,60 +371,6 @@ def zombie_status(pid: int, proc: Path = Path("/proc")) -> int | None:
         return int(fields[49]) if fields and fields[0] == "Z" and len(fields) > 49 else None
     except ValueError:
         return None
-
-
-@dataclass(frozen=True)
-class FileLock:
-    """One line of /proc/locks: a lock held (or, `blocked`, waited for) on one file."""
-
-    kind: str
-    """FLOCK, POSIX, OFDLCK, LEASE..."""
-    pid: int
-    """The holder (-1 for an OFD lock: owned by an open file, not a process)."""
-    major: int
-    minor: int
-    inode: int
-    blocked: bool
-
-
-def parse_locks(text: str) -> tuple[FileLock, ...]:
-    """/proc/locks: ``1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF``; a waiter's line has
-    ``->`` after the id. Lines that do not parse are skipped (a newer kernel's columns)."""
-    out = []
-    for line in text.splitlines():
-        fields = line.split()
-        blocked = len(fields) > 1 and fields[1] == "->"
-        if blocked:
-            del fields[1]
-        if len(fields) < 6:
-            continue
-        dev = fields[5].split(":")
-        try:
-            pid = int(fields[4])
-            major, minor, inode = int(dev[0], 16), int(dev[1], 16), int(dev[2])
-        except (ValueError, IndexError):
-            continue
-        if min(major, minor, inode) < 0:
-            continue
-        out.append(FileLock(fields[1], pid, major, minor, inode, blocked))
-    return tuple(out)
-
-
-def lock_holder(fd_path: Path, waiter: int, locks: Path = Path("/proc/locks")) -> int | None:
-    """Who holds the lock on the file `fd_path` opens (a /proc/PID/fd link) that `waiter` waits
-    for: the first holder other than the waiter; None when none is listed."""
-    try:
-        st = fd_path.stat()
-    except OSError:
-        return None
-    held = [
-        lk
-        for lk in parse_locks(_read(locks) or "")
-        if not lk.blocked
-        and lk.inode == st.st_ino
-        and (lk.major, lk.minor) == (os.major(st.st_dev), os.minor(st.st_dev))
-    ]
-    return next((lk.pid for lk in held if lk.pid != waiter), held[0].pid if held else None)
 
 
 def forked_from(pid: int, proc: Path = Path("/proc")) -> int | None:

@@ -1,0 +1,214 @@
+"""Every judged process's wait-for chain and its end (`judge.ends`), as tables: each hang's end
+beside its healthy look-alike's, and the words a terminal shows for each (never alike)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gvlstress.judge import names
+from gvlstress.judge.ends import END_OF
+from gvlstress.model import ProbeKind
+from gvlstress.model.waitfor import End
+from gvlstress.reporters.chain import chain_lines, end_line
+from lookshapes import LIBC, LOCK, POLL, PYTHON, READ, SLEEP, WRITE, Proc, Th, World, held
+
+A, B = 300, 301
+PIPE = "pipe:[88]"
+FOREVER_S = 9.2e18
+PAUSE = "34 0x0 0x0 0x0 0x0 0x0 0x0 0x7f0 0x7f1"
+SIGTERM = 1 << 14
+RELOCK = (
+    f"__lll_lock_wait@{LIBC}",
+    f"pthread_mutex_lock@{LIBC}",
+    "relock@/srv/relock",
+    f"__libc_start_main@{LIBC}",
+)
+LOOKS_ONLY = {names.CRASH, names.ERROR, names.NONDETERMINISTIC_ERROR}
+"""Patterns of a wave's end (a worker died or raised), never of a look: no wait to follow."""
+
+
+def test_every_pattern_a_look_can_name_has_an_end() -> None:
+    every = {p for _, family in names.FAMILIES for p in family}
+    assert every - LOOKS_ONLY - set(END_OF) == set()
+    assert set(END_OF) <= every
+
+
+def reader_of(pid: int, writer: Th, sigcgt: int = 1 << 1) -> World:
+    """Process A reads a pipe whose write end only B holds; B does what `writer` does."""
+    return World(
+        (
+            Proc(A, (Th(A, READ.format(fd=3), fd=PIPE),)),
+            Proc(B, (writer,), parent=1, sigcgt=sigcgt),
+        ),
+        holders=held(PIPE, (A, 3, "r"), (B, 1, "w")),
+    )
+
+
+def ends(world: World) -> dict[int, tuple[ProbeKind, str | None, End | None]]:
+    return {
+        p: (j.finding.kind, j.named.pattern if j.named else None, j.waitfor.end if j.waitfor else None)
+        for p, j in world.judged().items()
+    }
+
+
+FOREVER_PARTY = (ProbeKind.DEADLOCK, names.FOREVER_PARTY, End.NOBODY)
+IDLE_OUTSIDE = (ProbeKind.IDLE, None, End.OUTSIDE)
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        pytest.param(
+            reader_of(A, Th(B, SLEEP, comm="sleep", left_s=FOREVER_S)),
+            {A: FOREVER_PARTY, B: IDLE_OUTSIDE},
+            id="the writer sleeps forever (sleep infinity): the reader's chain ends in nobody",
+        ),
+        pytest.param(
+            reader_of(A, Th(B, PAUSE, comm="sleep"), sigcgt=0),
+            {A: FOREVER_PARTY, B: IDLE_OUTSIDE},
+            id="the writer is in pause() and catches no signal that wakes it",
+        ),
+        pytest.param(
+            reader_of(A, Th(B, SLEEP, comm="sleep", left_s=16.0)),
+            {A: IDLE_OUTSIDE, B: IDLE_OUTSIDE},
+            id="look-alike: the writer's timer fires in 16 s",
+        ),
+        pytest.param(
+            reader_of(A, Th(B, PAUSE, comm="daemon"), sigcgt=SIGTERM),
+            {A: IDLE_OUTSIDE, B: IDLE_OUTSIDE},
+            id="look-alike: the writer pauses for a SIGTERM it handles",
+        ),
+        pytest.param(
+            reader_of(A, Th(B, SLEEP, comm="sleep", left_s=None)),
+            {A: IDLE_OUTSIDE, B: IDLE_OUTSIDE},
+            id="look-alike: the writer's timer could not be read (a timer is assumed)",
+        ),
+        pytest.param(
+            World((Proc(A, (Th(A, LOCK.format(addr=0x55D0), native=RELOCK),)),)),
+            {A: (ProbeKind.DEADLOCK, names.CLOSED_WAIT, End.NOBODY)},
+            id="one thread on a futex, no other thread: a closed wait, named by its end",
+        ),
+        pytest.param(
+            World((Proc(A, (Th(A, SLEEP, left_s=5.0),)),)),
+            {A: IDLE_OUTSIDE},
+            id="look-alike: a sleep with a timer",
+        ),
+        pytest.param(
+            World((Proc(A, (Th(A, None, state="R", cpu_ms=1900, moved=10_000),)),)),
+            {A: (ProbeKind.BUSY, None, End.WORKING)},
+            id="a busy process: no wait, it works",
+        ),
+    ],
+)
+def test_each_chain_ends_where_its_wait_leads(
+    world: World, expected: dict[int, tuple[ProbeKind, str | None, End | None]]
+) -> None:
+    assert ends(world) == expected
+
+
+def test_a_forever_party_names_the_process_and_its_wait() -> None:
+    j = reader_of(A, Th(B, SLEEP, comm="sleep", left_s=FOREVER_S)).judged()[A]
+    assert j.named is not None
+    assert j.waitfor is not None
+    told = " ".join(j.named.evidence)
+    assert f"process {B} (sleep)" in told
+    assert "waits forever itself" in told
+    assert "forever" in j.waitfor.links[0].waits or PIPE in j.waitfor.links[0].waits
+
+
+def test_a_closed_wait_with_a_waking_handler_may_end_from_outside() -> None:
+    """A SIGTERM handler may end the wait (a daemon's main thread parked until told to stop)."""
+    j = World((Proc(A, (Th(A, LOCK.format(addr=0x55D0), native=RELOCK),), sigcgt=SIGTERM),)).judged()[A]
+    assert j.finding.kind is ProbeKind.IDLE
+    assert j.waitfor is not None
+    assert j.waitfor.end is End.OUTSIDE
+
+
+def test_a_closed_wait_says_what_was_checked() -> None:
+    j = World((Proc(A, (Th(A, LOCK.format(addr=0x55D0), native=RELOCK),)),)).judged()[A]
+    assert j.waitfor is not None
+    checked = " ".join(j.waitfor.checked)
+    assert "no other thread exists" in checked
+    assert "timers: none armed" in checked
+    assert "signal handlers: none that wakes a wait" in checked
+    assert "children: none" in checked
+
+
+ACQUIRE = (f"PyThread_acquire_lock_timed@{PYTHON}", f"lock_PyThread_acquire_lock@{PYTHON}")
+HANDLER = "/venv/lib/python3.11/site-packages/loguru/_handler.py"
+REENTERED = (
+    ("Handler.emit", HANDLER, 160),
+    ("Logger._log", "/venv/lib/python3.11/site-packages/loguru/_logger.py", 2000),
+    ("Resource.__del__", "/srv/app.py", 12),
+    ("Handler.emit", HANDLER, 175),
+    ("main", "/srv/app.py", 30),
+)
+ONCE = (("Handler.emit", HANDLER, 160), ("Resource.close", "/srv/app.py", 14), ("main", "/srv/app.py", 30))
+LOOP = (
+    ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
+    ("Future.result", "/usr/lib/python3.11/concurrent/futures/_base.py", 451),
+    ("on_event", "/srv/app.py", 12),
+    ("BaseEventLoop._run_once", "/usr/lib/python3.11/asyncio/base_events.py", 1922),
+    ("BaseEventLoop.run_forever", "/usr/lib/python3.11/asyncio/base_events.py", 607),
+)
+NO_LOOP = (
+    ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
+    ("Future.result", "/usr/lib/python3.11/concurrent/futures/_base.py", 451),
+    ("main", "/srv/app.py", 12),
+)
+
+
+@pytest.mark.parametrize(
+    ("py", "expected"),
+    [
+        pytest.param(
+            REENTERED, (names.SELF_LOCK, End.SELF), id="a finalizer re-enters emit(), which holds the lock"
+        ),
+        pytest.param(ONCE, (names.CLOSED_WAIT, End.NOBODY), id="look-alike: emit() once on the stack"),
+        pytest.param(LOOP, (names.LOOP_SELF_WAIT, End.SELF), id="the loop's own thread blocks on a future"),
+        pytest.param(NO_LOOP, (names.LOST_WAKEUP, End.NOBODY), id="look-alike: no loop below the wait"),
+    ],
+)
+def test_a_self_wait_is_told_from_a_wait_on_others(
+    py: tuple[tuple[str, str, int], ...], expected: tuple[str, End]
+) -> None:
+    native = ACQUIRE if py[0][0] != "Condition.wait" else ()
+    j = World((Proc(A, (Th(A, LOCK.format(addr=0x55D0), py=py, native=native),)),)).judged()[A]
+    assert j.finding.kind is ProbeKind.DEADLOCK
+    assert j.waitfor is not None
+    assert j.named is not None
+    assert (j.named.pattern, j.waitfor.end) == expected
+
+
+def test_a_hang_and_its_look_alike_never_read_alike() -> None:
+    """The terminal's chain line of the forever party and of the 16 s sleeper's reader."""
+    hung = reader_of(A, Th(B, SLEEP, comm="sleep", left_s=FOREVER_S)).judged()[A].waitfor
+    alike = reader_of(A, Th(B, SLEEP, comm="sleep", left_s=16.0)).judged()[A].waitfor
+    assert hung is not None
+    assert alike is not None
+    assert "ends in nobody" in end_line(hung)
+    assert "may still be ended from outside" in end_line(alike)
+    assert f"pid {B}" in end_line(alike)
+    assert end_line(hung) != end_line(alike)
+    assert chain_lines(hung)[0].startswith(f"process {A} thread {A} waits in read()")
+
+
+def test_a_cycle_across_processes_ends_in_a_cycle() -> None:
+    """Both ends of a pipe pair writing into full pipes only the other reads."""
+    p2 = "pipe:[89]"
+    world = World(
+        (
+            Proc(A, (Th(A, WRITE.format(fd=4), fd=PIPE),)),
+            Proc(B, (Th(B, WRITE.format(fd=4), fd=p2),), parent=A),
+        ),
+        holders={**held(PIPE, (A, 4, "w"), (B, 3, "r")), **held(p2, (B, 4, "w"), (A, 3, "r"))},
+    )
+    got = ends(world)
+    assert {p: e for p, (_, _, e) in got.items()} == {A: End.CYCLE, B: End.CYCLE}
+
+
+def test_a_poll_wait_on_a_timer_says_a_timer() -> None:
+    j = World((Proc(A, (Th(A, POLL.format(n=1, timeout=5000), watched=((3, PIPE),)),)),)).judged()[A]
+    assert j.waitfor is not None
+    assert j.waitfor.end is End.OUTSIDE
+    assert j.waitfor.parties[0].startswith("a timer")
