@@ -41,6 +41,7 @@ from gvlstress.api import realbugs
 from gvlstress.controls.catalogue import CATALOGUE
 from gvlstress.controls.realbugs import BUGS_DIR, NO_RUNTIME
 from gvlstress.judge import names
+from gvlstress.judge.ends import END_OF
 from gvlstress.probes.interpreter import interpreter, satisfied
 from gvlstress.supervisor.probing import look_at_workers
 from test_real_processes import CORPUS, READY_S, end_group, inspect, shape
@@ -190,8 +191,14 @@ def watched(hang: Hang, python: str, out: Path) -> Iterator[tuple[int, list[str]
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _name(pattern: str | None, hung: bool, verdict: str) -> str:
-    return pattern if hung and pattern else f"not a hang ({verdict})"
+def _name(pattern: str | None, hung: bool, verdict: str, end: str | None) -> str:
+    """A hang's name with where its wait-for chain ends ('lock-order inversion -> cycle')."""
+    return f"{pattern} -> {end}" if hung and pattern else f"not a hang ({verdict})"
+
+
+def _end(diagnosis: dict[str, Any]) -> str | None:
+    chain = diagnosis.get("waitfor")
+    return str(chain["end"]) if chain else None
 
 
 @pytest.mark.parametrize("hang", _params())
@@ -211,18 +218,29 @@ def test_run_inspect_and_watch_name_the_same_hang_alike(hang: Hang, report_dir: 
     by_pid = {p["pid"]: p for p in data["processes"]}
     assert hung in by_pid, f"inspect --tree did not look at {hung}: {sorted(by_pid)}"
     said = by_pid[hung]["diagnosis"]
-    inspect_name = _name(said["pattern"], code == 1, said["verdict"])
+    inspect_name = _name(said["pattern"], code == 1, said["verdict"], _end(said))
     run_said = seen.judged[root]
-    run_name = _name(run_said.named.pattern if run_said.named else None, run_said.hung, run_said.finding.kind)
+    run_name = _name(
+        run_said.named.pattern if run_said.named else None,
+        run_said.hung,
+        run_said.finding.kind,
+        run_said.waitfor.end if run_said.waitfor else None,
+    )
     watch_said = next((p["diagnosis"] for p in by_watch["processes"] if p["pid"] == hung), None)
     watch_name = (
-        _name(watch_said["pattern"], watch_said["verdict"] in ("deadlock", "livelock"), watch_said["verdict"])
+        _name(
+            watch_said["pattern"],
+            watch_said["verdict"] in ("deadlock", "livelock"),
+            watch_said["verdict"],
+            _end(watch_said),
+        )
         if watch_said
         else "not looked at"
     )
-    ROWS.append((hang.name, hang.source, hang.expected, run_name, inspect_name, watch_name, f"{took:.1f}s"))
-    # THEN all three name the entry's pattern
-    assert inspect_name == hang.expected, said["summary"]
+    expected = f"{hang.expected} -> {END_OF[hang.expected]}"
+    ROWS.append((hang.name, hang.source, expected, run_name, inspect_name, watch_name, f"{took:.1f}s"))
+    # THEN all three name the entry's pattern, and its chain ends where the pattern's does
+    assert inspect_name == expected, said["summary"]
     assert run_name == inspect_name, run_said.finding.reason
     assert watch_name == inspect_name, watch_said["summary"] if watch_said else by_watch["processes"]
 

@@ -372,15 +372,6 @@ CATALOGUE: tuple[RealBug, ...] = (
         shape="peer",
     ),
     RealBug(
-        "zmq-term-linger",
-        "pyzmq 26.2.0: Context.term() with the default LINGER flushes to a peer that has exited",
-        "https://github.com/zeromq/pyzmq/issues/102 (workaround: LINGER=0; https://github.com/zeromq/libzmq/issues/1247)",
-        "zmq_linger",
-        names.PEER_GONE,
-        packages=("pyzmq==26.2.0",),
-        shape="peer",
-    ),
-    RealBug(
         "grpc-prefork-handler",
         "grpcio 1.52.0 (yanked): fork() after an RPC never returns; the prepare handler waits for a "
         "pool thread parked in its poller",

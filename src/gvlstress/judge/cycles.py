@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from gvlstress.judge import names
-from gvlstress.judge.peers import ends, waits_forever
-from gvlstress.judge.threads import WRITES
+from gvlstress.judge.peers import ends
+from gvlstress.judge.threads import WRITES, waits_forever
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import Relatives, Wiring
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from gvlstress.judge import names, peers
+from gvlstress.judge.threads import waits_forever
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.waitfor import End, Link, WaitFor
 from gvlstress.model.wiring import Relatives, Wiring
@@ -196,7 +197,7 @@ def _what_ends(t: ThreadDelta, f: ProbeFinding, wiring: Wiring) -> str:
     assert w is not None
     if w.forever:
         return f"only a kill from outside: thread {t.tid} sleeps with no timer left in any job's life ({w.detail})"
-    if w.kind in (WaitKind.SLEEP, WaitKind.TIMED) or (w.kind is WaitKind.POLL and not peers.waits_forever(t)):
+    if w.kind in (WaitKind.SLEEP, WaitKind.TIMED) or (w.kind is WaitKind.POLL and not waits_forever(t)):
         return f"a timer: thread {t.tid} waits with a timeout ({w.detail}), and wakes by itself"
     if w.kind is WaitKind.CHILD:
         return f"a child's exit: thread {t.tid} waits for {'any child' if (w.child or -1) <= 0 else f'child {w.child}'}"

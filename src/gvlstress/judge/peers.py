@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from gvlstress.judge import patterns, vocab
 from gvlstress.judge.names import CLOSED_WAIT, HINTS, PEER_GONE, Match
 from gvlstress.judge.pools import waits_for_task
+from gvlstress.judge.threads import retries, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import PTY_SLAVE, Endpoint, Holder, Relatives, Wiring, pty_master
 
@@ -160,35 +161,6 @@ def ends(t: ThreadDelta, pid: int, wiring: Wiring) -> tuple[End, ...] | None:
             out.append(end_of(target, direction, pid, wiring))
         return tuple(out)
     return None
-
-
-_INFINITE = {0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF}
-
-
-def waits_forever(t: ThreadDelta) -> bool:
-    """A wait with no deadline: an untimed futex, a read/write, or a poll whose timeout is
-    infinite (poll/epoll: -1; ppoll/select: a NULL timeout pointer)."""
-    w = t.wait
-    if w is None:
-        return False
-    if w.kind in (WaitKind.LOCK, WaitKind.IO):
-        return True
-    if w.kind is not WaitKind.POLL or not w.syscall:
-        return False
-    at = {
-        "poll": 2,
-        "epoll_wait": 3,
-        "epoll_pwait": 3,
-        "ppoll": 2,
-        "select": 4,
-        "pselect6": 4,
-        "epoll_pwait2": 3,
-    }
-    i = at.get(w.syscall)
-    if i is None or len(t.args) <= i:
-        return False
-    arg = t.args[i]
-    return arg == 0 if w.syscall in ("ppoll", "select", "pselect6", "epoll_pwait2") else arg in _INFINITE
 
 
 def internal_wait(t: ThreadDelta, pid: int, wiring: Wiring, timers: bool) -> bool:
@@ -368,6 +340,20 @@ def _no_peer(
         lines.append(f"dead, unreaped child(ren) {dead}: whoever was to answer has gone")
     if down:
         lines.append(f"the wait is inside the library's teardown ({down})")
+        retrying = [t for t in rest if retries(t, f.window_s)]
+        if retrying and not dead:
+            # a thread of the library keeps waking on its timer: it retries something (a
+            # reconnect to a peer that is not there yet): a peer that comes ends the wait, one
+            # that has gone never will, and one look cannot tell which
+            t = retrying[0]
+            reason = (
+                f"{who} waits in the library's teardown ({down}) while its thread {t.tid} ({t.comm}) retries on "
+                f"a timer ({t.voluntary_ctxt} wake-ups over {f.window_s:.1f}s, nothing moved): a peer that "
+                "comes (a listener at the address it connects to) would end the wait, one that has gone "
+                "never will; one look cannot tell which: look again (or watch it) and see whether anything "
+                "ever answers, or set the library's linger/timeout so its teardown cannot wait forever"
+            )
+            return replace(f, kind=ProbeKind.STALLED, reason=reason), None
     elif found and all(e.target.startswith("anon_inode:") for e in found) and not dead:
         return None  # an event loop waiting on its own wakeup: judged by the threads, not here
     views = {t.tid: t for t in capture.threads} if capture else {}

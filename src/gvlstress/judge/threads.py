@@ -8,7 +8,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from gvlstress.judge.waits import classify
-from gvlstress.model import FutexGroup, ProcSample, ThreadDelta, ThreadSample
+from gvlstress.model import FutexGroup, ProcSample, ThreadDelta, ThreadSample, WaitKind
 from gvlstress.model.syscalls import CLK_TCK, futex_syscalls, syscall_name
 from gvlstress.model.wiring import PTY_SLAVE
 
@@ -180,3 +180,47 @@ def cut_short(sample: ProcSample | None) -> ThreadSample | None:
 
 
 _SYSV = frozenset({"semop", "semtimedop", "msgsnd", "msgrcv"})
+
+
+RETRY_WAKEUPS = 3
+"""Wake-ups over a window of a thread parked in a timed wait, with no byte moved, that make it a
+retry loop (a reconnect timer, a poll of a lock file) rather than one long timer."""
+
+
+def retries(t: ThreadDelta, window_s: float) -> bool:
+    """A thread that keeps waking on a timer and moves nothing: it retries something whose
+    success one look cannot foresee."""
+    w = t.wait
+    timed = w is not None and (
+        w.kind in (WaitKind.TIMED, WaitKind.SLEEP) or (w.kind is WaitKind.POLL and not waits_forever(t))
+    )
+    return timed and t.parked and (t.voluntary_ctxt or 0) >= RETRY_WAKEUPS and not t.moved
+
+
+_INFINITE = {0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF}
+
+
+def waits_forever(t: ThreadDelta) -> bool:
+    """A wait with no deadline: an untimed futex, a read/write, or a poll whose timeout is
+    infinite (poll/epoll: -1; ppoll/select: a NULL timeout pointer)."""
+    w = t.wait
+    if w is None:
+        return False
+    if w.kind in (WaitKind.LOCK, WaitKind.IO):
+        return True
+    if w.kind is not WaitKind.POLL or not w.syscall:
+        return False
+    at = {
+        "poll": 2,
+        "epoll_wait": 3,
+        "epoll_pwait": 3,
+        "ppoll": 2,
+        "select": 4,
+        "pselect6": 4,
+        "epoll_pwait2": 3,
+    }
+    i = at.get(w.syscall)
+    if i is None or len(t.args) <= i:
+        return False
+    arg = t.args[i]
+    return arg == 0 if w.syscall in ("ppoll", "select", "pselect6", "epoll_pwait2") else arg in _INFINITE
