@@ -42,6 +42,7 @@ from gvlstress.controls.catalogue import CATALOGUE
 from gvlstress.controls.realbugs import BUGS_DIR, NO_RUNTIME
 from gvlstress.judge import names
 from gvlstress.judge.ends import END_OF
+from gvlstress.model.waitfor import End
 from gvlstress.probes.interpreter import interpreter, satisfied
 from gvlstress.supervisor.probing import look_at_workers
 from test_real_processes import CORPUS, READY_S, end_group, inspect, shape
@@ -60,6 +61,12 @@ class Hang:
     packages: tuple[str, ...] = ()
     """Pinned packages beyond this environment's (a venv built once in the cache: ``-m pypi``)."""
     python: str | None = None
+    end: End | None = None
+    """Where its chain ends when not where its pattern's does."""
+
+    @property
+    def expected_end(self) -> End:
+        return self.end or END_OF[self.expected]
 
     @property
     def watch_args(self) -> tuple[str, ...]:
@@ -73,7 +80,7 @@ class Hang:
 
 HANGS = [
     *(
-        Hang(b.name, b.script, b.pattern, b.args, b.env, packages=b.packages, python=b.python)
+        Hang(b.name, b.script, b.pattern, b.args, b.env, packages=b.packages, python=b.python, end=b.end)
         for b in CATALOGUE
     ),
     *(
@@ -237,7 +244,7 @@ def test_run_inspect_and_watch_name_the_same_hang_alike(hang: Hang, report_dir: 
         if watch_said
         else "not looked at"
     )
-    expected = f"{hang.expected} -> {END_OF[hang.expected]}"
+    expected = f"{hang.expected} -> {hang.expected_end}"
     ROWS.append((hang.name, hang.source, expected, run_name, inspect_name, watch_name, f"{took:.1f}s"))
     # THEN all three name the entry's pattern, and its chain ends where the pattern's does
     assert inspect_name == expected, said["summary"]

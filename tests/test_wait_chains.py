@@ -151,6 +151,25 @@ LOOP = (
     ("BaseEventLoop._run_once", "/usr/lib/python3.11/asyncio/base_events.py", 1922),
     ("BaseEventLoop.run_forever", "/usr/lib/python3.11/asyncio/base_events.py", 607),
 )
+POOL = "/venv/lib/python3.11/site-packages/urllib3/connectionpool.py"
+REDIRECTED = (
+    ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
+    ("LifoQueue.get", "/usr/lib/python3.11/queue.py", 171),
+    ("HTTPConnectionPool._get_conn", POOL, 256),
+    ("HTTPConnectionPool.urlopen", POOL, 600),
+    ("HTTPConnectionPool.urlopen", POOL, 760),
+    ("main", "/srv/app.py", 9),
+)
+FAR_BELOW = (
+    ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
+    ("LifoQueue.get", "/usr/lib/python3.11/queue.py", 171),
+    ("HTTPConnectionPool._get_conn", POOL, 256),
+    ("fetch", "/srv/app.py", 20),
+    ("step", "/srv/app.py", 30),
+    ("walk", "/srv/app.py", 40),
+    ("walk", "/srv/app.py", 41),
+    ("main", "/srv/app.py", 9),
+)
 NO_LOOP = (
     ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
     ("Future.result", "/usr/lib/python3.11/concurrent/futures/_base.py", 451),
@@ -166,6 +185,16 @@ NO_LOOP = (
         ),
         pytest.param(ONCE, (names.CLOSED_WAIT, End.NOBODY), id="look-alike: emit() once on the stack"),
         pytest.param(LOOP, (names.LOOP_SELF_WAIT, End.SELF), id="the loop's own thread blocks on a future"),
+        pytest.param(
+            REDIRECTED,
+            (names.SELF_LOCK, End.SELF),
+            id="a redirect re-enters urlopen, which holds the pool's slot",
+        ),
+        pytest.param(
+            FAR_BELOW,
+            (names.LOST_WAKEUP, End.NOBODY),
+            id="look-alike: a recursion far below the wait says nothing",
+        ),
         pytest.param(NO_LOOP, (names.LOST_WAKEUP, End.NOBODY), id="look-alike: no loop below the wait"),
     ],
 )

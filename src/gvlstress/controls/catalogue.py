@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from gvlstress.controls.realbug import BUGS_DIR, NO_RUNTIME, SHAPES, RealBug
 from gvlstress.judge import names
+from gvlstress.model.waitfor import End
 
 __all__ = ["BUGS_DIR", "CATALOGUE", "NAMES", "NO_RUNTIME", "SHAPES", "RealBug"]
 
@@ -270,6 +271,7 @@ CATALOGUE: tuple[RealBug, ...] = (
         names.LOST_TASK,
         tree=True,
         shape="lost task",
+        end=End.NOBODY,  # no worker exists to run the task: nothing in the tree can
     ),
     RealBug(
         "pathos-worker-killed",

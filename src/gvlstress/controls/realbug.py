@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from gvlstress.model.waitfor import End
+
 BUGS_DIR = Path(__file__).parent / "bugs"
 NO_RUNTIME = 4
 """A trigger's exit code when this host lacks what it needs (a skip, never a failure)."""
@@ -42,6 +44,8 @@ class RealBug:
     (see SHAPES)."""
     args: tuple[str, ...] = ()
     """The program's arguments (a variant), for the trigger and, after ``control``, the control."""
+    end: End | None = None
+    """Where its wait-for chain ends, when not where its pattern's does (`judge.ends.END_OF`)."""
 
     @property
     def script(self) -> Path:

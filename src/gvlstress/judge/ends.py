@@ -120,7 +120,7 @@ def wait_chain(
                 j.named.pattern if j.named else then.pattern,
             )
     if j.hung and j.named is not None:
-        end = END_OF.get(j.named.pattern, End.NOBODY)
+        end = j.named.end or END_OF.get(j.named.pattern, End.NOBODY)
         checked = _checked(f, relatives) if end is End.NOBODY else ()
         return WaitFor(end, (own,), j.named.evidence[:6], checked, pattern=j.named.pattern)
     if j.hung:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gvlstress.model.waitfor import End
+
 # Pattern names (report.md, run.json and selftest use these words).
 POOL_EXHAUSTION = "rayon pool exhaustion"
 LOCK_ACROSS = "lock held across a parallel region"
@@ -41,7 +43,7 @@ RESPAWN_LOOP = "a process pool respawns workers that die at start"
 FEEDER_DROPPED = "a queue's feeder thread dropped an item (it failed to pickle)"
 LOOP_LOST_WAKEUP = "an event loop waits for a wake-up that will not come"
 FOREVER_PARTY = "waits for a process that itself waits forever"
-SELF_LOCK = "a thread waits for a lock it holds itself (its own code re-entered)"
+SELF_LOCK = "a thread waits for what it holds itself (its own code re-entered)"
 LOOP_SELF_WAIT = "an event loop's thread blocks on work only its own loop would run"
 
 HINTS = {
@@ -142,10 +144,12 @@ HINTS = {
     "of a script that starts a daemon; a lock file's descriptor passed to a helper): open descriptors "
     "O_CLOEXEC and pass none you do not mean to (close_fds, no pass_fds), redirect a daemon's output away from "
     "the pipe, start helpers in their own session and end the group; or end that process",
-    SELF_LOCK: "code that holds a non-reentrant lock was re-entered on the same thread (a signal handler, a "
-    "garbage-collector finalizer or __del__, a callback, a logging handler that logs) and the inner call "
-    "waits for the lock the outer call holds: use an RLock, or keep the re-entering code from taking it "
-    "(do the work outside the handler or finalizer: set a flag, queue it with SimpleQueue)",
+    SELF_LOCK: "code that holds a non-reentrant lock, or a slot of a bounded pool (a connection, a worker), was "
+    "re-entered on the same thread (a signal handler, a garbage-collector finalizer or __del__, a callback, a "
+    "logging handler that logs, a redirect or retry that calls the same function again) and the inner call "
+    "waits for what the outer call holds: use an RLock, release (or return to the pool) before re-entering, "
+    "size the pool above the nesting depth, or keep the re-entering code from taking it (do the work outside "
+    "the handler or finalizer: set a flag, queue it with SimpleQueue)",
     LOOP_SELF_WAIT: "a coroutine or callback running on the event loop's own thread blocks on a result only "
     "that loop would produce (run_coroutine_threadsafe(...).result(), a concurrent Future, a lock a task "
     "holds): await it instead (asyncio.wrap_future, await the coroutine), or run the blocking call in "
@@ -236,8 +240,9 @@ SIGNS = {
     FOREVER_PARTY: "with --tree: a wait on a pipe, socket or file lock whose other end only a process that itself "
     "waits forever holds (every thread parked in a sleep with more than a week left, or in pause() with no "
     "handler of a waking signal), followed to it even outside the job's tree",
-    SELF_LOCK: "a thread blocked acquiring a lock in a function that appears again further down its own stack "
-    "(re-entered through a signal handler, a finalizer, a callback), and no other thread that could release it",
+    SELF_LOCK: "the one blocked thread (a lock acquire, a Condition or queue wait) waits under a function that "
+    "appears again further down its own stack (re-entered through a signal handler, a finalizer, a callback, a "
+    "redirect), and no other thread could end the wait",
     LOOP_SELF_WAIT: "a thread running an asyncio event loop (its run_forever/_run_once frames below) blocks "
     "in an untimed wait (a Future's result, a Condition, a lock) and no other thread could end it",
 }
@@ -288,3 +293,7 @@ class Match:
     pattern: str
     hint: str
     evidence: tuple[str, ...]
+    end: End | None = None
+    """Where this match's wait-for chain ends when the rule's facts decide it (a lost task with no
+    worker left ends in nobody, one a dead worker took in a gone party); None: the pattern's
+    own end (`judge.ends.END_OF`)."""

@@ -26,6 +26,7 @@ from gvlstress.judge import patterns, vocab
 from gvlstress.judge.names import HINTS, LOST_RESULTS, LOST_TASK, RESPAWN_LOOP, Match
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, PyThread, ThreadView, WaitKind
+from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import Relatives, Wiring
 
 _MP = ("multiprocessing/", "multiprocess/")
@@ -222,7 +223,7 @@ def judge_pool(
         else f"a task was lost: its {what} has no worker left while the main thread waits for a result"
     )
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        LOST_TASK, HINTS[LOST_TASK], tuple(lines_)
+        LOST_TASK, HINTS[LOST_TASK], tuple(lines_), end=End.GONE if workers else End.NOBODY
     )
 
 

@@ -71,32 +71,47 @@ def _signal_handler_lock(c: _Py) -> Match | None:
     )
 
 
+REENTRY_DEPTH = 3
+"""How near the wait a re-entered function must be (its innermost frames other than the
+stdlib's wait machinery): a recursion far below the wait says nothing about it."""
+
+
 def _self_lock(c: _Py) -> Match | None:
-    """The one thread blocked acquiring a lock does so in a function that is also further down
-    its own stack: the outer call holds the lock and waits for the inner one to return (a signal
-    handler, a finalizer run by the garbage collector, a callback, a handler that logs)."""
-    blocked = [t for t in c.py if vocab.is_lock_acquire(t)]
+    """The one thread blocked (acquiring a lock, or in a Condition or queue wait) does so under
+    a function that is also further down its own stack: the outer call holds what the inner one
+    waits for (a lock, a pool's slot) and waits for the inner one to return. Re-entered by a
+    signal handler, a finalizer the garbage collector ran, a callback, a handler that logs, a
+    redirect followed by calling itself."""
+    blocked = [t for t in c.py if vocab.is_lock_acquire(t) or vocab.python_waits(t)]
     if len(blocked) != 1:
         return None
     t = blocked[0]
-    frames = [f for f in vocab.python_frames(t) if not (f.file or "").endswith("threading.py")]
-    if len(frames) < 2:
+    frames = [f for f in vocab.python_frames(t) if not (f.file or "").endswith(vocab.STDLIB_WAITS)]
+    found = next(
+        (
+            (i, j)
+            for i, top in enumerate(frames[:REENTRY_DEPTH])
+            for j in range(i + 1, len(frames))
+            if (frames[j].file, frames[j].name) == (top.file, top.name)
+        ),
+        None,
+    )
+    if found is None:
         return None
-    top = frames[0]
-    again = next((i for i, f in enumerate(frames[1:], 1) if (f.file, f.name) == (top.file, top.name)), None)
-    if again is None:
-        return None
-    between = [f.name for f in frames[1:again]]
+    i, j = found
+    top, again = frames[i], frames[j]
+    between = [f.name for f in frames[i + 1 : j]]
+    what = "to acquire a lock" if vocab.is_lock_acquire(t) else f"at {c.at(t)} (a Condition or queue wait)"
     return Match(
         SELF_LOCK,
         HINTS[SELF_LOCK],
         (
-            f"thread {t.tid} ({vocab.role(t, c.pid)}) waits to acquire a lock in {top.name} "
+            f"thread {t.tid} ({vocab.role(t, c.pid)}) waits {what} under {top.name} "
             f"({(top.file or '?').rsplit('/', 1)[-1]}:{top.line}), and {top.name} is further down its own stack "
-            f"(line {frames[again].line}), where the outer call took that lock",
+            f"(line {again.line}): the outer call holds what the inner one waits for",
             "re-entered through "
             + (" <- ".join(between[:5]) if between else "a direct call")
-            + ": only this thread could release the lock, and it waits for it",
+            + ": no other thread can release it, and this one waits for it",
         ),
     )
 
