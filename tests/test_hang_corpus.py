@@ -44,12 +44,10 @@ KNOWN_MISSES = {
     "exited with its client: the manager's serving thread is followed only by its main thread's wait",
     "31_tqdm_monitor_join_at_exit_dead_fork": "named 'join on a blocked thread': the chain stops at the "
     "joined thread instead of following it to the lock whose holder did not survive the fork",
-    "01_ppe_max_tasks_per_child": "named 'a process pool lost a task' (a gone party); the case's end is "
-    "nobody (no worker exists)",
     "10_tpe_worker_waits_atexit": "named 'interpreter exit waits for a thread that never ends' (nobody); "
     "the case's end is the cycle between the joiner and the worker waiting on it",
-    "12_urllib3_redirect_pool_block": "named 'lost wakeup' (nobody); the case's end is a self-wait on a "
-    "pool slot the same thread holds",
+    "12_urllib3_redirect_pool_block": "named 'lost wakeup' (nobody); the case's end is a self-wait on the "
+    "pool's only slot, which a response object of the same thread keeps (no frame on its stack shows it)",
     "21_barrier_party_died": "named 'lost wakeup' (nobody); the case's end is the party that died",
     "25_filelock_spawn_pool_no_main_guard": "named 'a process pool lost a task' (a gone party); the "
     "case's end is the file lock held by a waiting peer (a cycle)",

@@ -348,10 +348,10 @@ def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
 
 SHAPES: tuple[Callable[[_Py], Match | None], ...] = (
     _signal_handler_lock,
-    _self_lock,
-    _loop_self_wait,
     lambda c: _import_lock(c.py, c.pid),
     _fork_held_lock,
+    _self_lock,
+    _loop_self_wait,
     _exit_hang,
     _queue_join,
     lambda c: _thread_pool_exhaustion(c.py, c.pid),
