@@ -15,6 +15,7 @@ from lookshapes import LIBC, LOCK, POLL, PYTHON, READ, SLEEP, WRITE, Proc, Th, W
 A, B = 300, 301
 PIPE = "pipe:[88]"
 FOREVER_S = 9.2e18
+WAIT4 = "61 0x{pid:x} 0x7ffd00002000 0x0 0x0 0x0 0x0 0x7f0 0x7f1"
 PAUSE = "34 0x0 0x0 0x0 0x0 0x0 0x0 0x7f0 0x7f1"
 SIGTERM = 1 << 14
 RELOCK = (
@@ -82,6 +83,16 @@ IDLE_OUTSIDE = (ProbeKind.IDLE, None, End.OUTSIDE)
             reader_of(A, Th(B, SLEEP, comm="sleep", left_s=None)),
             {A: IDLE_OUTSIDE, B: IDLE_OUTSIDE},
             id="look-alike: the writer's timer could not be read (a timer is assumed)",
+        ),
+        pytest.param(
+            World(
+                (
+                    Proc(A, (Th(A, WAIT4.format(pid=B)),)),
+                    Proc(B, (Th(B, PAUSE, comm="sleep"),), parent=A, sigcgt=0),
+                )
+            ),
+            {A: IDLE_OUTSIDE, B: IDLE_OUTSIDE},
+            id="look-alike: an init waits for its `sleep infinity` child (by design)",
         ),
         pytest.param(
             World((Proc(A, (Th(A, LOCK.format(addr=0x55D0), native=RELOCK),)),)),
@@ -241,3 +252,15 @@ def test_a_poll_wait_on_a_timer_says_a_timer() -> None:
     assert j.waitfor is not None
     assert j.waitfor.end is End.OUTSIDE
     assert j.waitfor.parties[0].startswith("a timer")
+
+
+def test_a_retry_loop_says_one_look_cannot_tell() -> None:
+    """A poll of a lock file every 50 ms (a soft file lock whose writer has gone, or one that will
+    be released): the words say it retries and what would tell, never just 'a timer'."""
+    j = World((Proc(A, (Th(A, SLEEP, vol=40, left_s=0.04),)),)).judged()[A]
+    assert j.waitfor is not None
+    assert j.waitfor.end is End.OUTSIDE
+    assert j.waitfor.parties[0].startswith("a retry loop: thread 300 woke 40 times")
+    one = World((Proc(A, (Th(A, SLEEP, vol=1, left_s=5.0),)),)).judged()[A]
+    assert one.waitfor is not None
+    assert one.waitfor.parties[0].startswith("a timer")

@@ -42,6 +42,8 @@ class Step:
     tid: int
     how: str
     parties: frozenset[int]
+    child: bool = False
+    """A wait for a child's exit."""
     sink: bool = False
     """A wait nothing but a kill ends: a sleep with no timer left in any job's life, pause()
     with no handler of a waking signal."""
@@ -100,7 +102,7 @@ def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Ste
     if w.kind is WaitKind.CHILD:
         kids = {c for c, p in relatives.parents.items() if p == pid}
         want = {w.child} if w.child and w.child > 0 else kids
-        return Step(pid, t.tid, w.detail, frozenset(want)) if want and want <= kids else None
+        return Step(pid, t.tid, w.detail, frozenset(want), child=True) if want and want <= kids else None
     if w.kind is WaitKind.FILE_LOCK:
         holder = w.lock_holder
         return Step(pid, t.tid, w.detail, frozenset({holder})) if holder and holder > 0 else None
@@ -166,7 +168,10 @@ def find_cycles(
         _cycle(sorted(group), steps, judged, out)
     for p in sorted(stuck - sinks - set(out)):
         c = _culprit(p, waits_for, sinks)
-        if c is None:
+        if c is None or any(s.child for s in steps[p]):
+            # a parent waiting for a child that sleeps forever by design (an init process, a
+            # supervisor of `sleep infinity`) keeps its verdict: only a descriptor or a file lock
+            # that a forever-sleeper keeps is a wait nothing in the tree will end
             continue
         sink = judged[c][0]
         lines = [

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from gvlstress.judge import names, peers
-from gvlstress.judge.threads import waits_forever
+from gvlstress.judge.threads import retries, waits_forever
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.waitfor import End, Link, WaitFor
 from gvlstress.model.wiring import Relatives, Wiring
@@ -195,6 +195,12 @@ def _outside(f: ProbeFinding, wiring: Wiring) -> tuple[str, ...]:
 def _what_ends(t: ThreadDelta, f: ProbeFinding, wiring: Wiring) -> str:
     w = t.wait
     assert w is not None
+    if retries(t, f.window_s):
+        return (
+            f"a retry loop: thread {t.tid} woke {t.voluntary_ctxt} times over {f.window_s:.1f}s in a timed wait "
+            f"({w.detail}) and moved nothing: one look cannot tell whether what it retries (a lock file, a "
+            "connection, a condition polled) will ever succeed; look again, or watch it, and see whether it does"
+        )
     if w.forever:
         return f"only a kill from outside: thread {t.tid} sleeps with no timer left in any job's life ({w.detail})"
     if w.kind in (WaitKind.SLEEP, WaitKind.TIMED) or (w.kind is WaitKind.POLL and not waits_forever(t)):
