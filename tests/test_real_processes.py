@@ -452,11 +452,13 @@ def test_watch_tells_busy_with_syscalls_from_spinning(report_dir: Path, name: st
     assert p["diagnosis"]["verdict"] == "busy"
     assert says in p["activity"]["summary"], p["activity"]["summary"]
     if name == "numpy_busy":  # a kernel's stack moves (in Python or in the C under one line), or
-        # it faults new pages; at worst it stayed in one BLAS function, which the looks say they
-        # cannot tell from a spin: never "a spin"
+        # it faults new pages; at worst it stayed in one BLAS function, or (on a loaded host) its
+        # stack was caught at one look only, which the looks say they cannot tell from a spin:
+        # never "a spin"
         summary = p["activity"]["summary"]
         assert "a spin:" not in summary, summary
-        assert "computation" in summary or "the looks cannot tell which" in summary, summary
+        undecided = ("the looks cannot tell which", "the looks cannot say whether it spins or computes")
+        assert "computation" in summary or any(u in summary for u in undecided), summary
     assert p["activity"]["samples"] >= 2  # a window, not one snapshot (how many: as the load allows)
     assert "Activity over" in next(report_dir.glob("*/report.md")).read_text()
 
