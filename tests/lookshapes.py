@@ -27,7 +27,7 @@ from gvlstress.model import (
 )
 from gvlstress.model.look import Look, Looked
 from gvlstress.model.stacks import Local
-from gvlstress.model.wiring import Churn, Endpoint, Holder, OpenFile, Relatives, SharedLock, Wiring
+from gvlstress.model.wiring import Churn, Endpoint, Exit, Holder, OpenFile, Relatives, SharedLock, Wiring
 from gvlstress.probes.procfs import parse_syscall_args
 
 WINDOW = 2.0
@@ -191,6 +191,8 @@ class World:
     shared: Mapping[tuple[int, int], SharedLock] = field(default_factory=dict)
     """The shared lock each (pid, futex address) waits on."""
     churn: Mapping[int, Churn] = field(default_factory=dict)
+    exited: tuple[Exit, ...] = ()
+    """What a watch saw exit before the look (its history)."""
 
     def judged(self) -> Judged:
         return judge_look(self.look())
@@ -208,6 +210,7 @@ class World:
             pipes={p.pid: p.pipes for p in self.procs if p.pipes},
             tree=self.tree,
             churn=self.churn,
+            exited=self.exited,
         )
         wiring = Wiring({p.pid: p.files for p in self.procs}, self.sockets, self.holders, shared=self.shared)
         progress = frozenset(p.pid for p in self.procs if p.progress)

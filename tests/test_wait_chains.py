@@ -3,14 +3,18 @@ beside its healthy look-alike's, and the words a terminal shows for each (never 
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from gvlstress.judge import names
 from gvlstress.judge.ends import END_OF
 from gvlstress.model import ProbeKind
 from gvlstress.model.waitfor import End
+from gvlstress.model.wiring import Exit
 from gvlstress.reporters.chain import chain_lines, end_line
-from lookshapes import LIBC, LOCK, POLL, PYTHON, READ, SLEEP, WRITE, Proc, Th, World, held
+from gvlstress.supervisor.history import ExitLog
+from lookshapes import EPOLL, LIBC, LOCK, POLL, PYTHON, READ, SLEEP, WRITE, Proc, Th, World, held
 
 A, B = 300, 301
 PIPE = "pipe:[88]"
@@ -264,3 +268,48 @@ def test_a_retry_loop_says_one_look_cannot_tell() -> None:
     one = World((Proc(A, (Th(A, SLEEP, vol=1, left_s=5.0),)),)).judged()[A]
     assert one.waitfor is not None
     assert one.waitfor.parties[0].startswith("a timer")
+
+
+def test_a_watch_history_names_who_went_where_one_look_cannot() -> None:
+    """A library's teardown retrying a connect (one look cannot tell a peer still starting from
+    one that has gone): the exits a watch saw are in the chain's words; a single look has none."""
+    eventfd = "anon_inode:[eventfd]"
+    teardown = (f"poll@{LIBC}", "zmq_ctx_term@/v/zmq/libzmq.so")
+    io = (f"epoll_wait@{LIBC}", "??@/v/zmq/libzmq.so")
+    proc = Proc(
+        A,
+        (
+            Th(
+                A,
+                POLL.format(n=1, timeout=0xFFFFFFFF),
+                watched=((3, eventfd),),
+                py=(("Context.term", "/v/zmq/sugar/context.py", 266),),
+                native=teardown,
+            ),
+            Th(
+                A + 1,
+                EPOLL.format(epfd=7, timeout=150),
+                comm="ZMQbg/IO/0",
+                vol=14,
+                watched=((6, eventfd),),
+                native=io,
+            ),
+        ),
+    )
+    went = (Exit(B, "python server.py --port 5555", 3.1),)
+    watched = World((proc,), exited=went).judged()[A]
+    single = World((proc,)).judged()[A]
+    assert watched.finding.kind is ProbeKind.STALLED
+    assert watched.waitfor is not None
+    assert single.waitfor is not None
+    assert any(f"process {B} (python server.py --port 5555) exited" in p for p in watched.waitfor.parties)
+    assert not any("seen by watch" in p for p in single.waitfor.parties)
+
+
+def test_the_exit_log_records_a_process_that_left_the_tree_and_died() -> None:
+    gone = 4_194_000  # above any pid this host hands out (pid_max is 4194304 at most)
+    log = ExitLog()
+    log.see((os.getpid(), gone), 0.0)
+    log.see((os.getpid(),), 5.0)
+    assert [(x.pid, x.at_s) for x in log.history] == [(gone, 5.0)]
+    assert log.known.keys() == {os.getpid()}

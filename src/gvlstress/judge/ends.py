@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Protocol
 
 from gvlstress.judge import names, peers
@@ -90,12 +91,26 @@ class Judged(Protocol):
 
 
 def wait_chains(judged: Mapping[int, Judged], wiring: Wiring, relatives: Relatives) -> dict[int, WaitFor]:
-    """The chain of every judged process that was still there (an exit has none)."""
-    return {
-        pid: chain
-        for pid, j in judged.items()
-        if (chain := wait_chain(pid, judged, wiring, relatives)) is not None
-    }
+    """The chain of every judged process that was still there (an exit has none), with what a
+    watch's history saw exit where the end is a gone party or one look cannot tell."""
+    out = {}
+    for pid in judged:
+        chain = wait_chain(pid, judged, wiring, relatives)
+        if chain is None:
+            continue
+        undecided = chain.end is End.OUTSIDE and judged[pid].finding.kind is ProbeKind.STALLED
+        if relatives.exited and (chain.end is End.GONE or undecided):
+            chain = replace(chain, parties=(*chain.parties, *_exits(relatives)))
+        out[pid] = chain
+    return out
+
+
+def _exits(relatives: Relatives) -> tuple[str, ...]:
+    """The latest exits a watch saw, for a reader to tell who went (a peer, a worker, a server)."""
+    return tuple(
+        f"seen by watch: process {x.pid} ({x.command}) exited, found gone {x.at_s:g}s into the watch"
+        for x in relatives.exited[-3:]
+    )
 
 
 def wait_chain(

@@ -47,7 +47,7 @@ from gvlstress.look.series import Series, Taker
 from gvlstress.look.series import window as window_of
 from gvlstress.model import ProbeKind, ProcSample
 from gvlstress.model.look import Look, Looked, Subject
-from gvlstress.model.wiring import Wiring
+from gvlstress.model.wiring import Exit, Wiring
 from gvlstress.probes import capture, procfs, shm, wiring
 from gvlstress.probes.capture import Stacks
 from gvlstress.probes.tools import Hung
@@ -76,14 +76,18 @@ def look_and_judge(
     tree: bool = False,
     adaptive: bool = False,
     hung: Hung | None = None,
+    exited: tuple[Exit, ...] = (),
 ) -> Seen:
     """Look at `subjects` (and, with `tree`, their descendants; always the peers at the other end
     of what they wait on, and the parents they were forked from), then judge them together.
 
     `adaptive` (``run``, ``watch``): spend the window only on what one snapshot left open;
     otherwise (``inspect``) every process is looked at over the whole window. `hung` keeps the
-    stack tools that ran out of time, so a wave or a watch asks a hung tool once."""
+    stack tools that ran out of time, so a wave or a watch asks a hung tool once. `exited`:
+    what a watch saw exit before this look (its history), for the chains' words."""
     look = look_at(subjects, window, tree=tree, adaptive=adaptive, hung=hung)
+    if exited:
+        look = replace(look, relatives=replace(look.relatives, exited=exited))
     return Seen(look, judge_look(look))
 
 

@@ -116,6 +116,17 @@ class Wiring:
 
 
 @dataclass(frozen=True)
+class Exit:
+    """A process of a watched job's tree that `watch` saw exit before a look (its history)."""
+
+    pid: int
+    command: str
+    """Its command line as first seen (redacted, clipped)."""
+    at_s: float
+    """Seconds into the watch when it was found gone."""
+
+
+@dataclass(frozen=True)
 class Relatives:
     """How the processes of one look are related, for the rules that cross processes."""
 
@@ -132,3 +143,6 @@ class Relatives:
     a quiet worker and its children): a rule may then say "no worker exists"."""
     churn: Mapping[int, Churn] = field(default_factory=dict)
     """Each process's children coming and going over the window (only where any did)."""
+    exited: tuple[Exit, ...] = ()
+    """Processes of the tree `watch` saw exit before this look, oldest first (its cheap history:
+    a peer that went, a lock taker that died; empty for a single look)."""

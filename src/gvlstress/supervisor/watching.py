@@ -40,6 +40,7 @@ from gvlstress.probes import progress as counters
 from gvlstress.probes.linematch import Matcher
 from gvlstress.probes.tools import Hung
 from gvlstress.supervisor.events import StopFlag
+from gvlstress.supervisor.history import ExitLog
 from gvlstress.supervisor.jobio import Output, TakeTerminal, no_sigttou, our_terminal
 from gvlstress.system import proctree, watchdog
 
@@ -249,6 +250,7 @@ class Watcher:
         """Each process's `fingerprint` as the last look, which found the tree healthy, left it."""
         self.last_healthy: tuple[Seen, Quiet] | None = None
         self.t0 = time.monotonic()
+        self.log = ExitLog()
 
     def run(self) -> None:
         job = Job(self.plan)
@@ -266,6 +268,7 @@ class Watcher:
         explicit = self.plan.heartbeat is not None or self.plan.progress_regex is not None
         me = (os.getpid(),)  # never itself: a watcher inside the tree it watches (the pytest plugin's)
         pids = counters.tree(job.pid, skip=me)
+        self.log.see(pids, 0.0)
         last = job.reading(pids)
         moved_at, tree_at, step = last.at, last.at, 0
         said = "started"
@@ -280,6 +283,7 @@ class Watcher:
             now = time.monotonic()
             if now - tree_at >= TREE_S:
                 pids, tree_at = counters.tree(job.pid, skip=me), now
+                self.log.see(pids, now - self.t0)
             r = job.reading(pids)
             moved = progress.between(last, r, explicit)
             last = r
@@ -293,6 +297,7 @@ class Watcher:
             if self.hang_seen is not None or quiet < look_due(self.plan.stall_s, step):
                 continue
             tree_now = counters.tree(job.pid, skip=me)
+            self.log.see(tree_now, r.at - self.t0)
             if self._unchanged(tree_now, r.at, quiet):
                 step += 1
                 continue
@@ -371,8 +376,9 @@ class Watcher:
     def _look(self, pids: tuple[int, ...]) -> Seen:
         """The tree through the one look pipeline; every process has gone quiet (a progress
         signal on each: a closed wait set is a deadlock, a burn without progress a livelock)."""
+        subjects, window = [Subject(p, p) for p in pids], self.plan.window_s
         return look_and_judge(
-            [Subject(p, p) for p in pids], self.plan.window_s, tree=True, adaptive=True, hung=self.hung
+            subjects, window, tree=True, adaptive=True, hung=self.hung, exited=self.log.history
         )
 
     def _act(self, job: Job) -> None:
