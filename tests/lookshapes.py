@@ -26,6 +26,7 @@ from gvlstress.model import (
     ToolRun,
 )
 from gvlstress.model.look import Look, Looked
+from gvlstress.model.proc import SysvSem
 from gvlstress.model.stacks import Local
 from gvlstress.model.wiring import Churn, Endpoint, Exit, Holder, OpenFile, Relatives, SharedLock, Wiring
 from gvlstress.probes.procfs import parse_syscall_args
@@ -76,6 +77,8 @@ class Th:
     """Its native frames at the last look (default: as at the first)."""
     left_s: float | None = None
     """A sleep's timer: the seconds it has left (read from its memory by the probe)."""
+    sysv: SysvSem | None = None
+    """A semop wait's System V semaphore (value, last operator)."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,7 @@ def proc_sample(p: Proc, second: bool) -> ProcSample:
                 watched=t.watched,
                 queued_ns=0,
                 sleep_left_s=t.left_s,
+                sysv=t.sysv,
             )
         )
     return ProcSample(p.pid, WINDOW if second else 0.0, tuple(threads), p.sigcgt)

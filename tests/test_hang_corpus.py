@@ -39,7 +39,6 @@ CONTROL_S = 90.0
 KNOWN_MISSES = {
     "13_filelock_soft_stale": "a retry loop on a stale lock file (a sleep between tries): one look sees a "
     "timer, and the lock file's writer is not recorded by any look",
-    "26_sysv_semaphore_holder_killed": "a System V semaphore's last operator (semctl GETPID) is not read",
     "30_manager_lock_holder_killed": "the lock lives in the Manager process, taken by a server thread that "
     "exited with its client: the manager's serving thread is followed only by its main thread's wait",
     "31_tqdm_monitor_join_at_exit_dead_fork": "named 'join on a blocked thread': the chain stops at the "

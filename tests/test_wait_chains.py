@@ -10,6 +10,7 @@ import pytest
 from gvlstress.judge import names
 from gvlstress.judge.ends import END_OF
 from gvlstress.model import ProbeKind
+from gvlstress.model.proc import SysvSem
 from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import Exit
 from gvlstress.reporters.chain import chain_lines, end_line
@@ -313,3 +314,25 @@ def test_the_exit_log_records_a_process_that_left_the_tree_and_died() -> None:
     log.see((os.getpid(),), 5.0)
     assert [(x.pid, x.at_s) for x in log.history] == [(gone, 5.0)]
     assert log.known.keys() == {os.getpid()}
+
+
+SEMOP = "64 0x{semid:x} 0x7ffd00003000 0x1 0x0 0x0 0x0 0x7f0 0x7f1"
+
+
+@pytest.mark.parametrize(
+    ("last_alive", "value", "expected"),
+    [
+        pytest.param(
+            False, 0, (ProbeKind.DEADLOCK, names.DEAD_LOCK_HOLDER, End.GONE), id="its taker has exited"
+        ),
+        pytest.param(
+            True, 0, (ProbeKind.IDLE, None, End.OUTSIDE), id="look-alike: its taker lives (may post it)"
+        ),
+    ],
+)
+def test_a_system_v_semaphore_wait_is_judged_by_its_last_taker(
+    last_alive: bool, value: int, expected: tuple[ProbeKind, str | None, End]
+) -> None:
+    sem = SysvSem(semid=7, semnum=0, value=value, last_pid=B, last_alive=last_alive)
+    world = World((Proc(A, (Th(A, SEMOP.format(semid=7), sysv=sem),)),))
+    assert ends(world)[A] == expected

@@ -140,7 +140,9 @@ def _dead_holder(
     others: Others,
     relatives: Relatives,
 ) -> tuple[ProbeFinding, Match | None] | None:
-    return queues.dead_holder(f, cap, wiring, others.findings, others.captures, relatives)
+    return queues.dead_holder(
+        f, cap, wiring, others.findings, others.captures, relatives
+    ) or queues.dead_sem_holder(f)
 
 
 def _loop(

@@ -222,6 +222,14 @@ def _what_ends(t: ThreadDelta, f: ProbeFinding, wiring: Wiring) -> str:
         return f"a timer: thread {t.tid} waits with a timeout ({w.detail}), and wakes by itself"
     if w.kind is WaitKind.CHILD:
         return f"a child's exit: thread {t.tid} waits for {'any child' if (w.child or -1) <= 0 else f'child {w.child}'}"
+    if w.kind is WaitKind.SEMAPHORE:
+        s = w.sem
+        last = (
+            f"; its last operator, process {s.last_pid}, is alive and may post it"
+            if s and s.last_alive
+            else ""
+        )
+        return f"a semop() by another process on the System V semaphore it waits on{last}"
     if w.kind is WaitKind.FILE_LOCK:
         holder = w.lock_holder
         return f"the holder of a file lock ({f'process {holder}' if holder and holder > 0 else 'holder unknown'}) releasing it"

@@ -201,3 +201,28 @@ def mark_dropped(
                     (f"in a cycle with a queue's consumer: {f.reason}", *first.evidence),
                 ),
             )
+
+
+def dead_sem_holder(f: ProbeFinding) -> tuple[ProbeFinding, Match] | None:
+    """A wait, untimed, on a System V semaphore at 0 whose last operator (the process that took
+    it: semctl GETPID) has exited, with no other thread of the waiter able to post it: taken
+    without SEM_UNDO by a process that was killed, it is never given back."""
+    p = f.progress_thread()
+    if p is None or p.wait is None or p.wait.kind is not WaitKind.SEMAPHORE or not p.parked:
+        return None
+    s = p.wait.sem
+    if s is None or s.value != 0 or s.last_pid <= 0 or s.last_alive:
+        return None
+    rest = [t for t in f.threads if t.tid != p.tid]
+    if any(not t.parked or t.wait is None or t.wait.kind is not WaitKind.LOCK for t in rest):
+        return None  # another thread of its own may post it
+    evidence = (
+        f"thread {p.tid} waits, untimed, in {p.wait.detail}",
+        f"the semaphore is at 0 and the last process that operated on it (semctl GETPID), pid {s.last_pid}, "
+        "has exited: it took the semaphore and was never to give it back (a System V semaphore is released "
+        "for a dead process only when taken with SEM_UNDO)",
+    )
+    reason = f"waits for a System V semaphore whose last taker, pid {s.last_pid}, has exited"
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
+        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], evidence
+    )

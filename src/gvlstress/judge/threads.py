@@ -119,6 +119,7 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
             fd_target=w.fd_target,
             lock_holder=w.lock_holder,
             sleep_left_s=w.sleep_left_s,
+            sysv=w.sysv,
             watched=w.watched,
             calls=_diff2(b.syscr, b.syscw, t.syscr, t.syscw),
             moved=_diff2(b.rchar, b.wchar, t.rchar, t.wchar),

@@ -86,6 +86,18 @@ def classify(t: ThreadDelta, window_s: float = 0.5) -> Wait:
             fd_target=t.fd_target,
             lock_holder=t.lock_holder,
         )
+    if name in ("semop", "semtimedop") and t.args:
+        timed = name == "semtimedop" and len(t.args) > 3 and t.args[3] != 0
+        s = t.sysv
+        what = (
+            f"System V semaphore {s.semid}#{s.semnum} (value {s.value}, last operated on by pid {s.last_pid}"
+            + ("" if s.last_alive else ", which has exited")
+            + ")"
+            if s is not None
+            else f"System V semaphore set {t.args[0]}"
+        )
+        kind = WaitKind.TIMED if timed else WaitKind.SEMAPHORE
+        return Wait(kind, name, f"{name}() on {what}" + (" with a timeout" if timed else ""), sem=s)
     if name is not None and name in _BY_SYSCALL:
         kind = _BY_SYSCALL[name]
         if kind is WaitKind.IO and t.args:

@@ -43,6 +43,8 @@ class ThreadSample:
     watched: tuple[tuple[int, str], ...] | None = None
     """A poll/select/epoll wait's descriptors and what each links to (None: not such a wait, or
     its memory could not be read)."""
+    sysv: SysvSem | None = None
+    """A semop wait: the System V semaphore, its value and its last operator."""
     sleep_left_s: float | None = None
     """A nanosleep/clock_nanosleep: the seconds its timer has left at most (read from the sleeper's
     memory; None: not a sleep, or unreadable). ``sleep infinity`` has billions of years left."""
@@ -66,6 +68,18 @@ class ProcSample:
     """Signals the process catches (a daemon waiting for SIGTERM is idle, not deadlocked)."""
 
 
+@dataclass(frozen=True, slots=True)
+class SysvSem:
+    """A System V semaphore a thread waits on in semop()."""
+
+    semid: int
+    semnum: int
+    value: int
+    last_pid: int
+    """The last process that operated on it (semctl GETPID): at 0, the one that took it."""
+    last_alive: bool
+
+
 FOREVER_S = 7 * 86400.0
 """A sleep with more than a week left is no timer a job waits out: it waits forever."""
 
@@ -84,6 +98,8 @@ class WaitKind(StrEnum):
     SIGNAL = "signal"
     DISK = "disk"
     FILE_LOCK = "file lock"
+    SEMAPHORE = "semaphore"
+    """System V semop(): another process's semop ends it (a semaphore has no owner)."""
     """flock/fcntl: a lock on a file, released by whoever holds it (often another process)."""
     OTHER = "other"
 
@@ -103,6 +119,7 @@ _EXTERNAL = frozenset(
         WaitKind.SIGNAL,
         WaitKind.DISK,
         WaitKind.FILE_LOCK,
+        WaitKind.SEMAPHORE,
     }
 )
 
@@ -120,6 +137,8 @@ class Wait:
     lock_holder: int | None = None
     left_s: float | None = None
     """A sleep: the seconds its timer has left at most (None: unknown)."""
+    sem: SysvSem | None = None
+    """A System V semaphore wait: which, its value, its last operator."""
 
     @property
     def forever(self) -> bool:
@@ -162,6 +181,8 @@ class ThreadDelta:
     """Seconds it ran or waited to run over the window (None without schedstat)."""
     sleep_left_s: float | None = None
     """A sleep's timer: seconds left at most (see ThreadSample)."""
+    sysv: SysvSem | None = None
+    """A semop wait's semaphore (see ThreadSample)."""
 
 
 @dataclass(frozen=True)

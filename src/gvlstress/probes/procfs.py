@@ -24,6 +24,7 @@ from gvlstress.model.syscalls import (
 )
 from gvlstress.probes.filelocks import lock_holder
 from gvlstress.probes.sleeps import SLEEPS, sleep_left
+from gvlstress.probes.sysv import semaphore
 from gvlstress.system.redact import redact_path, redact_text
 
 PROBE_WINDOW_S = 0.5
@@ -171,6 +172,7 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         if name in FILE_LOCK_SYSCALLS:
             holder = lock_holder(fd, int(task_dir.parent.parent.name))
     left = sleep_left(task_dir.parent.parent / "mem", name, args) if name in SLEEPS and args else None
+    sem = semaphore(task_dir.parent.parent / "mem", args) if name in ("semop", "semtimedop") else None
     return ThreadSample(
         tid=int(task_dir.name),
         comm=redact_text(comm),
@@ -194,6 +196,7 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         minflt=parse_minflt(stat),
         watched=watched,
         sleep_left_s=left,
+        sysv=sem,
     )
 
 
