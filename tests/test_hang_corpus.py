@@ -44,7 +44,9 @@ KNOWN_MISSES = {
     "31_tqdm_monitor_join_at_exit_dead_fork": "named 'join on a blocked thread': the chain stops at the "
     "joined thread instead of following it to the lock whose holder did not survive the fork",
     "10_tpe_worker_waits_atexit": "named 'interpreter exit waits for a thread that never ends' (nobody); "
-    "the case's end is the cycle between the joiner and the worker waiting on it",
+    "the case's end is a cycle (the worker waits for an event the main thread's atexit handler would set "
+    "after the join), but a look cannot see atexit handlers: the same look as a worker waiting on an event "
+    "nobody ever sets (the catalogue's exit-joins-non-daemon)",
     "12_urllib3_redirect_pool_block": "named 'lost wakeup' (nobody); the case's end is a self-wait on the "
     "pool's only slot, which a response object of the same thread keeps (no frame on its stack shows it)",
     "21_barrier_party_died": "named 'lost wakeup' (nobody); the case's end is the party that died",

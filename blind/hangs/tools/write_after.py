@@ -34,15 +34,22 @@ def said(step: dict[str, object]) -> tuple[int | None, str, set[str]]:
     return (rc if isinstance(rc, int) else None), (hung[0] if hung else (heads[0] if heads else f"rc={rc}")), ends
 
 
+def _norm(lines: list[str]) -> list[str]:
+    return [re.sub(r"\d+(\.\d+)?", "N", x) for x in lines]
+
+
 def main() -> None:
     results = json.loads(Path(sys.argv[1]).read_text())["cases"]
     commit = sys.argv[2]
-    rows, caught, named, flagged, n_hang = [], 0, 0, 0, 0
+    rows, caught, named, flagged, n_hang, same = [], 0, 0, 0, 0, []
     for case in sorted(results):
         cfg = json.loads((HERE / "cases" / case / "case.json").read_text())
         want = cfg["end"]
         rc, verdict, ends = said(results[case]["hang"]["inspect"])
         lrc, lverdict, _ = said(results[case]["lookalike"]["inspect"])
+        words = [_norm(str(results[case][p]["inspect"].get("stdout") or "").splitlines()[:2]) for p in ("hang", "lookalike")]
+        if words[0] == words[1]:
+            same.append(case)
         outside = want == "may still end from outside"
         ok_caught = (rc == 0) if outside else (rc == 1)
         ok_end = ok_caught if outside else (rc == 1 and want in ends)
@@ -61,7 +68,8 @@ def main() -> None:
     print("second corpus kept from the rules' author (issue 43's closing note).\n")
     print(f"- hangs caught (exit 1): **{caught}/{n_hang}** (before, blind: 21/32, plus case 11, whose end is outside)")
     print(f"- chain ends where the case says (case 11: correctly not a hang): **{named}/{len(results)}** (before: 14/33 named to their end, by hand)")
-    print(f"- look-alikes flagged: **{flagged}/{len(results)}** (before: 2/33)\n")
+    print(f"- look-alikes flagged: **{flagged}/{len(results)}** (before: 2/33)")
+    print(f"- hang and look-alike in the same words (headline and chain, numbers aside): **{len(same)}**: {', '.join(same)} (before: 9)\n")
     print("| case | expected end | hang verdict | chain's end | ends as expected | look-alike |")
     print("|---|---|---|---|---|---|")
     print("\n".join(rows))
