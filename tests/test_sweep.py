@@ -106,7 +106,7 @@ def test_a_sweep_report_without_a_heatmap_says_why() -> None:
     cell = sweep.SweepCell(1, 2, "none", "/r/c1", 3, 1, 600, 0.5, rate(1, 600), (2.0, 0.05, 11.1))
     result = sweep.SweepResult((cell,), (1,), (2,), ("none",), Scenario(), "/r", None)
     md = render_sweep(result)
-    assert "(no heatmap: matplotlib could not be imported here)" in md
+    assert "(no heatmap: matplotlib is not installed here: `pip install 'gvlstress[plot]'`)" in md
     assert "| 1 | 2 | none | 1/3 | 600 | 1.67 [" in md
     assert "interrupted" not in md
     assert "**interrupted**" in render_sweep(dataclasses.replace(result, interrupted=True))

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from gvlstress import api
+from gvlstress import api, extras
 from gvlstress.campaign import sweep as sweep_mod
 from gvlstress.cli.group import cli
 from gvlstress.cli.help import TakesRunOptions, usage
@@ -85,6 +85,8 @@ def compare(
 ) -> None:
     """Hang rates of runs side by side (95% intervals, Fisher's exact test), e.g. two versions."""
     seq = (ratio, alpha, beta) if sequential else None
+    if seq is not None:
+        extras.need("stats", "gvlstress compare --sequential")
     if seq is not None and not ratio > 1:
         raise UsageError(f"--ratio {ratio:g}: must be above 1", hint="e.g. --ratio 4")
     result, path = api.compare(list(run_dirs), output, Path(report_dir), seq)
@@ -163,6 +165,7 @@ def merge(run_dirs: tuple[Path, ...], output: Path, mixed: bool) -> None:
 )
 def sweep(workers_list: str, rayon_list: str, amplifiers: str, **opts: Any) -> None:
     """One run per cell of workers x threads (x amplifiers): hazard table and heatmap."""
+    extras.need("stats", "gvlstress sweep")
     workers = sweep_mod.parse_list(workers_list, "--workers", "workers")
     rayon = sweep_mod.parse_list(rayon_list, "--rayon", "rayon")
     amps = sweep_mod.parse_amplifiers(amplifiers)

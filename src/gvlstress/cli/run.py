@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from gvlstress import api
+from gvlstress import api, extras
 from gvlstress.api.hunt import DEFAULT as HUNT_DEFAULT
 from gvlstress.api.shrink import Budget
 from gvlstress.campaign import shards as campaign
@@ -155,6 +155,7 @@ def hunt(
     **opts: Any,
 ) -> None:
     """Launch waves until a hang (or --until N), a time budget or a wave cap; report the hazard."""
+    extras.need("stats", "gvlstress hunt")
     test = _sprt(sequential, alpha, beta) if sequential else None
     if explore_settings and budget is None and max_waves == MAX_WAVES:
         raise UsageError("--explore needs --budget or --max-waves", hint="e.g. --explore --budget 20m")

@@ -1,4 +1,4 @@
-"""Pictures for reports (matplotlib, a default dependency): the sweep's hazard heatmap."""
+"""Pictures for reports (matplotlib, the [plot] extra): the sweep's hazard heatmap."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from gvlstress.campaign.sweep import SweepResult
 
 
 def available() -> bool:
-    """Is matplotlib importable (it is a dependency; a broken install is still possible)?"""
+    """Is matplotlib importable (the [plot] extra)?"""
     try:
         import matplotlib  # noqa: F401
     except ImportError:

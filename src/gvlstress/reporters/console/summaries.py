@@ -60,7 +60,9 @@ def print_sweep(console: Console, r: SweepResult) -> None:
             table.add_row(*row)
     console.print(table)
     if r.heatmap is None:
-        console.print("no heatmap: matplotlib could not be imported here", highlight=False)
+        console.print(
+            "no heatmap: matplotlib is not installed here (pip install 'gvlstress[plot]')", highlight=False
+        )
     else:
         console.print(f"heatmap: {r.heatmap}", highlight=False, markup=False)
     console.print(f"report: {r.sweep_dir}/report.md", highlight=False, markup=False)

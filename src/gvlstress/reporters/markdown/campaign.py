@@ -79,7 +79,7 @@ def render_sweep(r: SweepResult) -> str:
     if r.heatmap:
         out += ["![hangs per 1000 batches](heatmap.png)", ""]
     else:
-        out += ["(no heatmap: matplotlib could not be imported here)", ""]
+        out += ["(no heatmap: matplotlib is not installed here: `pip install 'gvlstress[plot]'`)", ""]
     rows = []
     for c in r.cells:
         per = c.per_cpu_minute
