@@ -9,11 +9,11 @@ import pytest
 
 from gvlstress.judge import names
 from gvlstress.judge.ends import END_OF
-from gvlstress.model import ProbeKind
+from gvlstress.model import Diagnosis, ProbeKind, Verdict
 from gvlstress.model.proc import SysvSem
-from gvlstress.model.waitfor import End
+from gvlstress.model.waitfor import End, WaitFor
 from gvlstress.model.wiring import Exit
-from gvlstress.reporters.chain import chain_lines, end_line
+from gvlstress.reporters.chain import chain_lines, end_line, fix_line
 from gvlstress.supervisor.history import ExitLog
 from lookshapes import EPOLL, LIBC, LOCK, POLL, PYTHON, READ, SLEEP, WRITE, Proc, Th, World, held
 
@@ -336,3 +336,12 @@ def test_a_system_v_semaphore_wait_is_judged_by_its_last_taker(
     sem = SysvSem(semid=7, semnum=0, value=value, last_pid=B, last_alive=last_alive)
     world = World((Proc(A, (Th(A, SEMOP.format(semid=7), sysv=sem),)),))
     assert ends(world)[A] == expected
+
+
+def test_the_terminal_gives_the_fix_under_a_hang_and_nothing_under_a_healthy_wait() -> None:
+    hung = Diagnosis(Verdict.DEADLOCK, "deadlock (x): y", (), hint="take the locks in one order")
+    assert fix_line(hung) == "fix: take the locks in one order"
+    chain = WaitFor(End.NOBODY, (), ("process 12 sleeps forever",))
+    unnamed = Diagnosis(Verdict.DEADLOCK, "deadlock: y", (), waitfor=chain)
+    assert fix_line(unnamed) == "fix: look at where its wait-for chain ends: process 12 sleeps forever"
+    assert fix_line(Diagnosis(Verdict.IDLE, "idle: waits in poll()", (), hint="never shown")) is None

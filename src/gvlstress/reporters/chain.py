@@ -3,6 +3,7 @@ chain for a report. A hang's end and a healthy wait's end are worded apart by th
 
 from __future__ import annotations
 
+from gvlstress.model import Diagnosis
 from gvlstress.model.waitfor import End, WaitFor
 
 END_WORDS = {
@@ -47,3 +48,15 @@ def chain_lines(w: WaitFor) -> list[str]:
     out += list(w.parties)
     out += [f"checked: {c}" for c in w.checked]
     return out
+
+
+def fix_line(d: Diagnosis) -> str | None:
+    """The one line under a hang's verdict in a terminal: its pattern's hint, else the end of its
+    chain to look at; None for a verdict that is no hang."""
+    if not d.verdict.is_hang:
+        return None
+    if d.hint:
+        return f"fix: {d.hint}"
+    if d.waitfor is not None and d.waitfor.parties:
+        return f"fix: look at where its wait-for chain ends: {d.waitfor.parties[0]}"
+    return None

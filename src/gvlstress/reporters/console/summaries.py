@@ -32,7 +32,7 @@ from gvlstress.reporters.cells import (
     realbug_cells,
     sequential_lines,
 )
-from gvlstress.reporters.chain import end_line
+from gvlstress.reporters.chain import end_line, fix_line
 from gvlstress.reporters.console.live import verdict_text
 from gvlstress.reporters.console.paths import shown_path
 from gvlstress.reporters.like import condition_rows, host_table, profile_lines
@@ -153,6 +153,18 @@ def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
         f"[bold]{verdict_text(s.verdict)}[/]: {plural(s.waves, 'wave')}, {s.hung} hung, "
         f"{s.crashed} crashed, {s.errored} errored" + (" (interrupted)" if s.interrupted else "")
     )
+    hung = next(
+        ((wave, w) for wave in result.waves for w in wave.workers if w.diagnosis and w.verdict.is_hang), None
+    )
+    if hung is not None and (d := hung[1].diagnosis) is not None:
+        console.print(
+            f"  first hang: wave {hung[0].index} worker {hung[1].slot}: {_line(d.summary)}",
+            highlight=False,
+            markup=False,
+        )
+        for line in (end_line(d.waitfor) if d.waitfor else None, fix_line(d)):
+            if line is not None:
+                console.print(f"  {_line(line)}", highlight=False, markup=False)
     console.print(
         f"report: {one_line(run_dir)}/report.md  (run.json, junit.xml beside it)",
         highlight=False,
@@ -181,6 +193,8 @@ def print_inspect(console: Console, result: InspectResult) -> None:
         console.print(f"[bold]pid {p.pid}[/]: {escape(_line(p.diagnosis.summary))}")
         if p.diagnosis.waitfor is not None:
             console.print(f"  {_line(end_line(p.diagnosis.waitfor))}", highlight=False, markup=False)
+        if (fix := fix_line(p.diagnosis)) is not None:
+            console.print(f"  {_line(fix)}", highlight=False, markup=False)
         for e in p.diagnosis.evidence:
             console.print(f"  - {_line(e)}", highlight=False, markup=False)
         for m in p.diagnosis.missing:

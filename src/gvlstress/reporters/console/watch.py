@@ -15,7 +15,7 @@ from rich.table import Table
 from gvlstress.judge.across import Judgement
 from gvlstress.model import InspectResult
 from gvlstress.model.watch import Quiet, TreeReading, WatchResult
-from gvlstress.reporters.chain import end_line
+from gvlstress.reporters.chain import end_line, fix_line
 from gvlstress.system.text import clip, one_line
 
 PREFIX = "gvlstress watch: "
@@ -100,6 +100,8 @@ def print_watch(console: Console, result: WatchResult) -> None:
         console.print(escape(clip(f"gvlstress watch: hang: {said}", 400)))
         if first is not None and first.diagnosis.waitfor is not None:
             console.print(escape(clip(f"gvlstress watch: {end_line(first.diagnosis.waitfor)}", 600)))
+        if first is not None and (fix := fix_line(first.diagnosis)) is not None:
+            console.print(escape(clip(f"gvlstress watch: {fix}", 600)))
         if result.action:
             console.print(escape(f"gvlstress watch: {result.action}"))
     elif result.stopped_by:
