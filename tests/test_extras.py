@@ -47,3 +47,18 @@ def test_a_command_whose_extra_is_missing_refuses_in_one_line(monkeypatch: pytes
 def test_an_installed_extra_lets_the_command_run() -> None:
     extras.need("stats", "gvlstress sweep")  # scipy is a test dependency: no refusal
     assert extras.have("plot")
+
+
+def test_both_packages_have_one_python_floor_and_the_metadata_an_index_shows() -> None:
+    native = tomllib.loads((ROOT / "native" / "pyproject.toml").read_text())["project"]
+    ours = project()
+    assert native["requires-python"] == ours["requires-python"] == ">=3.11"
+    assert ours["license"] == "MIT"
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert (ROOT / "CHANGELOG.md").exists()
+    classifiers = ours["classifiers"]
+    assert isinstance(classifiers, list)
+    assert {f"Programming Language :: Python :: 3.{m}" for m in (11, 12, 13)} <= set(classifiers)
+    urls = ours["urls"]
+    assert isinstance(urls, dict)
+    assert {"Homepage", "Source", "Issues", "Changelog"} <= set(urls)
