@@ -12,7 +12,10 @@ from pathlib import Path
 import click
 
 from conftest import ROOT
+from gvlstress.cli.group import load_all
 from gvlstress.cli.main import cli
+
+load_all()  # every command, as the reference lists them
 
 DOCS = ROOT / "docs"
 

@@ -14,6 +14,11 @@ import sys
 def main(argv: list[str] | None = None) -> None:
     """The console script: `inspect` looks at the ordinary priority only where it cannot raise it."""
     args = sys.argv[1:] if argv is None else argv
+    if args == ["--version"]:  # answered before click and the commands are imported: a CI step's first line
+        from gvlstress import __version__
+
+        sys.stdout.write(f"gvlstress, version {__version__}\n")
+        return
     if args[:1] == ["inspect"]:
         from gvlstress.system.priority import boost
 

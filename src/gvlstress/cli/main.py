@@ -10,7 +10,6 @@ import sys
 
 import click
 
-from gvlstress.cli import campaign, inspection, run, shrink, watch  # noqa: F401 (each adds its commands to the group)
 from gvlstress.cli.group import cli
 from gvlstress.cli.terminal import interrupted_code, make_console
 from gvlstress.errors import ExitCode, GvlstressError, StopNow

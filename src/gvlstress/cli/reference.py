@@ -14,12 +14,13 @@ from collections.abc import Callable
 
 import click
 
-from gvlstress.cli.main import cli
+from gvlstress.cli.group import cli, load_all
 from gvlstress.reporters import docs
 
 
 def commands() -> dict[str, click.Command]:
     """Every visible command of `gvlstress`, by name."""
+    load_all()
     return {name: cmd for name, cmd in sorted(cli.commands.items()) if not cmd.hidden}
 
 

@@ -14,7 +14,7 @@ from typing import IO, Any, cast
 from rich.console import Console
 
 from gvlstress.errors import ExitCode, StopNow
-from gvlstress.supervisor import StopFlag
+from gvlstress.supervisor.events import StopFlag
 
 
 class _PipeSafe:
