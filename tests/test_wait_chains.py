@@ -12,10 +12,10 @@ from gvlstress.judge.ends import END_OF
 from gvlstress.model import Diagnosis, ProbeKind, Verdict
 from gvlstress.model.proc import SysvSem
 from gvlstress.model.waitfor import End, WaitFor
-from gvlstress.model.wiring import Exit
+from gvlstress.model.wiring import Exit, SharedLock
 from gvlstress.reporters.chain import chain_lines, end_line, fix_line
 from gvlstress.supervisor.history import ExitLog
-from lookshapes import EPOLL, LIBC, LOCK, POLL, PYTHON, READ, SLEEP, WRITE, Proc, Th, World, held
+from lookshapes import EPOLL, LIBC, LOCK, POLL, PYTHON, READ, SHARED_LOCK, SLEEP, WRITE, Proc, Th, World, held
 
 A, B = 300, 301
 PIPE = "pipe:[88]"
@@ -345,3 +345,43 @@ def test_the_terminal_gives_the_fix_under_a_hang_and_nothing_under_a_healthy_wai
     unnamed = Diagnosis(Verdict.DEADLOCK, "deadlock: y", (), waitfor=chain)
     assert fix_line(unnamed) == "fix: look at where its wait-for chain ends: process 12 sleeps forever"
     assert fix_line(Diagnosis(Verdict.IDLE, "idle: waits in poll()", (), hint="never shown")) is None
+
+
+MP_WAIT = (
+    ("Condition.wait", "/usr/lib/python3.11/multiprocessing/synchronize.py", 268),
+    ("JoinableQueue.join", "/usr/lib/python3.11/multiprocessing/queues.py", 330),
+    ("main", "/srv/app.py", 20),
+)
+FEEDER = (
+    ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
+    ("Queue._feed", "/usr/lib/python3.11/multiprocessing/queues.py", 231),
+)
+SEM_ACQUIRE = (f"__new_sem_wait_slow64@{LIBC}", f"_multiprocessing_SemLock_acquire_impl@{PYTHON}")
+
+
+@pytest.mark.parametrize(
+    ("mappers", "expected"),
+    [
+        pytest.param(
+            (A, B),
+            (ProbeKind.IDLE, None, End.OUTSIDE),
+            id="look-alike: the consumer maps it, alive (task_done to come)",
+        ),
+        pytest.param(
+            (A,),
+            (ProbeKind.DEADLOCK, names.DEAD_LOCK_HOLDER, End.GONE),
+            id="no other process maps it: the consumer has exited",
+        ),
+    ],
+)
+def test_a_wait_on_a_multiprocessing_condition_is_judged_by_who_maps_it(
+    mappers: tuple[int, ...], expected: tuple[ProbeKind, str | None, End]
+) -> None:
+    """JoinableQueue.join() in a parent whose queue feeder thread is idle: the condition is a
+    semaphore in /dev/shm, which another process notifies (never 'a lost wakeup' from the idle
+    feeder); nobody left to map it is a gone party."""
+    main = Th(A, SHARED_LOCK.format(addr=0x7F0058CB000), py=MP_WAIT, native=SEM_ACQUIRE)
+    feeder = Th(A + 1, LOCK.format(addr=0x7F000002C50), py=FEEDER)
+    lock = SharedLock("0:1+0", "/dev/shm/sem.mp-x (deleted)", mappers, count=0)
+    world = World((Proc(A, (main, feeder)),), shared={(A, 0x7F0058CB000): lock})
+    assert ends(world)[A] == expected

@@ -200,10 +200,22 @@ SHUTDOWN_JOIN = (
 JOIN_313 = (("Thread.join", THREADING, 1092), ("ProcessPoolExecutor.shutdown", PROCESS, 854))
 
 
-def executor(main: tuple[tuple[str, str, int], ...], manager: bool = True) -> Proc:
+MANAGER_36 = (
+    ("wait", CONN, 911),
+    ("_queue_management_worker", PROCESS, 270),
+    ("Thread.run", THREADING, 864),
+)
+"""CPython 3.6-3.8's manager thread: a function, not yet the _ExecutorManagerThread class."""
+
+
+def executor(
+    main: tuple[tuple[str, str, int], ...],
+    manager: bool = True,
+    manager_py: tuple[tuple[str, str, int], ...] = MANAGER,
+) -> Proc:
     threads = [Th(L, LOCK.format(addr=0x55E0), py=main), Th(L + 2, LOCK.format(addr=0x7F10), py=FEEDER)]
     if manager:
-        threads.insert(1, Th(L + 1, POLL.format(n=3, timeout=FOREVER), py=MANAGER))
+        threads.insert(1, Th(L + 1, POLL.format(n=3, timeout=FOREVER), py=manager_py))
     return Proc(L, tuple(threads))
 
 
@@ -260,6 +272,8 @@ PPE_WORKER_SLEEPS = Proc(
         (World((executor(EXEC_RESULT, manager=False), TRACKER_PROC)), DEAD_HANDLER),
         # healthy: a worker runs (sleeps in) its task
         (World((executor(EXEC_RESULT), PPE_WORKER_SLEEPS)), (ProbeKind.IDLE, None)),
+        # the same on CPython 3.6 (blind corpus 2's look-alike 10, once called "manager died")
+        (World((executor(EXEC_RESULT, manager_py=MANAGER_36), PPE_WORKER_SLEEPS)), (ProbeKind.IDLE, None)),
         # the reported false alarm: shutdown(wait=True) joins the manager thread while a worker
         # sleeps in its task; the manager polls its pipes and the workers' sentinels
         (World((executor(SHUTDOWN_JOIN), PPE_WORKER_SLEEPS)), (ProbeKind.IDLE, None)),
@@ -273,6 +287,7 @@ PPE_WORKER_SLEEPS = Proc(
         "max-tasks-no-worker",
         "manager-died",
         "worker-in-task",
+        "worker-in-task-py3.6",
         "shutdown-join",
         "shutdown-join-3.13",
         "shutdown-alone",

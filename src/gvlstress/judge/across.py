@@ -140,9 +140,8 @@ def _dead_holder(
     others: Others,
     relatives: Relatives,
 ) -> tuple[ProbeFinding, Match | None] | None:
-    return queues.dead_holder(
-        f, cap, wiring, others.findings, others.captures, relatives
-    ) or queues.dead_sem_holder(f)
+    found = queues.dead_holder(f, cap, wiring, others.findings, others.captures, relatives)
+    return found or queues.dead_sem_holder(f) or queues.orphaned_semaphore(f, wiring)
 
 
 def _loop(

@@ -72,8 +72,10 @@ def _result_thread(kind: str, py: PyThread) -> bool:
     """The thread that delivers a pool's results to the waiting launcher."""
     if kind == "pool":
         return _in(py, "pool.py", "_handle_results")
-    return _in(py, "process.py", "run") and any(
-        f.endswith("concurrent/futures/process.py") for f, _ in _frames(py)
+    in_process_py = any(f.endswith("concurrent/futures/process.py") for f, _ in _frames(py))
+    # the manager thread: _ExecutorManagerThread.run (3.9+), _queue_management_worker before
+    return in_process_py and (
+        _in(py, "process.py", "run") or _in(py, "process.py", "_queue_management_worker")
     )
 
 

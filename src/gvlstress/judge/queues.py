@@ -226,3 +226,35 @@ def dead_sem_holder(f: ProbeFinding) -> tuple[ProbeFinding, Match] | None:
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
         DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], evidence
     )
+
+
+def orphaned_semaphore(f: ProbeFinding, wiring: Wiring) -> tuple[ProbeFinding, Match] | None:
+    """A wait, untimed, on a multiprocessing semaphore at 0 (a lock, a condition, an event: a
+    POSIX semaphore in /dev/shm) that no other process on the host maps, with no thread of its own
+    able to post it: whoever was to release or notify it (a consumer's task_done(), a worker's
+    release()) has exited, and a new process cannot find an unlinked semaphore."""
+    p = f.progress_thread()
+    if (
+        p is None
+        or not p.parked
+        or p.wait is None
+        or p.wait.kind is not WaitKind.LOCK
+        or p.futex_addr is None
+    ):
+        return None
+    lock = wiring.shared.get((f.pid, p.futex_addr))
+    if lock is None or not lock.complete or set(lock.mappers) - {f.pid} or lock.count not in (0, None):
+        return None
+    rest = [t for t in f.threads if t.tid != p.tid]
+    if any(not t.parked or t.wait is None or t.wait.kind is not WaitKind.LOCK for t in rest):
+        return None  # a thread of its own that reads, polls or runs may still post it
+    evidence = (
+        f"thread {p.tid} waits, untimed, on a multiprocessing semaphore in shared memory ({lock.path}), "
+        f"value {lock.count if lock.count is not None else '?'}",
+        "no other process on this host maps it, and every other thread of this one waits on a lock: the "
+        "process that was to release or notify it has exited",
+    )
+    reason = "waits on a semaphore shared between processes that no other process maps any more"
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
+        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], evidence
+    )

@@ -140,8 +140,9 @@ _RESULT_WAITS = (
 )
 # The thread that reads a process pool's results from its workers: (file, function).
 _RESULT_READERS = (
-    ("concurrent/futures/process.py", "run"),  # _ExecutorManagerThread
+    ("concurrent/futures/process.py", "run"),  # _ExecutorManagerThread (3.9+)
     ("concurrent/futures/process.py", "wait_result_broken_or_wakeup"),
+    ("concurrent/futures/process.py", "_queue_management_worker"),  # the manager thread before 3.9
     ("multiprocessing/pool.py", "_handle_results"),
 )
 # Python waits that only another thread ends: Condition/Event wait, Thread.join, Queue get/join.
@@ -398,9 +399,12 @@ def reads_pool_results(t: ThreadView) -> bool:
 
 
 def waits_on_shared_lock(t: ThreadView) -> bool:
-    """Blocked acquiring a multiprocessing lock or semaphore (a SemLock in shared memory): a
-    wait another process ends, as an idle pool worker waits on its call queue's lock."""
-    return any(python_at(t, "multiprocessing/synchronize.py", fn, depth=2) for fn in ("__enter__", "acquire"))
+    """Blocked in a multiprocessing lock, semaphore, condition, event or barrier (SemLocks in
+    shared memory): a wait another process ends, as an idle pool worker waits on its call
+    queue's lock, or a JoinableQueue.join() waits for a consumer process's task_done()."""
+    return any(
+        python_at(t, "multiprocessing/synchronize.py", fn, depth=2) for fn in ("__enter__", "acquire", "wait")
+    )
 
 
 _FROZEN_IMPORT = "<frozen importlib._bootstrap"
