@@ -167,19 +167,21 @@ LOOP = (
     ("BaseEventLoop._run_once", "/usr/lib/python3.11/asyncio/base_events.py", 1922),
     ("BaseEventLoop.run_forever", "/usr/lib/python3.11/asyncio/base_events.py", 607),
 )
-POOL = "/venv/lib/python3.11/site-packages/urllib3/connectionpool.py"
-REDIRECTED = (
+PLUGGY = "/venv/lib/python3.11/site-packages/pluggy/_callers.py"
+UNDER_PYTEST = (
     ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
-    ("LifoQueue.get", "/usr/lib/python3.11/queue.py", 171),
-    ("HTTPConnectionPool._get_conn", POOL, 256),
-    ("HTTPConnectionPool.urlopen", POOL, 600),
-    ("HTTPConnectionPool.urlopen", POOL, 760),
-    ("main", "/srv/app.py", 9),
+    ("Queue.join", "/usr/lib/python3.11/queue.py", 90),
+    ("test_deadlocks", "/srv/test_app.py", 12),
+    ("pytest_pyfunc_call", "/venv/lib/python3.11/site-packages/_pytest/python.py", 159),
+    ("_multicall", PLUGGY, 103),
+    ("runtest", "/venv/lib/python3.11/site-packages/_pytest/python.py", 1627),
+    ("_multicall", PLUGGY, 103),
+    ("main", "/venv/lib/python3.11/site-packages/_pytest/config/__init__.py", 175),
 )
 FAR_BELOW = (
     ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
     ("LifoQueue.get", "/usr/lib/python3.11/queue.py", 171),
-    ("HTTPConnectionPool._get_conn", POOL, 256),
+    ("HTTPConnectionPool._get_conn", "/venv/lib/python3.11/site-packages/urllib3/connectionpool.py", 256),
     ("fetch", "/srv/app.py", 20),
     ("step", "/srv/app.py", 30),
     ("walk", "/srv/app.py", 40),
@@ -202,9 +204,9 @@ NO_LOOP = (
         pytest.param(ONCE, (names.CLOSED_WAIT, End.NOBODY), id="look-alike: emit() once on the stack"),
         pytest.param(LOOP, (names.LOOP_SELF_WAIT, End.SELF), id="the loop's own thread blocks on a future"),
         pytest.param(
-            REDIRECTED,
-            (names.SELF_LOCK, End.SELF),
-            id="a redirect re-enters urlopen, which holds the pool's slot",
+            UNDER_PYTEST,
+            (names.QUEUE_JOIN, End.NOBODY),
+            id="look-alike: Queue.join() in a test, pluggy's _multicall repeated below (not a re-entry)",
         ),
         pytest.param(
             FAR_BELOW,

@@ -71,11 +71,6 @@ def _signal_handler_lock(c: _Py) -> Match | None:
     )
 
 
-REENTRY_DEPTH = 3
-"""How near the wait a re-entered function must be (its innermost frames other than the
-stdlib's wait machinery): a recursion far below the wait says nothing about it."""
-
-
 def _self_lock(c: _Py) -> Match | None:
     """The one thread blocked (acquiring a lock, or in a Condition or queue wait) does so under
     a function that is also further down its own stack: the outer call holds what the inner one
@@ -87,19 +82,20 @@ def _self_lock(c: _Py) -> Match | None:
         return None
     t = blocked[0]
     frames = [f for f in vocab.python_frames(t) if not (f.file or "").endswith(vocab.STDLIB_WAITS)]
-    found = next(
+    # the function that waits is itself further down: a framework's dispatcher repeated lower on
+    # the stack (pluggy's _multicall under pytest, a recursive walk) says nothing about the wait
+    top = frames[0] if frames else None
+    j = next(
         (
-            (i, j)
-            for i, top in enumerate(frames[:REENTRY_DEPTH])
-            for j in range(i + 1, len(frames))
-            if (frames[j].file, frames[j].name) == (top.file, top.name)
+            k
+            for k in range(1, len(frames))
+            if top and (frames[k].file, frames[k].name) == (top.file, top.name)
         ),
         None,
     )
-    if found is None:
+    if top is None or j is None:
         return None
-    i, j = found
-    top, again = frames[i], frames[j]
+    i, again = 0, frames[j]
     between = [f.name for f in frames[i + 1 : j]]
     what = "to acquire a lock" if vocab.is_lock_acquire(t) else f"at {c.at(t)} (a Condition or queue wait)"
     return Match(
@@ -350,12 +346,12 @@ SHAPES: tuple[Callable[[_Py], Match | None], ...] = (
     _signal_handler_lock,
     lambda c: _import_lock(c.py, c.pid),
     _fork_held_lock,
-    _self_lock,
-    _loop_self_wait,
     _exit_hang,
     _queue_join,
     lambda c: _thread_pool_exhaustion(c.py, c.pid),
     _py_lock_order,
+    _self_lock,
+    _loop_self_wait,
     _joins_and_waits,
 )
 """Each Python-level shape once, in the order they are tried (the most specific first)."""
