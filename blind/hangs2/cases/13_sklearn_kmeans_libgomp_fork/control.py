@@ -1,0 +1,19 @@
+# Control: the workaround from #23823: start the child with "spawn" (a fresh OpenMP runtime).
+import multiprocessing as mp
+import numpy as np
+from sklearn.cluster import KMeans
+
+def fit():
+    X = np.random.RandomState(0).randint(0, 255, (800, 3)).astype(float)
+    return KMeans(n_clusters=8, random_state=0, n_init=1).fit(X).inertia_
+
+def child_job():
+    print("child", fit(), flush=True)
+
+if __name__ == "__main__":
+    print("parent", fit(), flush=True)
+    p = mp.get_context("spawn").Process(target=child_job)
+    p.start()
+    print("ready", flush=True)
+    p.join()
+    print("done", p.exitcode)
