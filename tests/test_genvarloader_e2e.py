@@ -217,7 +217,11 @@ def test_a_cold_numba_cache_is_warmed_once_so_spawned_workers_never_race_on_it(
     assert result.returncode == 0, result.stdout + result.stderr
     run = load_run(report_dir)
     assert run["target"]["warm_up"]["done"] is True
-    assert [w["verdict"] for w in run["waves"]] == ["ok", "ok", "ok"]
+    # ok, or slow where a loaded host let a heartbeat go quiet past the floor and then resume:
+    # neither is the race (a crash or an error in some worker)
+    verdicts = [w["verdict"] for w in run["waves"]]
+    assert len(verdicts) == 3
+    assert set(verdicts) <= {"ok", "slow"}, verdicts
     assert any(cache.rglob("*.nbi")), "the warm-up wrote no numba index files"
     for w in workers_of(run):
         assert w["target_info"]["numba_cache_dir"] == str(cache)
