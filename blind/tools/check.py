@@ -3,7 +3,7 @@
 import json, os, signal, subprocess, sys, time, select
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent / "cases"
+ROOT = Path.cwd() / "cases"  # run from the corpus's directory (blind/hangs, blind/hangs2)
 
 def run(case: Path, prog: str, hang: bool):
     cfg = json.loads((case / "case.json").read_text())

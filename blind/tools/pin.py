@@ -10,7 +10,7 @@ import re
 import subprocess
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent
+HERE = Path.cwd()  # run from the corpus's directory (blind/hangs, blind/hangs2)
 ENDS = {
     "cycle": "cycle",
     "self-wait": "self-wait",
