@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from gvlstress.judge import names
 from gvlstress.judge.peers import ends
-from gvlstress.judge.threads import WRITES, waits_forever
+from gvlstress.judge.threads import WAKING_SIGNALS, WRITES, caught_signals, waits_forever
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import Relatives, Wiring
 
@@ -53,27 +53,17 @@ def waits_of(f: ProbeFinding, wiring: Wiring, relatives: Relatives) -> list[Step
     """The waits of every thread of `f`, each with the processes that could end it; None when
     some thread can end its wait by itself or from outside (running, timed, outside ends)."""
     out: list[Step] = []
-    sigcgt = f.samples[-1].sigcgt if f.samples else 0
+    # a process that handles a signal a program sends (or SIGINT, SIGCHLD) may be woken by one
+    caught = bool(caught_signals(f, (*WAKING_SIGNALS, signal.SIGCHLD, signal.SIGINT)))
     for t in f.threads:
-        step = _sink(f.pid, t, sigcgt) or _step(f.pid, t, wiring, relatives)
+        step = _sink(f.pid, t, caught) or _step(f.pid, t, wiring, relatives)
         if step is None:
             return None
         out.append(step)
     return out
 
 
-_WAKING = (
-    signal.SIGTERM,
-    signal.SIGHUP,
-    signal.SIGUSR1,
-    signal.SIGUSR2,
-    signal.SIGALRM,
-    signal.SIGCHLD,
-    signal.SIGINT,
-)
-
-
-def _sink(pid: int, t: ThreadDelta, sigcgt: int) -> Step | None:
+def _sink(pid: int, t: ThreadDelta, caught: bool) -> Step | None:
     """A thread that waits for nothing a process can give: a sleep of more than a week, or
     pause()/sigsuspend() in a process that catches no signal a program sends to wake it."""
     w = t.wait
@@ -81,7 +71,6 @@ def _sink(pid: int, t: ThreadDelta, sigcgt: int) -> Step | None:
         return None
     if w.forever:
         return Step(pid, t.tid, w.detail, frozenset(), sink=True)
-    caught = any(sigcgt & (1 << (s - 1)) for s in _WAKING)
     if w.kind is WaitKind.SIGNAL and w.syscall in ("pause", "rt_sigsuspend") and not caught:
         return Step(
             pid,

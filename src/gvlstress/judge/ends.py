@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from gvlstress.judge import names, peers
-from gvlstress.judge.threads import retries, waits_forever
+from gvlstress.judge.threads import WAKING_SIGNALS, caught_signals, retries, waits_forever
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.waitfor import End, Link, WaitFor
 from gvlstress.model.wiring import Relatives, Wiring
@@ -72,9 +72,6 @@ END_OF: dict[str, End] = {
     ),
 }
 """Where each pattern a look can name ends: the kind is what the pattern *is*."""
-
-_WAKING = (signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGCHLD)
-"""Signals whose handler a program installs to be woken (SIGINT is Python's own, always caught)."""
 
 
 class Judged(Protocol):
@@ -181,8 +178,7 @@ def _checked(f: ProbeFinding, relatives: Relatives) -> tuple[str, ...]:
             else f"{len(timed)} thread(s) in a timed wait, none of which can end it"
         )
     )
-    sigcgt = f.samples[-1].sigcgt if f.samples else 0
-    caught = [signal.Signals(s).name for s in _WAKING if sigcgt & (1 << (s - 1))]
+    caught = caught_signals(f, (*WAKING_SIGNALS, signal.SIGCHLD))
     out.append(
         "signal handlers: "
         + (
@@ -203,8 +199,7 @@ def _outside(f: ProbeFinding, wiring: Wiring) -> tuple[str, ...]:
     t = f.progress_thread()
     if t is None or t.wait is None:
         return (f.reason,)
-    out = [_what_ends(t, f, wiring)]
-    return tuple(out)
+    return (_what_ends(t, f, wiring),)
 
 
 def _what_ends(t: ThreadDelta, f: ProbeFinding, wiring: Wiring) -> str:

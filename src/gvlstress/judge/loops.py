@@ -18,20 +18,17 @@ locals, how many timers ``_run_once`` scheduled. So:
 
 from __future__ import annotations
 
-import signal
 from dataclasses import replace
 
 from gvlstress.judge import vocab
 from gvlstress.judge.names import HINTS, LOOP_LOST_WAKEUP, Match
 from gvlstress.judge.peers import ends, internal_wait
-from gvlstress.judge.threads import waits_forever
+from gvlstress.judge.threads import caught_signals, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import Wiring
 
 LOCALS = {("asyncio/base_events.py", "_run_once"): ("timeout", "sched_count")}
 """The event loop's turn: its next timeout and the timers it has scheduled."""
-_WAKING = (signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2, signal.SIGALRM, signal.SIGQUIT)
-"""Signals whose handler may wake a loop (``add_signal_handler``); SIGINT is Python's own."""
 
 
 def _loop_thread(f: ProbeFinding, capture: Capture) -> ThreadDelta | None:
@@ -83,8 +80,7 @@ def judge_loop(
     able = [x for x in others if not internal_wait(x, f.pid, wiring, timers=False)]
     if able:
         return None  # another thread may call call_soon_threadsafe
-    sigcgt = f.samples[-1].sigcgt if f.samples else 0
-    caught = [signal.Signals(s).name for s in _WAKING if sigcgt & (1 << (s - 1))]
+    caught = caught_signals(f)
     if caught:
         line = f"the event loop waits with nothing scheduled, but the process catches {', '.join(caught)}"
         return replace(f, kind=ProbeKind.IDLE, reason=f"{f.reason}; {line}: a signal may wake it"), None

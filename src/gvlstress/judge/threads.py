@@ -4,11 +4,12 @@ threads grouped by futex address.
 
 from __future__ import annotations
 
+import signal
 from collections import defaultdict
 from dataclasses import replace
 
 from gvlstress.judge.waits import classify
-from gvlstress.model import FutexGroup, ProcSample, ThreadDelta, ThreadSample, WaitKind
+from gvlstress.model import FutexGroup, ProbeFinding, ProcSample, ThreadDelta, ThreadSample, WaitKind
 from gvlstress.model.syscalls import CLK_TCK, futex_syscalls, syscall_name
 from gvlstress.model.wiring import PTY_SLAVE
 
@@ -225,3 +226,20 @@ def waits_forever(t: ThreadDelta) -> bool:
         return False
     arg = t.args[i]
     return arg == 0 if w.syscall in ("ppoll", "select", "pselect6", "epoll_pwait2") else arg in _INFINITE
+
+
+WAKING_SIGNALS = (
+    signal.SIGTERM,
+    signal.SIGHUP,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+    signal.SIGALRM,
+    signal.SIGQUIT,
+)
+"""Signals a program installs a handler for to be woken (SIGINT is Python's own, always caught)."""
+
+
+def caught_signals(f: ProbeFinding, signals: tuple[signal.Signals, ...] = WAKING_SIGNALS) -> list[str]:
+    """The names of `signals` the process catches (its ``SigCgt`` at the last sample)."""
+    sigcgt = f.samples[-1].sigcgt if f.samples else 0
+    return [signal.Signals(s).name for s in signals if sigcgt & (1 << (s - 1))]

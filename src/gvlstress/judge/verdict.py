@@ -19,7 +19,6 @@ handler could end it (named by its end when no pattern names it); otherwise it i
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -29,6 +28,7 @@ from gvlstress.judge.finalize import is_native_join
 from gvlstress.judge.threads import (
     LIVELOCK_CPU_SHARE,
     PARKED_CPU_SHARE,
+    caught_signals,
     futex_groups,
     thread_deltas,
     wants_cpu,
@@ -46,14 +46,6 @@ from gvlstress.model import (
 from gvlstress.model.syscalls import futex_syscalls
 
 # Signals whose handler may end a wait from outside (a daemon waiting for SIGTERM is idle).
-_WAKING_SIGNALS = (
-    signal.SIGTERM,
-    signal.SIGHUP,
-    signal.SIGUSR1,
-    signal.SIGUSR2,
-    signal.SIGALRM,
-    signal.SIGQUIT,
-)
 
 
 def judge(
@@ -206,8 +198,7 @@ def _closed_without_progress(
     if capture is None:
         return replace(f, kind=ProbeKind.STALLED, reason=closed + "; no stacks, so no cycle can be shown")
     named = patterns.match(replace(f, kind=ProbeKind.DEADLOCK), capture)
-    sigcgt = f.samples[-1].sigcgt if f.samples else 0
-    waking = [signal.Signals(s).name for s in _WAKING_SIGNALS if sigcgt & (1 << (s - 1))]
+    waking = caught_signals(f)
     if (named is None or named.pattern == names.LOST_WAKEUP) and waking:
         return replace(
             f,
