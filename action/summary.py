@@ -2,7 +2,8 @@
 job summary (GITHUB_STEP_SUMMARY) and the step's output `verdict` (GITHUB_OUTPUT).
 
 Reads run.json (``gvlstress run``), watch.json (``gvlstress watch``) and inspect.json (a look:
-the plugin's watchdog, ``inspect``) under the report directory; standard library only.
+the plugin's watchdog, ``inspect``) under the report directory; runs in the environment the
+install step made, so the verdicts' order is gvlstress's own.
 """
 
 from __future__ import annotations
@@ -39,6 +40,13 @@ def _load(path: Path) -> dict[str, Any] | None:
 
 def _looked(processes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [p["diagnosis"] for p in processes if isinstance(p, dict) and isinstance(p.get("diagnosis"), dict)]
+
+
+def _worst(diagnoses: list[dict[str, Any]]) -> dict[str, Any]:
+    """The diagnosis with the worst verdict ({} for none)."""
+    return max(
+        diagnoses, key=lambda d: ORDER.index(d["verdict"]) if d.get("verdict") in ORDER else 0, default={}
+    )
 
 
 def findings(report_dir: Path) -> list[tuple[str, dict[str, Any], Path]]:
