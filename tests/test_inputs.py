@@ -14,7 +14,7 @@ import psutil
 import pytest
 
 from conftest import run_cli
-from gvlstress.api.inspect import _inspect as look
+from gvlstress.api.inspecting import _inspect as look
 from gvlstress.errors import UsageError
 
 pytestmark = pytest.mark.slow

@@ -5,7 +5,9 @@ Timings are a benchmark's (bench/startup.py), not a test's."""
 
 from __future__ import annotations
 
+import importlib
 import sys
+import types
 from collections.abc import Iterator
 
 import click
@@ -60,3 +62,33 @@ def test_each_commands_one_line_help_is_its_own() -> None:
         assert command.callback is not None
         assert command.callback.__module__ == module
         assert click.Command(name, help=text).get_short_help_str(200) == command.get_short_help_str(200), name
+
+
+HEAVY = ("gvlstress.api.", "gvlstress.look.pipeline", "gvlstress.judge", "gvlstress.supervisor.watching")
+"""What runs a command (the look, the judge, the API's use cases): a command's --help needs none."""
+
+
+@pytest.mark.parametrize("command", ["inspect", "watch", "run", "hunt", "selftest"])
+def test_a_commands_help_imports_nothing_that_runs_it(
+    fresh: None, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    import gvlstress.cli
+
+    with pytest.raises(SystemExit) as done:
+        gvlstress.cli.main([command, "--help"])
+    assert done.value.code in (0, None)
+    assert f"Usage: gvlstress {command}" in capsys.readouterr().out
+    heavy = sorted(n for n in loaded() if n.startswith(HEAVY))
+    assert heavy == [], heavy
+
+
+def test_the_api_and_model_names_are_each_imported_from_their_module() -> None:
+    import gvlstress.api as api
+    import gvlstress.model as model
+
+    for package in (api, model):
+        assert sorted(package.__all__) == sorted(package._WHERE)
+        for module in set(package._WHERE.values()):  # once imported, a submodule named like a
+            importlib.import_module(f"{package.__name__}.{module}")  # name it exports shadows it
+        for name in package.__all__:
+            assert not isinstance(getattr(package, name), types.ModuleType), f"{package.__name__}.{name}"

@@ -886,3 +886,37 @@ def test_a_child_awaited_by_a_watcher_thread_before_its_output_is_read_is_a_cycl
     )
     named = linked[2000][1]
     assert (named is not None and named.pattern == names.JOIN_BEFORE_DRAIN) is cycle
+
+
+def test_a_process_whose_threads_changed_during_the_look_is_not_frozen() -> None:
+    # recorded in CI: main read a pipe a writer thread in a timed wait would fill; by the second
+    # sample the writer had written and exited, and main was caught taking the GIL (an untimed
+    # futex) with no other thread left: one frozen state would read as "nobody can end it"
+    before = Shape(
+        (
+            T(PID, READ, wchan="anon_pipe_read", fd="pipe:[30468]"),
+            T(PID + 1, TIMED.format(addr=0xC0)),
+        )
+    )
+    after = Shape((T(PID, LOCK.format(addr=0xA0)),))
+    a, _ = samples(before)
+    _, b = samples(after)
+    for progress in (True, False):
+        f = judge(a, b, progress_tid=PID, progress=progress)
+        assert f.kind is ProbeKind.STALLED, f.reason
+        assert "0 thread(s) started and 1 ended during the look" in f.reason
+    # the same lone waiter in both samples is a closed wait: the rule does not hide a deadlock
+    a, b = samples(after)
+    assert judge(a, b, progress_tid=PID, progress=True).kind is ProbeKind.DEADLOCK
+
+
+def test_a_waiter_that_read_or_wrote_during_the_look_is_not_frozen() -> None:
+    a, b = samples(Shape((T(PID, LOCK.format(addr=0xA0)),)))
+    (main,) = b.threads
+    woke = ProcSample(PID, b.at, (replace(main, syscr=3, syscw=5),), b.sigcgt)
+    quiet = ProcSample(PID, b.at, (replace(main, syscr=0, syscw=0),), b.sigcgt)
+    a = ProcSample(PID, a.at, (replace(a.threads[0], syscr=0, syscw=0),), a.sigcgt)
+    f = judge(a, woke, progress_tid=PID, progress=True)
+    assert f.kind is ProbeKind.STALLED
+    assert "made 8 read/write calls during the look" in f.reason
+    assert judge(a, quiet, progress_tid=PID, progress=True).kind is ProbeKind.DEADLOCK

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from gvlstress import store
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now, write_reports
-from gvlstress.api.run import run
+from gvlstress.api.running import run
 from gvlstress.campaign import shards as campaign
 from gvlstress.campaign import slurm as slurm_mod
 from gvlstress.campaign import sweep as sweep_mod

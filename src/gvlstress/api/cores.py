@@ -17,7 +17,7 @@ import stat
 import sys
 from pathlib import Path
 
-from gvlstress.api.inspect import write_inspected
+from gvlstress.api.inspecting import write_inspected
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.explain import explain

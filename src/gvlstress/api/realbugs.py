@@ -16,7 +16,7 @@ from pathlib import Path
 
 import psutil
 
-from gvlstress.api.inspect import inspect
+from gvlstress.api.inspecting import inspect
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.controls.realbugs import NO_RUNTIME, Outcome, RealBug, RealBugsResult, as_dict, select
 from gvlstress.errors import GvlstressError

@@ -19,7 +19,7 @@ from typing import Protocol
 
 import psutil
 
-from gvlstress.api.inspect import described, write_inspected
+from gvlstress.api.inspecting import described, write_inspected
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.judge.across import Judgement
 from gvlstress.look.pipeline import Seen

@@ -10,7 +10,7 @@ only, so each command's help fits one screen (the reference shows every option i
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,3 +98,23 @@ class TakesRunOptions(click.Command):
             with formatter.section("Run options (as for run; what each does: gvlstress run --help)"):
                 names = textwrap.wrap(", ".join(shared), WIDTH - 4, break_on_hyphens=False)
                 formatter.write("".join(f"{'':>{formatter.current_indent}}{line}\n" for line in names))
+
+
+class LazyChoice(click.Choice[str]):
+    """A choice whose names are read when first needed (a value to check, a help to show), so
+    that defining a command does not import the catalogue its names come from."""
+
+    def __init__(self, load: Callable[[], Iterable[str]]) -> None:
+        self._load: Callable[[], Iterable[str]] | None = load
+        self._names: tuple[str, ...] = ()
+        self.case_sensitive = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        if self._load is not None:
+            self._names, self._load = tuple(self._load()), None
+        return self._names
+
+    @choices.setter
+    def choices(self, names: Iterable[str]) -> None:
+        self._names, self._load = tuple(names), None

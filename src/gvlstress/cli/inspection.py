@@ -12,20 +12,23 @@ import click
 
 from gvlstress import api
 from gvlstress.cli.group import cli
-from gvlstress.cli.help import WIDTH, usage
+from gvlstress.cli.help import WIDTH, LazyChoice, usage
 from gvlstress.cli.terminal import interrupted_code, make_console, stop_on_signals
-from gvlstress.controls.realbugs import NAMES as _REAL_NAMES
-from gvlstress.controls.selftest import NAMES as _SELFTEST_NAMES
 from gvlstress.errors import ExitCode, UsageError
-from gvlstress.look.pipeline import LOOK_WINDOW_S
-from gvlstress.model import IN_INSPECT
-from gvlstress.reporters.console import (
-    print_checks,
-    print_inspect,
-    print_profile,
-    print_realbugs,
-    print_selftest,
-)
+from gvlstress.look.windows import LOOK_WINDOW_S
+from gvlstress.model.verdicts import IN_INSPECT
+
+# what runs a command is imported inside it: `--help` and the other commands skip it
+
+
+def _names(real: bool) -> tuple[str, ...]:
+    if real:
+        from gvlstress.controls.realbugs import NAMES
+
+        return NAMES
+    from gvlstress.controls.selftest import NAMES as SELFTEST_NAMES
+
+    return SELFTEST_NAMES
 
 
 def _verdict_lines() -> str:
@@ -34,7 +37,8 @@ def _verdict_lines() -> str:
     for verdict, meaning in IN_INSPECT.items():
         lines += textwrap.wrap(f"{verdict.value}: {meaning}", WIDTH - 4, subsequent_indent="    ")
     return (
-        "It looks over a window: /proc every 0.4 s, stacks at its start and where CPU burned.\n"
+        "It reads /proc twice and the stacks; a wait its stacks name is judged then. What that\n"
+        "leaves open it looks at over a window: /proc every 0.4 s, stacks where CPU burned.\n"
         "With --core it judges a core offline instead (one run --keep-core kept, gcore's, the\n"
         "kernel's): the same rules over what a core holds (registers give each thread's syscall\n"
         "and futex; pystack reads stacks and the GIL), without what only /proc has (CPU over a\n"
@@ -74,7 +78,8 @@ def _verdict_lines() -> str:
     default=LOOK_WINDOW_S,
     show_default=True,
     metavar="SECONDS",
-    help="How long to look: longer sees slower progress (and costs that long).",
+    help="How long to look at what the first samples leave open: longer sees slower progress "
+    "(a process parked in a wait its stacks name is judged without it).",
 )
 @click.option(
     "--watch", type=click.FloatRange(0.5, 3600), metavar="SECONDS", hidden=True, help="Old name of --window."
@@ -114,6 +119,8 @@ def inspect(
     else:
         assert pid is not None
         result = api.inspect(pid, tree=tree, report_dir=Path(report_dir), command=command, window=window)
+    from gvlstress.reporters.console import print_inspect
+
     print_inspect(console, result)
     raise SystemExit(int(ExitCode.HANG if result.looks_deadlocked else ExitCode.OK))
 
@@ -164,6 +171,7 @@ def doctor(
 ) -> None:
     """Check this host: py-spy and native-stack attach, ptrace policy, CPU budget, thread knobs."""
     from gvlstress.controls.doctor import export, healthy, run_checks
+    from gvlstress.reporters.console import print_checks, print_profile
 
     console = make_console()
     if export_to is None:
@@ -197,7 +205,7 @@ def doctor(
     "--only",
     "only",
     multiple=True,
-    type=click.Choice(_SELFTEST_NAMES + _REAL_NAMES),
+    type=LazyChoice(lambda: _names(False) + _names(True)),
     metavar="NAME",
     help="Run only this class, or with --real this entry (repeatable; a wrong name lists them).",
 )
@@ -218,12 +226,14 @@ def selftest(
     only: tuple[str, ...], real: bool, repeat: int, workers: int, rayon: int, report_dir: str
 ) -> None:
     """Prove this host catches every known failure class (run before trusting a clean run)."""
+    from gvlstress.reporters.console import print_selftest
+
     console = make_console()
-    wrong = [n for n in only if (n in _REAL_NAMES) != real]
+    wrong = [n for n in only if (n in _names(True)) != real]
     if wrong:
         raise UsageError(
             f"--only {wrong[0]} is {'not ' if real else ''}an entry of the real-bug catalogue",
-            hint=f"with --real: {', '.join(_REAL_NAMES)}; without: {', '.join(_SELFTEST_NAMES)}",
+            hint=f"with --real: {', '.join(_names(True))}; without: {', '.join(_names(False))}",
         )
     if real:
         _real(console, only, Path(report_dir))
@@ -254,6 +264,8 @@ def _real(console: Any, only: tuple[str, ...], report_dir: Path) -> None:
 
     with stop_on_signals() as stop:
         result = api.real_selftest(only or None, report_dir, progress, stop)
+    from gvlstress.reporters.console import print_realbugs
+
     print_realbugs(console, result)
     if stop:
         raise SystemExit(int(interrupted_code(stop.signum)))

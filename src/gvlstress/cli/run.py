@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
-from rich.console import Console
 from rich.markup import escape
 
 from gvlstress import api, extras
-from gvlstress.api.hunt import DEFAULT as HUNT_DEFAULT
-from gvlstress.api.shrink import Budget
-from gvlstress.campaign import shards as campaign
-from gvlstress.campaign.shrink import RATIO
 from gvlstress.cli.group import cli
 from gvlstress.cli.help import TakesRunOptions, usage
 from gvlstress.cli.options import (
@@ -27,17 +22,13 @@ from gvlstress.cli.options import (
     scenario_from_options,
     shared_options,
 )
-from gvlstress.cli.shrink import run_shrink
 from gvlstress.cli.terminal import make_console, stop_on_signals
 from gvlstress.errors import ExitCode, UsageError
-from gvlstress.reporters.console import (
-    ConsoleObserver,
-    print_hunt,
-    print_like,
-    print_summary,
-    shown_path,
-)
-from gvlstress.scenario import Scenario, describe, list_scenarios
+
+if TYPE_CHECKING:  # what runs a command is imported inside it: `--help` and the others skip it
+    from rich.console import Console
+
+    from gvlstress.scenario import Scenario
 
 RUN_EXITS = (
     ExitCode.OK,
@@ -65,6 +56,9 @@ RUN_EXITS = (
 )
 def run(shard: str | None, **opts: Any) -> None:
     """Launch waves of spawned workers that iterate a loader; catch, explain and survive hangs."""
+    from gvlstress.campaign import shards as campaign
+    from gvlstress.reporters.console import ConsoleObserver, print_summary, shown_path
+
     part = campaign.parse_shard(shard) if shard else None
     scenario = scenario_from_options(**opts)
     console = make_console()
@@ -82,6 +76,8 @@ def show_like(console: Console, scenario: Scenario) -> None:
     """``--like``: each condition of the profile's host as it will be recreated (or not), before
     anything starts (a profile that cannot be read stops the command here)."""
     if scenario.like:
+        from gvlstress.reporters.console import print_like
+
         print_like(console, api.recreate(scenario)[1])
 
 
@@ -155,6 +151,9 @@ def hunt(
     **opts: Any,
 ) -> None:
     """Launch waves until a hang (or --until N), a time budget or a wave cap; report the hazard."""
+    from gvlstress.api.hunting import DEFAULT as HUNT_DEFAULT
+    from gvlstress.reporters.console import ConsoleObserver, print_hunt
+
     extras.need("stats", "gvlstress hunt")
     test = _sprt(sequential, alpha, beta) if sequential else None
     if explore_settings and budget is None and max_waves == MAX_WAVES:
@@ -181,6 +180,10 @@ def hunt(
         )
     print_hunt(console, result)
     if then_shrink and result.hangs and result.run.interrupted_by is None:
+        from gvlstress.api.shrinking import Budget
+        from gvlstress.campaign.shrink import RATIO
+        from gvlstress.cli.shrink import run_shrink
+
         console.print("")
         # the run directory on disk: its redacted form is for reports (it may name no real path)
         run_shrink(Path(result.run.path or result.run.run_dir), Budget(), None, RATIO, None, False)
@@ -210,6 +213,8 @@ def report(run_dir: Path, force: bool) -> None:
 @cli.command(epilog=usage("scenarios", "gvlstress scenarios", exits=((ExitCode.OK, "listed"),)))
 def scenarios() -> None:
     """List scenario files (./scenarios and the built-in ones), one line each."""
+    from gvlstress.scenario import describe, list_scenarios
+
     console = make_console()
     paths = list_scenarios()
     if not paths:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from gvlstress import api
-from gvlstress.api.shrink import MAX_LAUNCHES, STEP_LAUNCHES, Budget
+from gvlstress.api.shrinking import MAX_LAUNCHES, STEP_LAUNCHES, Budget
 from gvlstress.campaign.shrink import RATIO
 from gvlstress.cli.group import cli
 from gvlstress.cli.help import usage

@@ -14,16 +14,14 @@ from typing import TYPE_CHECKING
 import click
 from rich.console import Console
 
-from gvlstress.api.watch import watch as run_watch
 from gvlstress.cli.group import cli
 from gvlstress.cli.help import usage
 from gvlstress.cli.terminal import make_console, stop_on_signals
 from gvlstress.errors import ExitCode, UsageError
-from gvlstress.look.pipeline import RUN_WINDOW_S
-from gvlstress.model.watch import HangAction, WatchResult
-from gvlstress.reporters.console.watch import WatchView, print_watch
-from gvlstress.scenario import parse_size
-from gvlstress.supervisor.watching import WatchPlan
+from gvlstress.look.windows import RUN_WINDOW_S
+
+if TYPE_CHECKING:  # what runs a watch is imported when one runs: `--help` skips it
+    from gvlstress.model.watch import HangAction, WatchResult
 
 STALL_S = 60.0
 """The default stall: longer than a healthy job's quietest stretch in most work (a checkpoint, an
@@ -67,6 +65,8 @@ class _Strict(_NumberParam):
 
 def _core_limit(text: str) -> int:
     """--core-limit: a size in CORE_LIMITS (1M..1T)."""
+    from gvlstress.scenario import parse_size
+
     limit = parse_size(text, "--core-limit")
     if not CORE_LIMITS[0] <= limit <= CORE_LIMITS[1]:
         raise UsageError(
@@ -77,6 +77,8 @@ def _core_limit(text: str) -> int:
 
 def _on_hang(text: str) -> tuple[HangAction, int]:
     """keep | kill | signal:NAME (SIGQUIT, QUIT, USR1, 10...)."""
+    from gvlstress.model.watch import HangAction
+
     kind, colon, name = text.partition(":")
     if kind in ("keep", "kill") and not colon:
         return HangAction(kind), signal.SIGQUIT
@@ -217,6 +219,10 @@ def watch(
             raise UsageError(f"--progress-regex: not a regular expression ({exc})") from None
         if pid is not None:
             raise UsageError("--progress-regex reads the job's output: it goes with a COMMAND, not --pid")
+    from gvlstress.api.watch import watch as run_watch
+    from gvlstress.reporters.console.watch import WatchView, print_watch
+    from gvlstress.supervisor.watching import WatchPlan
+
     action, sig = _on_hang(on_hang)
     limit = _core_limit(core_limit)
     plan = WatchPlan(command, pid, stall, heartbeat, progress_regex, action, sig, window)

@@ -178,6 +178,9 @@ def _verdict(
             reason=f"{who(runner, views, pid)} holds the GIL and runs Python code "
             f"({runner.cpu_s:.2f} CPU-s in {window:.2f}s): the threads waiting for it get their turns",
         )
+    moved = _moved_during(f, p)
+    if moved:  # what the two samples show is not one frozen state: no final judgement from it
+        return replace(f, kind=ProbeKind.STALLED, reason=f"{moved}: one look cannot call it frozen")
     parked = sum(1 for t in threads if t.parked)
     closed = (
         f"{parked}/{len(threads)} threads parked ({f.cpu_s * 1000:.1f} ms CPU in all over {window:.2f}s); "
@@ -186,6 +189,20 @@ def _verdict(
     if progress:
         return replace(f, kind=ProbeKind.DEADLOCK, reason=closed)
     return _closed_without_progress(f, p, views, capture, closed)
+
+
+def _moved_during(f: ProbeFinding, p: ThreadDelta) -> str:
+    """Why the process was not frozen over the window, or "": a thread started or ended between
+    the samples (the waiter in ``Thread.start()``, or taking the GIL from a thread that exits), or
+    the waiting thread itself made read or write calls. A deadlocked set does neither."""
+    tids = [{t.tid for t in s.threads} for s in f.samples]
+    if tids and any(t != tids[0] for t in tids):
+        every = set().union(*tids)
+        born, ended = len(every - tids[0]), len(every - tids[-1])
+        return f"{born} thread(s) started and {ended} ended during the look"
+    if p.calls:
+        return f"thread {p.tid} made {p.calls} read/write calls during the look"
+    return ""
 
 
 def _closed_without_progress(

@@ -45,6 +45,7 @@ from gvlstress.look.family import (
 )
 from gvlstress.look.series import Series, Taker
 from gvlstress.look.series import window as window_of
+from gvlstress.look.windows import LOOK_WINDOW_S, RUN_WINDOW_S
 from gvlstress.model import ProbeKind, ProcSample
 from gvlstress.model.look import Look, Looked, Subject
 from gvlstress.model.wiring import Exit, Wiring
@@ -52,13 +53,13 @@ from gvlstress.probes import capture, procfs, shm, wiring
 from gvlstress.probes.capture import Stacks
 from gvlstress.probes.tools import Hung
 
-LOOK_WINDOW_S = 2.0
-"""`inspect`'s default window: long enough for three looks at every stack and for a spin's CPU
-to show against a GIL waiter's ticks, short enough to stay under 3 s on a 17-thread worker."""
-RUN_WINDOW_S = 1.0
-"""How long ``run`` (and ``watch``) look over a window at what one snapshot left open."""
+__all__ = ["LOOK_WINDOW_S", "RUN_WINDOW_S", "Seen", "look_and_judge", "look_at"]
+
 PAIR_S = procfs.PROBE_WINDOW_S
 """Between the two /proc samples of stage 1 (CPU and switch deltas need both)."""
+STILL_PAIR_S = 0.15
+"""Between them where every thread sleeps in a syscall: enough for a timed waiter's tick (the GIL's
+5 ms, a poll's 100 ms) to show as a switch; anything that moves gets the full PAIR_S."""
 
 
 @dataclass(frozen=True)
@@ -162,13 +163,41 @@ def _start(sub: Subject, adaptive: bool) -> ProcSample | None:
 
 
 def _pair(series: dict[int, Series], kids: set[int]) -> None:
-    """Complete each series to a pair at least PAIR_S apart (the CPU and switch deltas)."""
-    firsts = [x.samples[0].at for x in series.values() if len(x.samples) == 1]
-    if firsts:
-        time.sleep(max(0.0, PAIR_S - (time.monotonic() - max(firsts))))  # the pair's gap itself
+    """Complete each series to a pair at least PAIR_S apart (the CPU and switch deltas), or
+    STILL_PAIR_S apart where every thread was asleep in a syscall and nothing moved between the
+    two (no CPU tick, no switch, no thread born or gone): a parked process is judged at once."""
+    todo = [x for x in series.values() if len(x.samples) == 1]
+    if not todo:
+        return
+    still = all(_asleep(x.samples[0]) for x in todo)
+    last = max(x.samples[0].at for x in todo)
+    time.sleep(max(0.0, (STILL_PAIR_S if still else PAIR_S) - (time.monotonic() - last)))  # the gap
     for pid, x in series.items():
         if len(x.samples) == 1:
             x.add(procfs.sample(pid), pid in kids)
+    moved = [x for x in todo if len(x.samples) == 2 and not _same(*x.samples)] if still else []
+    if moved:  # something stirred: the full gap, so CPU and switches have time to show
+        time.sleep(max(0.0, PAIR_S - (time.monotonic() - last)))  # the pair's gap itself
+        for x in moved:
+            if (now := procfs.sample(x.subject.pid)) is not None:
+                x.samples[-1] = now
+
+
+def _asleep(s: ProcSample) -> bool:
+    return all(t.state in ("S", "D") and t.syscall is not None for t in s.threads)
+
+
+def _same(a: ProcSample, b: ProcSample) -> bool:
+    """Nothing moved between the two samples: the same threads, each without a CPU tick, a
+    context switch or a change of syscall."""
+
+    def marks(s: ProcSample) -> dict[int, tuple[object, ...]]:
+        return {
+            t.tid: (t.utime, t.stime, t.voluntary_ctxt, t.nonvoluntary_ctxt, t.syscall, t.run_ns)
+            for t in s.threads
+        }
+
+    return marks(a) == marks(b)
 
 
 def _snapshot(

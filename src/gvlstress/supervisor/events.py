@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from gvlstress.model import ProbeFinding, WaveResult
-from gvlstress.model.live import WorkerStatus
-from gvlstress.probes import tools
-from gvlstress.scenario import Scenario
+if TYPE_CHECKING:  # annotations only: the CLI's start-up imports this module for StopFlag
+    from gvlstress.model import ProbeFinding, WaveResult
+    from gvlstress.model.live import WorkerStatus
+    from gvlstress.scenario import Scenario
 
 __all__ = ["Observer", "StopFlag"]
 
@@ -42,7 +42,10 @@ class StopFlag:
     def __init__(self) -> None:
         self.signum: int | None = None
         self._pipe: tuple[int, int] | None = None
+        from gvlstress.probes import tools  # here, not at the top: the CLI's start-up imports StopFlag
+
         tools.reset()
+        self._tools = tools  # a signal handler must not import: `set` uses the module loaded here
 
     def set(self, signum: int) -> None:
         if self.signum is None:
@@ -50,7 +53,7 @@ class StopFlag:
         if self._pipe is not None:  # a write: safe in a signal handler, unlike waking a lock
             with contextlib.suppress(OSError):
                 os.write(self._pipe[1], b"!")
-        tools.cancel()  # a capture in progress kills its tools now, not at their deadlines
+        self._tools.cancel()  # a capture in progress kills its tools now, not at their deadlines
 
     def fileno(self) -> int:
         """A descriptor that turns readable once the flag is set: a loop waiting in select ends

@@ -115,16 +115,23 @@ class Prober:
         now = time.monotonic()
         due_pids = {s.pid: s for s in due if s.pid}
         by_pid = {s.pid: s for s in live if s.pid}
+        kept = {pid: (s.finding, s.capture, s.named, s.waitfor) for pid, s in due_pids.items()}
         findings = self.judged(by_pid, due=set(due_pids))
         for pid, s in due_pids.items():
             finding = findings.get(pid)
             if finding is None or finding.kind is ProbeKind.GONE:
                 continue  # it exited while probed: its future says how it ended
             s.stalls += 1
-            s.finding = finding
             s.suspected_at = s.state.last_beat if s.state and s.state.last_beat else now
             s.next_probe_at = time.monotonic() + self.threshold(s)
-            s.confirmed = _hung(finding, s) and not self.moved(s)
+            moved = self.moved(s)
+            if moved and kept[pid][0] is not None:
+                # it beat during this look: the look saw the stall end, not the stall, so the
+                # report keeps the look that saw it stalled
+                s.finding, s.capture, s.named, s.waitfor = kept[pid]
+            else:
+                s.finding = finding
+            s.confirmed = _hung(finding, s) and not moved
             told(s, finding)
         for s in due:
             if not s.pid:

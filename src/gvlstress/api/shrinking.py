@@ -20,7 +20,7 @@ from typing import Protocol
 
 from gvlstress import store
 from gvlstress.api import reproduce
-from gvlstress.api.run import NullObserver, run
+from gvlstress.api.running import NullObserver, run
 from gvlstress.api.waves import MIN_WAVE_S
 from gvlstress.campaign import shrink as plan
 from gvlstress.campaign import stats

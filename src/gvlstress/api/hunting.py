@@ -6,7 +6,7 @@ import os
 import time
 from typing import Final, Literal
 
-from gvlstress.api.run import run
+from gvlstress.api.running import run
 from gvlstress.campaign import explore, stats
 from gvlstress.campaign import shards as campaign
 from gvlstress.errors import UsageError

@@ -97,7 +97,7 @@ def _inspect(
     window: float,
 ) -> InspectResult:
     pids = [p.pid for p in procs]
-    seen = look_and_judge([Subject(p) for p in pids], window, tree=tree)
+    seen = look_and_judge([Subject(p) for p in pids], window, tree=tree, adaptive=True)
     linked = seen.judged
     for pid in linked:  # the peers and parents the look took in are reported too
         if pid not in pids:
@@ -110,7 +110,12 @@ def _inspect(
             f"process {pids[0]} {did} while it was being inspected ({left}): there is nothing left to judge",
             hint="inspect it again while it runs",
         )
-    how = f"looked at over {window:g}s (no heartbeat: CPU, waits and stacks over the window)"
+    how = (
+        f"looked at over {seen.look.window_s:.1f}s of a {window:g}s window (no heartbeat: CPU, waits and "
+        "stacks over the window)"
+        if seen.look.window_s
+        else "judged from two /proc samples and the stacks: a parked wait its stacks name (no window needed)"
+    )
     inspected = described(seen, procs, how)
     result = InspectResult(
         inspected,

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
-from gvlstress.api.run import run
+from gvlstress.api.running import run
 from gvlstress.controls import selftest as selftest_mod
 from gvlstress.reporters import markdown
 from gvlstress.reporters.files import write_atomic
