@@ -18,7 +18,7 @@ from typing import IO
 
 import pytest
 
-from conftest import ROOT, SUPPORT, cli_env, run_cli, wait_for
+from conftest import ROOT, cli_env, run_cli, wait_for
 from docpages import Block, pages, split
 from test_docs import undocumented_keys
 
@@ -57,7 +57,8 @@ def normal(line: str) -> str:
     """A line with what changes from run to run set aside: pids, addresses, times, paths."""
     line = re.sub(r"\d{8}T\d{6}Z", "STAMP", line)
     line = re.sub(r"0x[0-9a-f]+", "0xH", line)
-    line = re.sub(r"/\S*/(tests/support/)", r"\1", line)
+    line = re.sub(r"/\S*/(tests/support/|examples/)", r"\1", line)
+    line = re.sub(r"/\S*/tmp\.[A-Za-z0-9]{10}\b", "$T", line)  # the tour's T=$(mktemp -d)
     return re.sub(r"\d+(\.\d+)?", "N", line).rstrip()
 
 
@@ -84,7 +85,7 @@ def assert_shown(shown: list[str], printed: str, what: str) -> None:
 
 def blocks() -> dict[str, Block]:
     found = {b.output: b for p in pages() for b in split(p.read_text())[0] if b.output}
-    assert {"run", "report", "inspect", "inspect-native"} <= set(found)
+    assert {*TOUR, "report", "inspect-native"} <= set(found)
     return found
 
 
@@ -99,21 +100,64 @@ def conversation(block: Block) -> list[tuple[str, list[str]]]:
     return out
 
 
-def test_the_readme_tour_runs_as_shown(tmp_path: Path) -> None:
+TOUR = ("run", "inspect", "watch")
+"""The README tour's console blocks, in order: one shell session runs their commands verbatim."""
+HANG_FOUND = ("gvlstress run ", "gvlstress inspect ", "gvlstress watch ")
+
+
+def test_the_readme_tour_runs_verbatim_and_ends_clean(tmp_path: Path) -> None:
     shown = blocks()
-    # GIVEN the tour's run, as a new user types it
-    [(command, printed_lines)] = conversation(shown["run"])
-    assert command == "gvlstress run --scenario lock-across-par-iter"
-    # WHEN it runs (in a directory of its own, where its reports/ goes)
-    done = run_cli(command.split()[1:], timeout=300, cwd=tmp_path)
-    # THEN it hangs, is caught and says what the README shows
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert_shown(printed_lines, done.stdout, "the run")
-    # AND the report it wrote holds what the README shows of it
-    (run_dir,) = (tmp_path / "reports").iterdir()
+    steps = [step for name in TOUR for step in conversation(shown[name])]
+    # GIVEN the tour's commands as a new user types them, from the checkout, in one shell
+    script = "".join(
+        f"printf '\\n@@@ %d\\n' {i}\n{cmd}\necho \"@@@ rc $?\"\n" for i, (cmd, _) in enumerate(steps)
+    )
+    tag = f"gvlstress-tour-{os.getpid()}"
+    before = _untracked()
+    # WHEN it runs (mktemp -d under this test's directory; a tag in every process it starts)
+    done = subprocess.run(
+        ["bash", "-c", script], cwd=ROOT, env={**cli_env(), "TMPDIR": str(tmp_path), "GVLSTRESS_TOUR": tag},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=540, check=False,
+    )  # fmt: skip
+    # THEN every command printed what the README shows, and each hang was found (exit 1)
+    parts = re.split(r"^@@@ (\d+)$", done.stdout, flags=re.M)[1:]
+    printed = {int(i): text for i, text in zip(parts[::2], parts[1::2], strict=True)}
+    assert sorted(printed) == list(range(len(steps))), done.stdout[-3000:]
+    for i, (cmd, lines) in enumerate(steps):
+        body, _, code = printed[i].rpartition("@@@ rc ")
+        assert int(code) == (1 if cmd.startswith(HANG_FOUND) else 0), f"{cmd}: exit {code}\n{body[-3000:]}"
+        assert_shown(lines, body, cmd)
+    # AND the run's report holds what the README shows of it, with no key the schema page lacks
+    (run_dir,) = tmp_path.glob("tmp.*/*-lock-across-par-iter")
     assert_shown(list(shown["report"].lines), (run_dir / "report.md").read_text(), "report.md")
-    # AND the run.json it wrote holds no key the schema page lacks
     assert "WorkerOutcome" in undocumented_keys(run_dir)
+    # AND it ends clean: nothing it started still runs, nothing was written into the checkout
+    wait_for(lambda: not _tagged(tag), 30, "the tour's processes to end")
+    assert _untracked() == before
+
+
+def _tagged(tag: str) -> list[int]:
+    """Live processes whose environment carries `tag` (everything the tour started inherits it)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                env = Path(f"/proc/{entry}/environ").read_bytes()
+                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if f"GVLSTRESS_TOUR={tag}".encode() in env.split(b"\0") and state != "Z":
+                out.append(int(entry))
+    return out
+
+
+def _untracked() -> str:
+    """Files git sees as new or changed in the checkout (empty where it is not a git checkout)."""
+    done = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"], cwd=ROOT, capture_output=True, text=True,
+        timeout=60, check=False,
+    )  # fmt: skip
+    return done.stdout if done.returncode == 0 else ""
 
 
 @contextmanager
@@ -140,20 +184,6 @@ def _read_until(stream: IO[str], lines: list[str], ready: str) -> bool:
         raise AssertionError(f"exited before {ready!r}: {lines}")
     lines.append(line.rstrip("\n"))
     return line.startswith(ready)
-
-
-def test_the_readme_inspect_of_a_wedged_launcher_runs_as_shown(tmp_path: Path) -> None:
-    (start, program_lines), (command, printed_lines) = conversation(blocks()["inspect"])
-    assert start == "python tests/support/corpus/pool_wedged.py &"
-    assert command == "gvlstress inspect $! --tree"
-    # GIVEN the launcher, wedged (it prints `ready` once its dead worker stayed unreaped)
-    with hung([sys.executable, str(SUPPORT / "corpus" / "pool_wedged.py")], "ready") as (proc, lines):
-        assert_shown(program_lines, "\n".join(lines), "the launcher")
-        # WHEN it is inspected as the README shows
-        done = run_cli(["inspect", str(proc.pid), "--tree"], timeout=120, cwd=tmp_path)
-    # THEN it is a deadlock, said as the README says it
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert_shown(printed_lines, done.stdout, "inspect --tree")
 
 
 def test_the_inspect_page_example_runs_as_shown(tmp_path: Path) -> None:

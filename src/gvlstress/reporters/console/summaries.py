@@ -158,7 +158,7 @@ def print_summary(console: Console, result: RunResult, run_dir: str) -> None:
     )
     if hung is not None and (d := hung[1].diagnosis) is not None:
         console.print(
-            f"  first hang: wave {hung[0].index} worker {hung[1].slot}: {_line(d.summary)}",
+            f"  first hang: wave {hung[0].index + 1} slot {hung[1].slot} pid {hung[1].pid}: {_line(d.summary)}",
             highlight=False,
             markup=False,
         )
