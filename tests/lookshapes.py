@@ -79,6 +79,8 @@ class Th:
     """A sleep's timer: the seconds it has left (read from its memory by the probe)."""
     sysv: SysvSem | None = None
     """A semop wait's System V semaphore (value, last operator)."""
+    holder: int | None = None
+    """A file-lock wait's holder (/proc/locks: the pid, -1 for an OFD lock)."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,7 @@ def proc_sample(p: Proc, second: bool) -> ProcSample:
                 queued_ns=0,
                 sleep_left_s=t.left_s,
                 sysv=t.sysv,
+                lock_holder=t.holder,
             )
         )
     return ProcSample(p.pid, WINDOW if second else 0.0, tuple(threads), p.sigcgt)

@@ -60,8 +60,6 @@ KNOWN_MISSES = {
     "is a cycle inside one loop through a loopback connection",
     "2-07_socketserver_shutdown_in_handler": "idle: the main thread's wait is taken to be endable by a "
     "thread in recvfrom(); the case's end: shutdown() waits for serve_forever() further down its own stack",
-    "2-08_errpipe_write_end_kept_by_reader": "named a peer that has gone; the case's end is a self-wait "
-    "through a pipe whose only write end the reader itself holds",
     "2-10_ppe_unpicklable_arg_py36": "named a lost task (a gone party); the case's end is nobody: the "
     "feeder thread dropped the call item it could not pickle",
     "2-11_asyncio_subprocess_non_main_loop_py37": "idle: a thread in epoll_wait() may still end it; the "
@@ -74,10 +72,6 @@ KNOWN_MISSES = {
     "task that swallows its cancellation, nobody can end it",
     "2-20_thread_died_holding_lock": "named a closed wait (nobody); the case's end is a gone party: the "
     "thread that took the lock has exited",
-    "2-22_portalocker_nested_lock_same_file": "idle: flock() held by its own pid (through another open "
-    "file description) is read as endable from outside; the case's end is a self-wait",
-    "2-25_child_holds_write_end_of_own_stdin": "idle (both processes); the case's end is a self-wait in "
-    "cat, which holds the write end of its own stdin",
     "2-26_worker_requeues_into_own_full_queue": "named a lost wake-up (nobody); the case's end is a "
     "self-wait: the worker waits for room in a queue only it drains",
     "2-27_pool_initializer_raises_respawn_loop": "named the respawn loop (a gone party: workers die at "

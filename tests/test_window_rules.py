@@ -432,6 +432,77 @@ def test_peers(world: World, expected: tuple[ProbeKind, str | None]) -> None:
     assert named(world) == expected
 
 
+FLOCK_WAIT = "73 0x4 0x2 0x0 0x0 0x0 0x0 0x7ffd8ea85678 0x7fee93728f63"
+SELF_PIPE = held("pipe:[9]", (L, 3, "r"), (L, 4, "w"))
+SIGCHLD_CAUGHT = 1 << 16
+SELF_FD = (ProbeKind.DEADLOCK, names.SELF_FD)
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        # `cat` holding both ends of the pipe that is its stdin (close_fds=False): a C program with no
+        # signal handler, one thread, reading what only it could write
+        (
+            World(
+                (Proc(L, (Th(L, READ.format(fd=3), fd="pipe:[9]", comm="cat"),), sigcgt=0),),
+                holders=SELF_PIPE,
+            ),
+            SELF_FD,
+        ),
+        # ... the same read in a program that handles SIGCHLD: a self-pipe its handler writes
+        (
+            World(
+                (Proc(L, (Th(L, READ.format(fd=3), fd="pipe:[9]", comm="cat"),), sigcgt=SIGCHLD_CAUGHT),),
+                holders=SELF_PIPE,
+            ),
+            (ProbeKind.IDLE, None),
+        ),
+        # a Python parent reading an exec-status pipe for EOF after its child exec'd and exited, its
+        # own copy of the write end never closed: the child's exit cannot end the read
+        (
+            World((waiter(fd="pipe:[9]", py=BARE_READ, zombies={W1: 0}),), holders=SELF_PIPE),
+            SELF_FD,
+        ),
+        # ... with no dead child: a Python read of its own pipe may be a wait for Ctrl-C (its SIGINT
+        # handler writes a wakeup fd): idle
+        (World((waiter(fd="pipe:[9]", py=BARE_READ),), holders=SELF_PIPE), (ProbeKind.IDLE, None)),
+        # a blocking flock on a file this process has already locked through another open
+        (
+            World((Proc(L, (Th(L, FLOCK_WAIT, fd="/data/x.lock", holder=L, py=BARE_READ),)),)),
+            SELF_FD,
+        ),
+        # ... held by another live process that sleeps: it may unlock
+        (
+            World((Proc(L, (Th(L, FLOCK_WAIT, fd="/data/x.lock", holder=200, py=BARE_READ),)), PEER_SLEEPS)),
+            (ProbeKind.IDLE, None),
+        ),
+        # ... beside a thread of its own that sleeps on a timer: it may unlock
+        (
+            World(
+                (Proc(L, (Th(L, FLOCK_WAIT, fd="/data/x.lock", holder=L, py=BARE_READ), Th(L + 1, SLEEP))),)
+            ),
+            (ProbeKind.IDLE, None),
+        ),
+    ],
+    ids=[
+        "cat-own-stdin",
+        "own-pipe-sigchld-handler",
+        "errpipe-child-exited",
+        "own-pipe-python-no-dead-child",
+        "flock-held-by-itself",
+        "flock-held-by-a-sleeper",
+        "flock-beside-a-timer",
+    ],
+)
+def test_a_wait_only_the_waiter_itself_can_end(world: World, expected: tuple[ProbeKind, str | None]) -> None:
+    assert named(world) == expected
+    if expected == SELF_FD:
+        chain = world.judged()[L].waitfor
+        assert chain is not None
+        assert chain.end.value == "self-wait"
+
+
 def test_a_wait_behind_a_deadlocked_peer_is_that_peers_hang() -> None:
     world = World((waiter(), PEER_LOCKED), unix(SOCK_A, SOCK_B), OTHER_HELD)
     j = world.judged()[L]

@@ -47,6 +47,8 @@ class Step:
     sink: bool = False
     """A wait nothing but a kill ends: a sleep with no timer left in any job's life, pause()
     with no handler of a waking signal."""
+    fd: bool = False
+    """A blocking read, write or file lock (not a poll, not a lock between its own threads)."""
 
 
 def waits_of(f: ProbeFinding, wiring: Wiring, relatives: Relatives) -> list[Step] | None:
@@ -94,7 +96,7 @@ def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Ste
         return Step(pid, t.tid, w.detail, frozenset(want), child=True) if want and want <= kids else None
     if w.kind is WaitKind.FILE_LOCK:
         holder = w.lock_holder
-        return Step(pid, t.tid, w.detail, frozenset({holder})) if holder and holder > 0 else None
+        return Step(pid, t.tid, w.detail, frozenset({holder}), fd=True) if holder and holder > 0 else None
     if w.kind not in (WaitKind.IO, WaitKind.POLL):
         return None  # a sleep, a timed wait, a signal wait, disk: it may end by itself
     if w.kind is WaitKind.POLL and not waits_forever(t):
@@ -107,7 +109,8 @@ def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Ste
         return None  # bytes wait for this reader: it is about to move (a writer waits on a full buffer)
     parties = frozenset(o for e in found for o in e.others) | ({pid} if any(e.own for e in found) else set())
     words = "; ".join(e.words for e in found)
-    return Step(pid, t.tid, f"{w.detail} ({words})" if words else w.detail, parties) if parties else None
+    how = f"{w.detail} ({words})" if words else w.detail
+    return Step(pid, t.tid, how, parties, fd=w.kind is WaitKind.IO) if parties else None
 
 
 def _queued(wiring: Wiring, pid: int, target: str) -> bool:
@@ -155,6 +158,11 @@ def find_cycles(
         if len(group) < 2:
             continue
         _cycle(sorted(group), steps, judged, out)
+    for p in sorted(set(steps) - set(out)):
+        dead = ", ".join(map(str, sorted(relatives.zombies.get(p, {}))))
+        found = _self_wait(p, steps[p], judged[p][0], dead)
+        if found is not None:
+            out[p] = found
     for p in sorted(stuck - sinks - set(out)):
         c = _culprit(p, waits_for, sinks)
         if c is None or any(s.child for s in steps[p]):
@@ -178,6 +186,45 @@ def find_cycles(
         reason = f"waits for process {c} ({_comm(sink)}), which waits forever itself"
         out[p] = (replace(judged[p][0], kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match)
     return out
+
+
+def _self_wait(
+    p: int, steps: list[Step], f: ProbeFinding, dead: str
+) -> tuple[ProbeFinding, names.Match] | None:
+    """A process that waits only for itself: every thread parked in a wait no other process can end
+    (a read, write or file lock whose other end only it holds, or a lock of its own), at least one
+    of them on a descriptor or file lock, and no handler of a signal a program sends (a self-pipe
+    written by a handler, SIGCHLD's included, is a wait that ends from outside)."""
+    if not steps or any(s.parties != {p} for s in steps) or not any(s.fd for s in steps):
+        return None
+    if caught_signals(f, (*WAKING_SIGNALS, signal.SIGCHLD)):
+        return None
+    if any(t.wait and t.wait.kind is WaitKind.LOCK and not _private(t) for t in f.threads):
+        return None  # a futex in shared memory: another process may wake it (a multiprocessing lock)
+    locked = any(t.wait and t.wait.kind is WaitKind.FILE_LOCK for t in f.threads)
+    if caught_signals(f, (signal.SIGINT,)) and not (locked or dead):
+        # Python catches SIGINT, and its handler writes a wakeup fd (signal.set_wakeup_fd): a
+        # read of its own pipe may be a wait for Ctrl-C; one left after its child died is not
+        return None
+    lines = [
+        f"process {p} thread {s.tid} waits in {s.how}: only process {p} itself can end it" for s in steps
+    ]
+    if dead:
+        lines.append(
+            f"its child(ren) {dead} exited: their exit cannot end a wait whose other end it holds itself"
+        )
+    lines.append(
+        f"process {p} ({_comm(f)}) holds the other end itself, has no other thread left to write, close or "
+        "unlock it, and catches no signal whose handler could: it waits for itself"
+    )
+    match = names.Match(names.SELF_FD, names.HINTS[names.SELF_FD], tuple(lines))
+    reason = "waits on a descriptor whose other end only it holds"
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match
+
+
+def _private(t: ThreadDelta) -> bool:
+    """The thread's futex wait is process-private (FUTEX_PRIVATE_FLAG in its op)."""
+    return len(t.args) > 1 and bool(t.args[1] & 128)
 
 
 def _comm(f: ProbeFinding) -> str:

@@ -40,7 +40,9 @@ END_OF: dict[str, End] = {
         ),
         End.CYCLE,
     ),
-    **dict.fromkeys((names.SIGNAL_HANDLER_LOCK, names.SELF_LOCK, names.LOOP_SELF_WAIT), End.SELF),
+    **dict.fromkeys(
+        (names.SIGNAL_HANDLER_LOCK, names.SELF_LOCK, names.LOOP_SELF_WAIT, names.SELF_FD), End.SELF
+    ),
     **dict.fromkeys(
         (
             names.FORK_AFTER_INIT,

@@ -45,8 +45,14 @@ LOOP_LOST_WAKEUP = "an event loop waits for a wake-up that will not come"
 FOREVER_PARTY = "waits for a process that itself waits forever"
 SELF_LOCK = "a thread waits for what it holds itself (its own code re-entered)"
 LOOP_SELF_WAIT = "an event loop's thread blocks on work only its own loop would run"
+SELF_FD = "a process waits on a pipe, socket or file lock whose other end only it holds"
 
 HINTS = {
+    SELF_FD: "the waiter holds the other end itself, so nothing else can write, close or unlock it: a "
+    "pipe's write end a parent kept after fork (close it before reading for EOF), both ends of a pipe a "
+    "child inherited as its stdin (close_fds=True; pass only the ends you mean to), a second open of a "
+    "file the process has already locked with flock (lock a file once per process: reuse the lock "
+    "object); close or release your own copy before you wait",
     DEAD_LOCK_HOLDER: "a multiprocessing Lock or Queue lock is a POSIX semaphore, which has no owner: a "
     "process killed while it holds one (SIGKILL, the OOM killer, Process.terminate() of a worker waiting "
     "in Queue.get or a Pool worker waiting for a task) never releases it, and every process waiting on it "
@@ -243,6 +249,9 @@ SIGNS = {
     SELF_LOCK: "the one blocked thread (a lock acquire, a Condition or queue wait) waits under a function that "
     "appears again further down its own stack (re-entered through a signal handler, a finalizer, a callback, a "
     "redirect), and no other thread could end the wait",
+    SELF_FD: "with --tree or across processes: every thread of the process is parked with no CPU in a read, "
+    "write or file-lock wait whose other end only the process itself holds (or on a lock of its own), with "
+    "no handler of a waking signal (SIGCHLD included) that could write or release it",
     LOOP_SELF_WAIT: "a thread running an asyncio event loop (its run_forever/_run_once frames below) blocks "
     "in an untimed wait (a Future's result, a Condition, a lock) and no other thread could end it",
 }
@@ -276,6 +285,7 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
             LOST_TASK,
             LOST_RESULTS,
             PEER_GONE,
+            SELF_FD,
             DEAD_LOCK_HOLDER,
             RESPAWN_LOOP,
             FEEDER_DROPPED,

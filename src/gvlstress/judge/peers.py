@@ -373,10 +373,11 @@ def _no_peer(
                 shape.pattern, shape.hint, (*lines, *shape.evidence)
             )
     channel = channel_frame(capture, p.tid)
-    if any(e.own for e in found) and not (dead or down or channel):
-        # it holds the other end itself and nothing says an answer was due from anyone else (no
-        # child died, no teardown, not multiprocessing's channel): a self-pipe a signal handler
-        # writes, a read a process opens /proc/PID/fd/N to answer; idle, never a deadlock on this
+    if any(e.own for e in found) and not (down or channel):
+        # it holds the other end itself and nothing says an answer was due from another process
+        # (no teardown, not multiprocessing's channel; a child that died was to answer only by
+        # exiting, which cannot end a wait the waiter holds open itself): a self-pipe a signal
+        # handler writes is idle, and with no such handler it waits for itself (`judge.cycles`)
         return None
     if channel and not (dead or down):
         lines.append(
