@@ -58,8 +58,9 @@ KNOWN_MISSES = {
     "self-wait: the only worker waits for a task queued behind itself",
     "2-06_asyncio_wait_closed_idle_client": "named an event loop's lost wake-up (nobody); the case's end "
     "is a cycle inside one loop through a loopback connection",
-    "2-07_socketserver_shutdown_in_handler": "idle: the main thread's wait is taken to be endable by a "
-    "thread in recvfrom(); the case's end: shutdown() waits for serve_forever() further down its own stack",
+    "2-07_socketserver_shutdown_in_handler": "caught as a process waiting on its own socket, its chain "
+    "ending in a cycle of the main thread and the client thread; the case's end is a self-wait: "
+    "shutdown() waits for serve_forever() further down its own stack",
     "2-10_ppe_unpicklable_arg_py36": "named a lost task (a gone party); the case's end is nobody: the "
     "feeder thread dropped the call item it could not pickle",
     "2-11_asyncio_subprocess_non_main_loop_py37": "idle: a thread in epoll_wait() may still end it; the "
@@ -76,8 +77,6 @@ KNOWN_MISSES = {
     "self-wait: the worker waits for room in a queue only it drains",
     "2-27_pool_initializer_raises_respawn_loop": "named the respawn loop (a gone party: workers die at "
     "start); the case's end is nobody",
-    "2-28_httpserver_shutdown_keepalive_client": "idle: a thread in recvfrom() may still end it; the "
-    "case's end is a cycle with the idle keep-alive client it waits for",
     "2-29_pool_worker_raises_baseexception": "named a lost task (a gone party); the case's end is nobody",
 }
 """Cases the code does not catch, or catches with a chain that ends elsewhere than the case says,

@@ -436,11 +436,43 @@ FLOCK_WAIT = "73 0x4 0x2 0x0 0x0 0x0 0x0 0x7ffd8ea85678 0x7fee93728f63"
 SELF_PIPE = held("pipe:[9]", (L, 3, "r"), (L, 4, "w"))
 SIGCHLD_CAUGHT = 1 << 16
 SELF_FD = (ProbeKind.DEADLOCK, names.SELF_FD)
+TCP_PAIR = {
+    SOCK_A: Endpoint(SOCK_A, "tcp", "ESTABLISHED", "127.0.0.1:8000", "127.0.0.1:5000", peer=SOCK_B),
+    SOCK_B: Endpoint(SOCK_B, "tcp", "ESTABLISHED", "127.0.0.1:5000", "127.0.0.1:8000", peer=SOCK_A),
+}
+TCP_HELD = {**held(f"socket:[{SOCK_A}]", (L, 5, "rw")), **held(f"socket:[{SOCK_B}]", (L, 4, "rw"))}
+KEEPALIVE = Proc(
+    L,
+    (
+        Th(
+            L,
+            LOCK.format(addr=0x40),
+            py=(("BaseServer.shutdown", "/usr/lib/python3.11/socketserver.py", 253),),
+        ),
+        Th(
+            L + 1,
+            "45 0x5 0x7f0 0x2000 0x0 0x0 0x0 0x7f1 0x7f2",
+            fd=f"socket:[{SOCK_A}]",
+            py=(("readinto", "/usr/lib/python3.11/socket.py", 706),),
+        ),
+    ),
+    sigcgt=0,
+)
 
 
 @pytest.mark.parametrize(
     ("world", "expected"),
     [
+        # python/cpython#102156: the main thread waits in server.shutdown() for the server thread,
+        # which reads the next request of a keep-alive connection whose client end the main thread keeps
+        (World((KEEPALIVE,), TCP_PAIR, TCP_HELD), (ProbeKind.DEADLOCK, names.SELF_FD)),
+        # ... the client end kept by another live process: it may send or close
+        (
+            World(
+                (KEEPALIVE, PEER_SLEEPS), TCP_PAIR, {**TCP_HELD, **held(f"socket:[{SOCK_B}]", (200, 4, "rw"))}
+            ),
+            (ProbeKind.IDLE, None),
+        ),
         # `cat` holding both ends of the pipe that is its stdin (close_fds=False): a C program with no
         # signal handler, one thread, reading what only it could write
         (
@@ -486,6 +518,8 @@ SELF_FD = (ProbeKind.DEADLOCK, names.SELF_FD)
         ),
     ],
     ids=[
+        "server-thread-reads-a-connection-the-main-thread-keeps",
+        "server-thread-reads-a-connection-another-process-keeps",
         "cat-own-stdin",
         "own-pipe-sigchld-handler",
         "errpipe-child-exited",
@@ -500,7 +534,8 @@ def test_a_wait_only_the_waiter_itself_can_end(world: World, expected: tuple[Pro
     if expected == SELF_FD:
         chain = world.judged()[L].waitfor
         assert chain is not None
-        assert chain.end.value == "self-wait"
+        # two threads waiting for one another through it are a cycle; one alone waits for itself
+        assert chain.end.value == ("cycle" if len(world.procs[0].threads) > 1 else "self-wait")
 
 
 def test_a_wait_behind_a_deadlocked_peer_is_that_peers_hang() -> None:

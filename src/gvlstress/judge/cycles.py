@@ -27,6 +27,7 @@ from gvlstress.judge import names
 from gvlstress.judge.peers import ends
 from gvlstress.judge.threads import WAKING_SIGNALS, WRITES, caught_signals, waits_forever
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import Relatives, Wiring
 
 CANDIDATES = frozenset({ProbeKind.IDLE, ProbeKind.WAITING, ProbeKind.STALLED})
@@ -49,6 +50,8 @@ class Step:
     with no handler of a waking signal."""
     fd: bool = False
     """A blocking read, write or file lock (not a poll, not a lock between its own threads)."""
+    inet: bool = False
+    """A blocking read or write on TCP sockets only (never a signal's wakeup fd)."""
 
 
 def waits_of(f: ProbeFinding, wiring: Wiring, relatives: Relatives) -> list[Step] | None:
@@ -110,7 +113,15 @@ def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Ste
     parties = frozenset(o for e in found for o in e.others) | ({pid} if any(e.own for e in found) else set())
     words = "; ".join(e.words for e in found)
     how = f"{w.detail} ({words})" if words else w.detail
-    return Step(pid, t.tid, how, parties, fd=w.kind is WaitKind.IO) if parties else None
+    io = w.kind is WaitKind.IO
+    inet = io and all(_tcp(wiring, e.target) for e in found)
+    return Step(pid, t.tid, how, parties, fd=io, inet=inet) if parties else None
+
+
+def _tcp(wiring: Wiring, target: str) -> bool:
+    ino = target[8:-1] if target.startswith("socket:[") else ""
+    ep = wiring.sockets.get(int(ino)) if ino.isdigit() else None
+    return ep is not None and ep.family.startswith("tcp")
 
 
 def _queued(wiring: Wiring, pid: int, target: str) -> bool:
@@ -202,9 +213,11 @@ def _self_wait(
     if any(t.wait and t.wait.kind is WaitKind.LOCK and not _private(t) for t in f.threads):
         return None  # a futex in shared memory: another process may wake it (a multiprocessing lock)
     locked = any(t.wait and t.wait.kind is WaitKind.FILE_LOCK for t in f.threads)
-    if caught_signals(f, (signal.SIGINT,)) and not (locked or dead):
+    inet = all(s.inet for s in steps if s.fd)
+    if caught_signals(f, (signal.SIGINT,)) and not (locked or dead or inet):
         # Python catches SIGINT, and its handler writes a wakeup fd (signal.set_wakeup_fd): a
-        # read of its own pipe may be a wait for Ctrl-C; one left after its child died is not
+        # read of its own pipe may be a wait for Ctrl-C; one left after its child died, or a
+        # TCP connection to itself, is not
         return None
     lines = [
         f"process {p} thread {s.tid} waits in {s.how}: only process {p} itself can end it" for s in steps
@@ -213,11 +226,30 @@ def _self_wait(
         lines.append(
             f"its child(ren) {dead} exited: their exit cannot end a wait whose other end it holds itself"
         )
-    lines.append(
+    closing = (
         f"process {p} ({_comm(f)}) holds the other end itself, has no other thread left to write, close or "
         "unlock it, and catches no signal whose handler could: it waits for itself"
     )
-    match = names.Match(names.SELF_FD, names.HINTS[names.SELF_FD], tuple(lines))
+    # the thread that must progress waits on a lock while another thread waits on the descriptor:
+    # two threads wait for one another (a server thread reading a connection whose other end the
+    # main thread keeps, while the main thread waits for the server thread to stop)
+    main = f.progress_thread()
+    cycle = (
+        main is not None
+        and main.wait is not None
+        and main.wait.kind is WaitKind.LOCK
+        and any(s.fd and s.tid != main.tid for s in steps)
+    )
+    if cycle and main is not None:
+        closing = (
+            f"thread {main.tid} waits for a thread that waits on a descriptor whose other end only process {p} "
+            "holds, and no thread of it is left to write, close or unlock that end but the ones waiting: the "
+            "threads wait for one another"
+        )
+    lines.append(closing)
+    match = names.Match(
+        names.SELF_FD, names.HINTS[names.SELF_FD], tuple(lines), end=End.CYCLE if cycle else None
+    )
     reason = "waits on a descriptor whose other end only it holds"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match
 

@@ -230,15 +230,15 @@ def _snapshot(
 
 
 def _wiring(processes: dict[int, Looked], alive: list[int]) -> Wiring:
-    """The wiring the rules need: what every progress thread waits on, and every pipe any
-    thread waits on (a cycle of pipe waits may go through any thread)."""
+    """The wiring the rules need: the other ends of every pipe, socket and terminal any thread
+    waits on (a cycle of waits may go through any thread: a server thread reading a connection
+    whose other end the main thread keeps; one scan of /proc/*/fd finds them all)."""
     findings = [processes[p].finding for p in alive]
-    main = waited_on(t for f in findings for t in f.threads if t.tid == f.progress_tid)
-    pipes = {t for t in waited_on(t for f in findings for t in f.threads) if t.startswith("pipe:")}
+    waited = waited_on(t for f in findings for t in f.threads)
     shared = [
         (f.pid, t.futex_addr)
         for f in findings
         for t in shared_futex_waiters(f.threads)
         if t.futex_addr is not None
     ]
-    return replace(wiring.wiring(alive, main | pipes), shared=shm.shared_locks(shared))
+    return replace(wiring.wiring(alive, waited), shared=shm.shared_locks(shared))
