@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import package_docs
 from conftest import ROOT
 
 
@@ -30,3 +31,15 @@ def test_no_module_grows_past_what_one_can_hold_in_ones_head() -> None:
         if (n := len(p.read_text().splitlines())) > 450
     }
     assert big == {}
+
+
+def test_every_package_docstring_lists_each_of_its_modules() -> None:
+    """A reader starts at a package's docstring: every module and subpackage has its line there
+    (`python tests/package_docs.py` writes the list from the modules' own docstrings)."""
+    missing = [
+        f"{pkg.relative_to(package_docs.ROOT.parent)}: `{package_docs.name_of(m)}`"
+        for pkg in package_docs.packages()
+        for m in package_docs.members(pkg)
+        if f"- `{package_docs.name_of(m)}`: " not in package_docs.docstring(pkg / "__init__.py")
+    ]
+    assert missing == [], "run python tests/package_docs.py: " + ", ".join(missing)

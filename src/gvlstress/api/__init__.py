@@ -5,11 +5,36 @@ decide what a human sees. Each name is imported when first used (PEP 562), so `i
 pay for the campaign machinery; no module is named like a function it exports (`running` holds
 `run`), so importing one never shadows a name here.
 
-Modules: `campaigns` (plan, sweep, compare, merge, slurm), `cores` (a core offline), `hunting`
-(hunt), `inspecting` (inspect), `like` (a run's likeness), `output` (run directories, reports),
-`realbugs` (the real-bug selftest), `report` (re-render), `reproduce` (a reproducer script),
-`running` (run), `selftesting` (selftest), `shrinking` (shrink), `watch` and `watch_tests` (watch a job, the plugin's
-watch), `waves` (the waves themselves).
+Modules (one line each, from their docstrings):
+
+- `campaigns`: Campaign use cases: compare runs, merge shards, write Slurm arrays, sweep a grid,
+  plan.
+- `cores`: Hangs kept for later: a run's cores put beside its reports, and `inspect --core`,
+  which judges a core offline through the same rules as a live look.
+- `hunting`: `hunt`: waves until a hang, a budget, a wave cap or a sequential decision; the
+  hazard.
+- `inspecting`: `inspect`: capture and explain a live process (and its descendants); never kill
+  it.
+- `like`: ``--like FILE``: recreate a host profile's conditions here, then check each wave had
+  them.
+- `output`: A run directory: where it goes, and its reports written from a result.
+- `realbugs`: `selftest --real`: run each real bug's trigger, inspect the hung process as a user
+  would, then run its control; nothing started here outlives the...
+- `report`: ``gvlstress report DIR``: a run's human reports written again from its run.json
+  (after a format change, or for a run an older gvlstress wrote: its...
+- `reproduce`: The standalone reproducer of a shrunk setting: what it carries, its files, and
+  its own hang rate, measured by running it (a plain Python program...
+- `running`: `run`: every wave of a scenario, its files written as it goes, its reports at the
+  end.
+- `selftesting`: `selftest`: every control, positive and negative, on this host.
+- `shrinking`: `shrink`: from a run that hung, the smallest setting that still hangs at the
+  stated rate, then a standalone reproducer of it, measured on its own.
+- `watch`: `gvlstress watch`: a hang watchdog for a long job, reporting through the same look as
+  inspect.
+- `watch_tests`: The pytest plugin's watchdog (``--gvlstress-watch SECONDS``): `gvlstress watch`
+  on each test.
+- `waves`: One wave after another, for `run`: each wave's setting and time budget, its files
+  written as it ends, when to stop, and the reports at the end.
 """
 
 from __future__ import annotations

@@ -1,10 +1,45 @@
 """Pure judging: facts in (/proc samples, stacks, a wave's bookkeeping), verdict and explanation
 out. Nothing here reads a process or starts one; it imports the shared types only.
 
-- `waits`, `threads`: what one thread waits on; CPU and parking across two samples.
-- `vocab`: the one vocabulary of frames, thread roles and idle shapes.
-- `chain`, `verdict`: follow the progress thread's wait; the verdict (`judge`, `decide`).
-- `patterns`: named shapes and failure causes; `explain`: the Diagnosis and stack groups.
-- `tree`, `activity`: across processes (``inspect --tree``); over time (``--watch``).
-- `outcome`: a worker's verdict at the wave's end; `audit`: thread caps against the budget.
+Modules (one line each, from their docstrings):
+
+- `across`: Every rule over one look at a set of processes (pure): each process alone, then
+  across them.
+- `activity`: ``inspect``'s window: a progress signal from activity over time.
+- `audit`: Thread-cap audit: threads per worker x workers against the real CPU budget.
+- `chain`: Following the wait of the thread that must progress to the threads that could end it.
+- `cycles`: Cycles of waits across processes, through any descriptor or child (pure).
+- `ends`: Each judged process's wait-for chain, followed to its end (pure).
+- `explain`: Explanation: a finding plus stacks -> a Diagnosis a reader can check, and the
+  stacks grouped for reading (identical native stack, Python stack and...
+- `finalize`: Hangs at exit with no Python frame left: the main thread is in `Py_FinalizeEx`
+  (after `threading._shutdown`: module teardown, a Rust `Drop`, a...
+- `forks`: Fork hangs that no lock cycle shows (pure): timed waits a library re-arms forever.
+- `loops`: Event loops (pure): what one look can and cannot tell of an asyncio loop that waits.
+- `names`: The names of the failure patterns, their remediation hints, and a match's shape:
+  shared by the native shapes (`patterns`) and the Python-level...
+- `outcome`: A worker's verdict at the end of its wave: pure rules over frozen facts, tested
+  without processes (``tests/test_wave_rules.py``).
+- `patterns`: Named failure patterns, recognised from frames and /proc facts alone.
+- `peers`: Waits on a pipe or socket, judged by whoever holds the other end (pure).
+- `pools`: Process pools accounted for across a tree (pure): a result that can never arrive.
+- `progress`: What counts as progress for a job gvlstress did not write (pure): ``watch``'s
+  stall detector.
+- `pyshapes`: Python-level shapes, from py-spy's frames (Python lines plus its native frames):
+  lock-order inversions of threading locks, joins, lost wakeups...
+- `queues`: multiprocessing's queues and locks across processes (pure): a lost item, a lock held
+  by the dead.
+- `runtimes`: Native runtimes recognised by the library a frame is in, not its name: OpenMP's
+  (GNU libgomp, LLVM/Intel libomp) internals are stripped in most...
+- `spins`: Hangs that burn CPU (pure): a thread spinning in one loop for something that cannot
+  come.
+- `symptoms`: A hung wave's symptoms beside the ones a known hang's reporter saw, one by one, so
+  a reader can see whether the run reproduced *that* hang or...
+- `threads`: Per-thread facts across two /proc samples: CPU used, parked or not, what each waits
+  on, and the threads grouped by futex address.
+- `tree`: Process trees (``inspect --tree``): a parent's wait linked to what its children do.
+- `verdict`: Pure judging: /proc samples, then stacks, of a process -> what it is doing and why.
+- `vocab`: The one vocabulary of frames, thread roles and idle shapes that judging and reporting
+  share.
+- `waits`: What a thread waits on, from /proc facts alone (pure).
 """
