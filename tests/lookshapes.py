@@ -200,6 +200,8 @@ class World:
     churn: Mapping[int, Churn] = field(default_factory=dict)
     exited: tuple[Exit, ...] = ()
     """What a watch saw exit before the look (its history)."""
+    flock_takers: frozenset[int] | None = None
+    """Every pid holding or waiting for a flock on the host (/proc/locks)."""
 
     def judged(self) -> Judged:
         return judge_look(self.look())
@@ -219,7 +221,13 @@ class World:
             churn=self.churn,
             exited=self.exited,
         )
-        wiring = Wiring({p.pid: p.files for p in self.procs}, self.sockets, self.holders, shared=self.shared)
+        wiring = Wiring(
+            {p.pid: p.files for p in self.procs},
+            self.sockets,
+            self.holders,
+            shared=self.shared,
+            flock_takers=self.flock_takers,
+        )
         progress = frozenset(p.pid for p in self.procs if p.progress)
         looked = {p: Looked(f, captures[p], ()) for p, f in findings.items()}
         return Look(looked, relatives, wiring, progress, tuple(findings))

@@ -67,8 +67,6 @@ KNOWN_MISSES = {
     "case's end is a cycle through a child watcher bound to the main thread's loop",
     "2-14_pyzmq_context_exit_open_socket": "named a peer that has gone; the case's end is a self-wait: "
     "term() waits for a socket only this thread could close",
-    "2-15_filelock_two_instances_same_thread": "a retry loop (one look cannot tell); the case's end is a "
-    "self-wait on a lock file the same thread holds through another instance",
     "2-18_asyncio_run_task_swallows_cancel": "idle: an event loop waiting for a timer; the case's end: a "
     "task that swallows its cancellation, nobody can end it",
     "2-20_thread_died_holding_lock": "named a closed wait (nobody); the case's end is a gone party: the "

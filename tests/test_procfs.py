@@ -137,6 +137,27 @@ def test_parse_locks_reads_holders_waiters_and_ofd_locks() -> None:
     ]
 
 
+def test_a_locked_description_and_a_second_open_of_its_file_read_from_fdinfo(tmp_path: Path) -> None:
+    import fcntl
+
+    from gvlstress.probes.wiring import open_files
+
+    with open(tmp_path / "f.lock", "w") as first, open(tmp_path / "f.lock", "w") as second:
+        fcntl.flock(first, fcntl.LOCK_EX)
+        dup = os.dup(first.fileno())
+        try:
+            files = {f.fd: f for f in open_files(os.getpid(), queues=False)}
+        finally:
+            os.close(dup)
+        a, b, c = files[first.fileno()], files[second.fileno()], files[dup]
+    assert a.ino == b.ino == c.ino == (tmp_path / "f.lock").stat().st_ino
+    assert (a.flock, b.flock, c.flock) == (
+        True,
+        False,
+        True,
+    )  # the lock is the description's: a dup shares it
+
+
 def test_lock_holder_of_a_live_flock(tmp_path: Path) -> None:
     import fcntl
 

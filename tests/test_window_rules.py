@@ -8,6 +8,8 @@ hang and on look-alikes that differ in the one fact the rule rests on.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from gvlstress.judge import names
@@ -536,6 +538,85 @@ def test_a_wait_only_the_waiter_itself_can_end(world: World, expected: tuple[Pro
         assert chain is not None
         # two threads waiting for one another through it are a cycle; one alone waits for itself
         assert chain.end.value == ("cycle" if len(world.procs[0].threads) > 1 else "self-wait")
+
+
+FILELOCK_API = "/venv/lib/python3.11/site-packages/filelock/_api.py"
+RETRYING = Th(
+    L,
+    SLEEP,
+    vol=40,
+    py=(("BaseFileLock.acquire", FILELOCK_API, 344), ("update_cache", APP, 10), ("<module>", APP, 14)),
+)
+LOCKED_TWICE = (
+    OpenFile(3, "/tmp/cache.lock", "w", None, 777, True),
+    OpenFile(4, "/tmp/cache.lock", "w", None, 777, False),
+)
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        # tox-dev/filelock#315: a second FileLock on a file this thread already locked polls flock()
+        # (LOCK_NB, a sleep between tries) on a second open of the file: only it could release the first
+        (World((Proc(L, (RETRYING,), files=LOCKED_TWICE),)), SELF_FD),
+        # ... the first lock kept by a thread that sleeps on a timer: it may release it (16 s later)
+        (World((Proc(L, (RETRYING, Th(L + 1, SLEEP)), files=LOCKED_TWICE),)), (ProbeKind.IDLE, None)),
+        # ... a dup of the locked descriptor (the same description: no second lock to wait for)
+        (
+            World(
+                (
+                    Proc(
+                        L,
+                        (RETRYING,),
+                        files=(LOCKED_TWICE[0], OpenFile(4, "/tmp/cache.lock", "w", None, 777, True)),
+                    ),
+                )
+            ),
+            (ProbeKind.IDLE, None),
+        ),
+        # ... a thread retrying something else (no lock's acquire on its stack) beside a locked pidfile
+        (
+            World((Proc(L, (replace(RETRYING, py=(("poll_server", APP, 30),)),), files=LOCKED_TWICE),)),
+            (ProbeKind.IDLE, None),
+        ),
+        # filelock opens the file afresh at each try: no second open to see, but no other process on
+        # the host holds or waits for a file lock: the lock it retries can only be its own
+        (World((Proc(L, (RETRYING,), files=LOCKED_TWICE[:1]),), flock_takers=frozenset({L})), SELF_FD),
+        # ... another process holds a file lock: the retry may be for that one, which it may release
+        (
+            World((Proc(L, (RETRYING,), files=LOCKED_TWICE[:1]),), flock_takers=frozenset({L, 300})),
+            (ProbeKind.IDLE, None),
+        ),
+        # the thread holding the lock sleeps 16 s inside its `with FileLock` (woken now and then by
+        # the stack tools' stops): not a retry, it will release the lock
+        (
+            World(
+                (
+                    Proc(
+                        L,
+                        (RETRYING, Th(L + 1, SLEEP, vol=12, left_s=11.0, py=(("holder", APP, 9),))),
+                        files=LOCKED_TWICE[:1],
+                    ),
+                ),
+                flock_takers=frozenset({L}),
+            ),
+            (ProbeKind.IDLE, None),
+        ),
+    ],
+    ids=[
+        "second-open-retried",
+        "holder-thread-on-a-timer",
+        "dup-of-the-locked-fd",
+        "retry-of-something-else",
+        "opened-at-each-try-no-other-locker",
+        "opened-at-each-try-another-locker",
+        "holder-in-a-long-sleep-woken-by-stack-tools",
+    ],
+)
+def test_a_retry_of_a_file_lock_the_process_holds_itself(
+    world: World, expected: tuple[ProbeKind, str | None]
+) -> None:
+    assert named(world) == expected
 
 
 def test_a_wait_behind_a_deadlocked_peer_is_that_peers_hang() -> None:

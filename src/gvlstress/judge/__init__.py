@@ -29,6 +29,8 @@ Modules (one line each, from their docstrings):
   lock-order inversions of threading locks, joins, lost wakeups...
 - `queues`: multiprocessing's queues and locks across processes (pure): a lost item, a lock held
   by the dead.
+- `relock`: A retry of a file lock the process already holds through another open of the file
+  (pure).
 - `runtimes`: Native runtimes recognised by the library a frame is in, not its name: OpenMP's
   (GNU libgomp, LLVM/Intel libomp) internals are stripped in most...
 - `spins`: Hangs that burn CPU (pure): a thread spinning in one loop for something that cannot

@@ -26,6 +26,7 @@ from gvlstress.judge.loops import judge_loop
 from gvlstress.judge.names import CLOSED_WAIT, JOIN_BLOCKED, LOST_WAKEUP, Match
 from gvlstress.judge.peers import judge_peer
 from gvlstress.judge.pools import behind_workers, judge_pool
+from gvlstress.judge.relock import judge_relock
 from gvlstress.judge.spins import judge_spins
 from gvlstress.judge.tree import (
     behind_child,
@@ -99,63 +100,20 @@ and its name (None: a verdict no pattern names, e.g. a wait on a stopped peer), 
 rule has nothing to say."""
 
 
-def _spins(
-    f: ProbeFinding,
-    cap: Capture | None,
-    origin: Capture | None,
-    wiring: Wiring,
-    others: Others,
-    relatives: Relatives,
-) -> tuple[ProbeFinding, Match | None] | None:
-    return judge_spins(f, cap, origin, wiring)
-
-
-def _forks(
-    f: ProbeFinding,
-    cap: Capture | None,
-    origin: Capture | None,
-    wiring: Wiring,
-    others: Others,
-    relatives: Relatives,
-) -> tuple[ProbeFinding, Match | None] | None:
-    return judge_forks(f, cap, origin, wiring)
-
-
-def _peers(
-    f: ProbeFinding,
-    cap: Capture | None,
-    origin: Capture | None,
-    wiring: Wiring,
-    others: Others,
-    relatives: Relatives,
-) -> tuple[ProbeFinding, Match | None] | None:
-    return judge_peer(f, cap, wiring, others.findings, relatives, others.names)
-
-
-def _dead_holder(
-    f: ProbeFinding,
-    cap: Capture | None,
-    origin: Capture | None,
-    wiring: Wiring,
-    others: Others,
-    relatives: Relatives,
-) -> tuple[ProbeFinding, Match | None] | None:
-    found = queues.dead_holder(f, cap, wiring, others.findings, others.captures, relatives)
-    return found or queues.dead_sem_holder(f) or queues.orphaned_semaphore(f, wiring)
-
-
-def _loop(
-    f: ProbeFinding,
-    cap: Capture | None,
-    origin: Capture | None,
-    wiring: Wiring,
-    others: Others,
-    relatives: Relatives,
-) -> tuple[ProbeFinding, Match | None] | None:
-    return judge_loop(f, cap, wiring)
-
-
-RULES: list[Rule] = [_spins, _forks, _dead_holder, _loop, _peers]
+RULES: list[Rule] = [
+    lambda f, cap, origin, wiring, others, rel: judge_spins(f, cap, origin, wiring),
+    lambda f, cap, origin, wiring, others, rel: judge_forks(f, cap, origin, wiring),
+    lambda f, cap, origin, wiring, others, rel: (
+        queues.dead_holder(f, cap, wiring, others.findings, others.captures, rel)
+        or queues.dead_sem_holder(f)
+        or queues.orphaned_semaphore(f, wiring)
+    ),
+    lambda f, cap, origin, wiring, others, rel: judge_loop(f, cap, wiring),
+    lambda f, cap, origin, wiring, others, rel: judge_peer(
+        f, cap, wiring, others.findings, rel, others.names
+    ),
+    lambda f, cap, origin, wiring, others, rel: judge_relock(f, cap, wiring),
+]
 """The rules tried, in order, on a process nothing named yet (after the pool's accounting). A new
 rule is added here once, and ``run``, ``inspect``, ``inspect --tree`` and ``watch`` all apply it."""
 

@@ -27,6 +27,11 @@ class OpenFile:
     queued: int | None = None
     """Bytes waiting to be read (FIONREAD on a duplicate of the fd); None when not asked or not
     allowed."""
+    ino: int | None = None
+    """The file's inode (fdinfo ``ino``): two descriptors on one file share it."""
+    flock: bool = False
+    """Its open file description holds a flock or OFD lock (an fdinfo ``lock:`` line): a second
+    open of the same file does not, and a lock taken through it waits for this one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +113,9 @@ class Wiring:
     """Every process on the host could be read (else a holder may be missing: never claim
     "nobody else holds it")."""
     shared: Mapping[tuple[int, int], SharedLock] = field(default_factory=dict)
+    flock_takers: frozenset[int] | None = None
+    """Every process on the host holding or waiting for a flock or OFD lock (/proc/locks; an OFD
+    lock counts as -1); None where it was not read."""
     """The shared lock each (pid, futex address) that a thread waits on without
     FUTEX_PRIVATE_FLAG lives in, where a file backs it."""
 

@@ -60,6 +60,15 @@ def parse_locks(text: str) -> tuple[FileLock, ...]:
     return tuple(out)
 
 
+def flock_takers(locks: Path = Path("/proc/locks")) -> frozenset[int] | None:
+    """Every pid holding or waiting for a flock or OFD lock on this host (OFD: -1); None when
+    /proc/locks cannot be read."""
+    text = _read(locks)
+    if text is None:
+        return None
+    return frozenset(lk.pid for lk in parse_locks(text) if lk.kind in ("FLOCK", "OFDLCK"))
+
+
 def lock_holder(fd_path: Path, waiter: int, locks: Path = Path("/proc/locks")) -> int | None:
     """Who holds the lock on the file `fd_path` opens (a /proc/PID/fd link) that `waiter` waits
     for: the first holder other than the waiter; None when none is listed."""

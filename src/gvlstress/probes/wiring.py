@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from gvlstress.model.wiring import PTY_SLAVE, Endpoint, Holder, OpenFile, Wiring, pty_master
+from gvlstress.probes import filelocks
 from gvlstress.system.redact import redact_path
 
 SYS_PIDFD_GETFD = 438
@@ -36,6 +37,19 @@ def _readlink(path: Path) -> str | None:
         return os.readlink(path)
     except OSError:
         return None
+
+
+def _lock_facts(fdinfo: str) -> tuple[int | None, bool]:
+    """(the inode, whether the description holds a flock or OFD lock) from an fdinfo file."""
+    ino = None
+    flock = False
+    for line in fdinfo.splitlines():
+        if line.startswith("ino:"):
+            with contextlib.suppress(ValueError, IndexError):
+                ino = int(line.split()[1])
+        elif line.startswith("lock:") and ("FLOCK" in line or "OFDLCK" in line) and "->" not in line:
+            flock = True
+    return ino, flock
 
 
 def _mode(fdinfo: str) -> str:
@@ -65,12 +79,12 @@ def open_files(pid: int, proc: Path = Path("/proc"), queues: bool = True) -> tup
             if target is None:
                 continue
             try:
-                mode = _mode((proc / str(pid) / "fdinfo" / name).read_text())
+                info = (proc / str(pid) / "fdinfo" / name).read_text()
             except OSError:
-                mode = "r"
+                info = ""
             queued = _queued(pidfd, int(name)) if pidfd is not None and target.startswith("pipe:") else None
             shown = target if target.startswith(("pipe:", "socket:", "anon_inode:")) else redact_path(target)
-            out.append(OpenFile(int(name), shown, mode, queued))
+            out.append(OpenFile(int(name), shown, _mode(info), queued, *_lock_facts(info)))
     finally:
         if pidfd is not None:
             os.close(pidfd)
@@ -330,7 +344,7 @@ def wiring(pids: Iterable[int], waited: Iterable[str] = ()) -> Wiring:
         if ino is not None and ino in sockets and (peer := sockets[ino].peer) is not None:
             want.add(f"socket:[{peer}]")
     held, complete = holders(want)
-    return Wiring(files, sockets, held, complete)
+    return Wiring(files, sockets, held, complete, flock_takers=filelocks.flock_takers())
 
 
 def _is_peer_of(e: Endpoint, inodes: set[int], *tables: dict[int, Endpoint]) -> bool:
