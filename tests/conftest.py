@@ -31,6 +31,10 @@ def pytest_configure(config: pytest.Config) -> None:
         pytest.exit("gvlstress_native is not installed: run `pip install ./native` first", returncode=4)
 
 
+GVL = (sys.executable, "-m", "gvlstress")
+"""The CLI as every test starts it (``[*GVL, "watch", ...]``): this interpreter, so the checkout's code."""
+
+
 def cli_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env.pop("RAYON_NUM_THREADS", None)
@@ -45,7 +49,7 @@ def run_cli(
 ) -> subprocess.CompletedProcess[str]:
     """`python -m gvlstress ARGS` in a subprocess, so a hang cannot take pytest down."""
     return subprocess.run(
-        [sys.executable, "-m", "gvlstress", *args],
+        [*GVL, *args],
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli_env
+from conftest import GVL, cli_env
 
 NUMERIC_OPTIONS = [
     "workers",
@@ -83,7 +83,7 @@ def test_a_closed_stdout_pipe_does_not_change_the_exit_code(tmp_path: Path) -> N
         r, w = os.pipe()
         os.close(r)  # nobody will ever read
         proc = subprocess.run(
-            [sys.executable, "-m", "gvlstress", "inspect", str(idle.pid), "--report-dir", str(tmp_path)],
+            [*GVL, "inspect", str(idle.pid), "--report-dir", str(tmp_path)],
             stdout=w,
             stderr=subprocess.PIPE,
             text=True,

@@ -8,12 +8,11 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, cli_env
+from conftest import GVL, ROOT, cli_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -44,7 +43,7 @@ def test_the_documented_matrix_shards_and_merge_run_as_written(tmp_path: Path) -
         job.mkdir()
         argv = command(block, "gvlstress run", i)
         done = subprocess.run(
-            [sys.executable, "-m", "gvlstress", *argv[1:]], cwd=job, env=cli_env(), capture_output=True,
+            [*GVL, *argv[1:]], cwd=job, env=cli_env(), capture_output=True,
             text=True, timeout=300, check=False,
         )  # fmt: skip
         assert done.returncode in (0, 1), done.stdout + done.stderr  # a hang is data (continue-on-error)
@@ -52,7 +51,7 @@ def test_the_documented_matrix_shards_and_merge_run_as_written(tmp_path: Path) -
     glob = [str(p) + "/" for p in sorted(tmp_path.glob(merge[2]))]  # the shell's expansion of shards/*/*/
     assert len(glob) == len(shards)
     done = subprocess.run(
-        [sys.executable, "-m", "gvlstress", *merge[1:2], *glob, *merge[3:]], cwd=tmp_path, env=cli_env(),
+        [*GVL, *merge[1:2], *glob, *merge[3:]], cwd=tmp_path, env=cli_env(),
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode in (0, 1), done.stdout + done.stderr

@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import ROOT, all_gone, cli_env, load_run, run_cli, wait_for
+from conftest import GVL, ROOT, all_gone, cli_env, load_run, run_cli, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.alone]  # every semaphore in /dev/shm
 
@@ -96,7 +96,7 @@ def test_a_killed_process_group_leaves_no_cgroup_and_no_semaphore(tmp_path: Path
     # GIVEN a harness in the middle of a run, with its workers in the wave's cgroup
     before = {p.name for p in Path("/dev/shm").glob("sem.mp-*")}
     harness = subprocess.Popen(
-        [sys.executable, "-m", "gvlstress", "run", "--target", "spawner:batches", "-o", "mode=daemon",
+        [*GVL, "run", "--target", "spawner:batches", "-o", "mode=daemon",
          "-o", f"out={tmp_path}", "-o", "hang=true", "--workers", "2", "--waves", "1", "--stall", "100",
          "--timeout", "200", "--report-dir", str(tmp_path / "r")],
         env=cli_env(), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
@@ -152,7 +152,6 @@ def test_workers_and_their_children_die_with_a_sigkilled_harness(tmp_path: Path)
     import os
     import signal
     import subprocess
-    import sys
 
     from conftest import cli_env
 

@@ -14,13 +14,12 @@ import resource
 import signal
 import stat
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, cli_env, cli_run, run_cli, workers_of
+from conftest import GVL, ROOT, cli_env, cli_run, run_cli, workers_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 DEADLOCK = ["run", "--fault", "lock_across_par_iter", "--workers", "1", "--rayon", "2", "--waves", "1"]
@@ -102,7 +101,7 @@ def test_a_deadlock_found_before_the_disk_filled_is_reported_with_what_could_not
         pytest.skip(f"no file here is larger than report.md ({largest} vs {report} bytes)")
     # WHEN the same run may write no file larger than their middle (the wave's captures fail)
     r = subprocess.run(
-        [sys.executable, "-m", "gvlstress", *DEADLOCK, "--report-dir", str(tmp_path / "r")],
+        [*GVL, *DEADLOCK, "--report-dir", str(tmp_path / "r")],
         capture_output=True,
         text=True,
         timeout=240,

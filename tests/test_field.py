@@ -56,7 +56,7 @@ from typing import Any
 import psutil
 import pytest
 
-from conftest import SUPPORT, cli_env, run_cli, wait_for
+from conftest import GVL, SUPPORT, cli_env, run_cli, wait_for
 from gvlstress.api import realbugs
 from gvlstress.model.verdicts import Verdict
 from gvlstress.probes.interpreter import interpreter, satisfied
@@ -415,7 +415,7 @@ def field_run(program: Program, python: str, load: str, out: Path) -> Run:
     token = uuid.uuid4().hex
     scratch = tempfile.mkdtemp(prefix="gvlstress-field-")
     env = cli_env(FIELD_SECONDS=f"{MAX_HOLD_S:g}", TMPDIR=scratch, GVLSTRESS_FIELD_RUN=token)
-    cmd = [sys.executable, "-m", "gvlstress", "watch", "--stall", str(STALL_S), "--on-hang", "kill"]
+    cmd = [*GVL, "watch", "--stall", str(STALL_S), "--on-hang", "kill"]
     cmd += ["--report-dir", str(out / "watch"), "--", python, str(program.path)]
     started = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)

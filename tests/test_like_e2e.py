@@ -10,13 +10,12 @@ import json
 import os
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import cli_env, load_run, run_cli, workers_of
+from conftest import GVL, cli_env, load_run, run_cli, workers_of
 from gvlstress.hosts.profile_file import read, write
 from gvlstress.model.profile import HostProfile
 from gvlstress.system.cgroups import WaveGroup
@@ -38,7 +37,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert group is not None
     try:
         join = "; ".join(f"echo $$ > {shlex.quote(f)}" for f in group.procs_files)
-        argv = [sys.executable, "-m", "gvlstress", "doctor", "--export", str(out)]
+        argv = [*GVL, "doctor", "--export", str(out)]
         r = subprocess.run(
             ["sh", "-c", f"{join}; exec {shlex.join(argv)}"],
             env=cli_env(RAYON_NUM_THREADS="16"),

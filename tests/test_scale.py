@@ -7,12 +7,11 @@ import os
 import resource
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, cli_env, load_run, run_cli, wait_for
+from conftest import GVL, ROOT, cli_env, load_run, run_cli, wait_for
 
 
 def _limit_fds() -> None:
@@ -23,7 +22,7 @@ def _limit_fds() -> None:
 def test_a_long_run_under_ulimit_256_keeps_its_descriptors_flat(report_dir: Path) -> None:
     # GIVEN a harness that may open 256 files at most (the old leak: 4 fds a wave here)
     r = subprocess.run(
-        [sys.executable, "-m", "gvlstress", "run", "--workers", "1", "--waves", "150", "--iterations", "1",
+        [*GVL, "run", "--workers", "1", "--waves", "150", "--iterations", "1",
          "--report-dir", str(report_dir)],
         capture_output=True, text=True, timeout=600, env=cli_env(), cwd=ROOT, preexec_fn=_limit_fds, check=False,
     )  # fmt: skip
@@ -45,7 +44,7 @@ def test_a_long_run_under_ulimit_256_keeps_its_descriptors_flat(report_dir: Path
 def test_a_sigkilled_harness_leaves_every_finished_wave_readable(report_dir: Path) -> None:
     # GIVEN a run of many waves whose harness is SIGKILLed once two waves are on disk
     harness = subprocess.Popen(
-        [sys.executable, "-m", "gvlstress", "run", "--workers", "1", "--waves", "1000", "--iterations", "1",
+        [*GVL, "run", "--workers", "1", "--waves", "1000", "--iterations", "1",
          "--report-dir", str(report_dir)],
         env=cli_env(), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip

@@ -8,14 +8,13 @@ import json
 import shutil
 import signal
 import subprocess
-import sys
 import venv
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import ROOT, cli_env, cli_run, run_cli, run_in_own_group, wait_for
+from conftest import GVL, ROOT, cli_env, cli_run, run_cli, run_in_own_group, wait_for
 from hostile import hostile_process
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
@@ -79,7 +78,7 @@ def test_a_deadlock_shrinks_to_one_worker_one_thread_one_batch_resumes_and_hangs
     run_dir = _run_dir(report_dir)
     # WHEN its shrink is interrupted (Ctrl-C) once its first step is decided
     shrinking = subprocess.Popen(
-        [sys.executable, "-m", "gvlstress", "shrink", str(run_dir), "--measure", "0"],
+        [*GVL, "shrink", str(run_dir), "--measure", "0"],
         env=cli_env(),
         cwd=ROOT,
         stdout=subprocess.PIPE,

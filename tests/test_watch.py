@@ -22,7 +22,7 @@ from typing import Any
 import psutil
 import pytest
 
-from conftest import SUPPORT, all_gone, cli_env, wait_for
+from conftest import GVL, SUPPORT, all_gone, cli_env, wait_for
 from gvlstress.controls.catalogue import CATALOGUE, NO_RUNTIME, RealBug
 from gvlstress.controls.realbugs import BUGS_DIR
 from gvlstress.probes.interpreter import satisfied
@@ -36,7 +36,7 @@ def watch(
 ) -> tuple[int, str, dict[str, Any]]:
     """`gvlstress watch ARGS` to its end: (exit code, the job's stdout, watch.json)."""
     done = subprocess.run(
-        [sys.executable, "-m", "gvlstress", "watch", "--report-dir", str(report_dir), *args],
+        [*GVL, "watch", "--report-dir", str(report_dir), *args],
         input=stdin,
         capture_output=True,
         text=True,

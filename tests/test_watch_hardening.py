@@ -23,7 +23,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import all_gone, cli_env, wait_for
+from conftest import GVL, all_gone, cli_env, wait_for
 from gvlstress.controls.realbugs import BUGS_DIR
 from gvlstress.probes.linematch import LINE_BOUND_S, count
 
@@ -41,7 +41,7 @@ def test_a_backtracking_match_is_abandoned_after_its_bound_and_counted() -> None
 
 def gvlstress_watch(report_dir: Path, *args: str, **kw: object) -> subprocess.Popen[bytes]:
     proc: subprocess.Popen[bytes] = subprocess.Popen(
-        [sys.executable, "-m", "gvlstress", "watch", "--report-dir", str(report_dir), *args],
+        [*GVL, "watch", "--report-dir", str(report_dir), *args],
         env=cli_env(),
         start_new_session=True,
         **kw,  # type: ignore[call-overload]
@@ -102,7 +102,7 @@ def test_a_job_that_reads_the_terminal_at_once_gets_it_under_a_real_pty(
     """The second job stops itself as job control would (SIGTTIN): watch, which has the
     terminal, must resume it (the first loses a race only now and then: no test can force it)."""
     # GIVEN watch on a pty (its terminal's foreground), a job that reads the terminal at once
-    argv = [sys.executable, "-m", "gvlstress", "watch", "--stall", "5", "--report-dir", str(report_dir)]
+    argv = [*GVL, "watch", "--stall", "5", "--report-dir", str(report_dir)]
     argv += ["--", "sh", "-c", script]
     env = cli_env()
     pid, master = pty.fork()
@@ -201,7 +201,7 @@ def test_sighup_and_sigquit_stop_watch_with_its_report_as_sigterm_does(
 @pytest.mark.slow
 def test_a_job_that_fails_at_once_is_said_and_leaves_no_report(report_dir: Path, tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "gvlstress", "watch", "--report-dir", str(report_dir), "--",
+        [*GVL, "watch", "--report-dir", str(report_dir), "--",
          sys.executable, str(tmp_path / "train.py")],
         capture_output=True, text=True, timeout=60, env=cli_env(), check=False,
     )  # fmt: skip
