@@ -121,6 +121,26 @@ def test_healthy_processes_are_never_called_deadlocked(
     assert says in p["diagnosis"]["summary"]
 
 
+def test_a_child_holding_the_write_end_of_its_own_stdin_is_a_self_wait_and_its_parent_waits_behind(
+    report_dir: Path,
+) -> None:
+    with shape("cat_own_stdin") as (proc, lines):
+        child = int(next(x for x in lines if x.startswith("child ")).split()[1])
+        wait_for(lambda: _syscall(child) == "0", 30, "cat to block in read()")
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    assert code == 1
+    cat = the(data, child)["diagnosis"]
+    assert (cat["verdict"], cat["pattern"], cat["waitfor"]["end"]) == ("deadlock", names.SELF_FD, "self-wait")
+    assert the(data, proc.pid)["diagnosis"]["verdict"] == "deadlock"  # its parent, behind it
+
+
+def _syscall(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/syscall").read_text().split()[0]
+    except (OSError, IndexError):
+        return ""
+
+
 @pytest.mark.parametrize("name", ["c_sleep", "idle_pool_sleep"])
 def test_a_look_changes_nothing(report_dir: Path, name: str) -> None:
     """The first look's ptrace attach leaves a sleeping thread in restart_syscall: the second and

@@ -1,13 +1,15 @@
 """A target whose batch blocks in a pipe read(), as a loader on slow storage does.
 
 ``--target io_target:make -o block_s=S -o at=N``: on batch N of slot 0 the batch reads a pipe
-whose writer thread writes only after S seconds (``block_s=0``: never). Other batches and
-slots read a byte that is already there.
+whose writer thread writes only after S seconds (``block_s=0``: never: the write end is held by
+a child that sleeps, storage that stopped answering). Other batches and slots read a byte that
+is already there.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import threading
 from pathlib import Path
 from typing import Any
@@ -32,11 +34,17 @@ class _Session:
             if self.slot == 0 and self.n == self.at:
                 if self.block_s > 0:
                     threading.Thread(target=_late_writer, args=(w, self.block_s), daemon=True).start()
+                else:  # the other end lives in a process that never writes (it dies with the wave)
+                    subprocess.Popen(["sleep", "3600"], pass_fds=(w,))
+                    os.close(w)
+                    w = -1
             else:
                 os.write(w, b"x")
             return os.read(r, 1)  # blocks until the writer writes
         finally:
             os.close(r)
+            if w >= 0:
+                os.close(w)
 
     def describe(self) -> dict[str, Any]:
         return {}
