@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gvlstress.judge.vocab import collapse_recursion, telling_frame
+from gvlstress.judge.frames import collapse_recursion
+from gvlstress.judge.vocab import telling_frame
 from gvlstress.model import Frame
 from gvlstress.probes import demangle, native, pyspy, tools
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from gvlstress.judge import vocab
 from gvlstress.judge.forks import library_of, short_lib
+from gvlstress.judge.frames import short_name
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, RUNNABLE_SHARE, cpu_between
 from gvlstress.model import Activity, Capture, Frame, ProcSample, ThreadActivity, ThreadView
 from gvlstress.model.syscalls import CLK_TCK, syscall_name
@@ -38,7 +39,7 @@ def _where(capture: Capture, tid: int) -> list[tuple[str, Frame | None]]:
         line = vocab.python_line(v) if v.python is not None else ""
         native = next((f for f in v.native if f.name not in ("", "??", "???")), None)
         if line or native:
-            out.append((line or vocab.short_name(native.name if native else "", keep=2), native))
+            out.append((line or short_name(native.name if native else "", keep=2), native))
     return out
 
 
@@ -55,7 +56,7 @@ def which(capture: Capture | None, tid: int, faults: int) -> str:
     if len(set(places)) > 1:
         return f"computation: its stack moved between looks ({places[0]} -> {places[-1]})"
     natives = [f for _, f in seen if f is not None]
-    names = [vocab.short_name(f.name, keep=2) for f in natives]
+    names = [short_name(f.name, keep=2) for f in natives]
     if len(set(names)) > 1:
         return f"computation: its native stack moved between looks ({names[0]} -> {names[-1]})"
     if faults > 0:

@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from gvlstress.judge import names, patterns, vocab
+from gvlstress.judge.frames import collapse_recursion, span
 from gvlstress.model import (
     Capture,
     Diagnosis,
@@ -64,7 +65,7 @@ def explain(
         names = tuple(f"{n} {r}{'s' if n > 1 else ''}" for r, n in roles.most_common())
         groups.append(WaitGroup(addr=g.addr, tids=g.tids, blocked_in=blocked_in, names=names))
         who = ", ".join(names) or f"{len(g.tids)} thread{'s' if len(g.tids) > 1 else ''}"
-        evidence.append(f"futex {g.addr:#x}: {who} (tids {vocab.span(g.tids)}) wait in {blocked_in}")
+        evidence.append(f"futex {g.addr:#x}: {who} (tids {span(g.tids)}) wait in {blocked_in}")
     outside = [t for t in finding.threads if t.futex_addr is None]
     for t in outside[:5]:
         v = views.get(t.tid)
@@ -141,7 +142,7 @@ def stack_groups(cap: Capture) -> tuple[StackGroup, ...]:
     for t in cap.threads:
         kind = WaitKind.LOCK if t.futex_addr is not None else WaitKind.OTHER
         idle[t.tid] = vocab.idle_reason(t, kind)
-        native = vocab.collapse_recursion(tuple(f.name for f in t.native))
+        native = collapse_recursion(tuple(f.name for f in t.native))
         python = tuple((f.name, f.file, f.line) for f in (t.python.frames if t.python else ()))
         addr = None if idle[t.tid] else t.futex_addr
         groups[(native, python, t.syscall, addr)].append(t)

@@ -6,6 +6,7 @@ and waits on a join or a lock that nothing left running can end."""
 from __future__ import annotations
 
 from gvlstress.judge import vocab
+from gvlstress.judge.frames import short_name
 from gvlstress.judge.names import EXIT_DESTRUCTOR, HINTS, Match
 from gvlstress.model import ThreadView
 
@@ -55,12 +56,12 @@ def exit_destructor(threads: list[ThreadView], pid: int) -> Match | None:
     joins = [n for n in vocab.all_names(main) if any(j in n for j in JOIN)]
     if joins:
         whom = f"thread {rest[0].tid} ({rest[0].comm}), the only other one," if len(rest) == 1 else "a thread"
-        waits = f"joins {whom} in {vocab.short_name(joins[-1], 2)}"
+        waits = f"joins {whom} in {short_name(joins[-1], 2)}"
     else:
         waits = f"waits in {vocab.where(main)}"
     lines = [
         f"the main thread {pid} is {where}; no Python frame remains on its stack",
-        (f"a destructor ({vocab.short_name(freeing, 2)}) " if freeing else "it ")
+        (f"a destructor ({short_name(freeing, 2)}) " if freeing else "it ")
         + f"{waits} (futex {main.futex_addr:#x})",
     ]
     if rest:

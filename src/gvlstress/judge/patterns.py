@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from gvlstress.judge import runtimes, vocab
 from gvlstress.judge.finalize import exit_destructor
+from gvlstress.judge.frames import tids
 from gvlstress.judge.names import (
     CLOSED_WAIT,
     FORK_AFTER_INIT,
@@ -69,7 +70,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
             (
                 f"thread {owner.tid} ({vocab.role(owner, pid)}) holds the GIL ({how}) and waits in "
                 f"{vocab.first(owner, vocab.LATCH)} for its rayon jobs",
-                f"{len(gil_waiters)} rayon pool thread(s) ({vocab.tids(gil_waiters)}) inside those jobs wait for "
+                f"{len(gil_waiters)} rayon pool thread(s) ({tids(gil_waiters)}) inside those jobs wait for "
                 f"the GIL in {vocab.first(gil_waiters[0], vocab.GIL_WAIT)}",
             ),
         )
@@ -97,7 +98,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
             HINTS[LOCK_ORDER],
             (
                 f"threads wait on {len(groups)} different mutexes: "
-                + "; ".join(f"{addr:#x}: {len(ts)} thread(s) ({vocab.tids(ts)})" for addr, ts in groups),
+                + "; ".join(f"{addr:#x}: {len(ts)} thread(s) ({tids(ts)})" for addr, ts in groups),
                 "each mutex is held by a thread that is itself waiting for another one of them "
                 "(no thread outside these groups can release them)",
             ),
@@ -111,7 +112,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
                 LOCK_ACROSS,
                 HINTS[LOCK_ACROSS],
                 (
-                    f"{len(waiters)} thread(s) ({vocab.tids(waiters)}) wait for one mutex at {addr:#x} in "
+                    f"{len(waiters)} thread(s) ({tids(waiters)}) wait for one mutex at {addr:#x} in "
                     f"{vocab.first(waiters[0], vocab.MUTEX)}",
                     f"thread {h.tid} ({vocab.role(h, pid)}) does not wait for it but waits in "
                     f"{vocab.first(h, vocab.LATCH)} for the very jobs that do: it holds the lock across "
@@ -190,7 +191,7 @@ def _gil_lock_inversion(threads: list[ThreadView], owners: list[ThreadView], pid
             f"thread {o.tid} ({vocab.role(o, pid)}) holds the GIL (py-spy: owns_gil) and waits on a native lock "
             f"(futex {o.futex_addr or 0:#x}) in {at}"
             + (f", called from {line}" if (line := vocab.python_line(o)) else ""),
-            f"{len(waiters)} thread(s) ({vocab.tids(waiters)}) wait for the GIL in {vocab.first(waiters[0], vocab.GIL_WAIT)}"
+            f"{len(waiters)} thread(s) ({tids(waiters)}) wait for the GIL in {vocab.first(waiters[0], vocab.GIL_WAIT)}"
             + (
                 f", e.g. thread {waiters[0].tid} at {line}" if (line := vocab.python_line(waiters[0])) else ""
             ),

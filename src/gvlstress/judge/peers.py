@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from gvlstress.judge import patterns, vocab
+from gvlstress.judge.frames import short_name
 from gvlstress.judge.names import CLOSED_WAIT, HINTS, PEER_GONE, Match
 from gvlstress.judge.pools import waits_for_task
 from gvlstress.judge.threads import retries, waits_forever
@@ -194,7 +195,7 @@ def teardown_frame(capture: Capture | None, tid: int) -> str | None:
     for f in [*t.native, *(t.python.frames if t.python else ())]:
         words = set(re.split(r"[^a-z]+", f.name.lower()))
         if words & TEARDOWN:
-            return vocab.short_name(f.name, keep=2)
+            return short_name(f.name, keep=2)
     return None
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gvlstress.judge import vocab
+from gvlstress.judge.frames import tids
 from gvlstress.judge.names import (
     EXIT_HANG,
     FORK_AFTER_INIT,
@@ -212,7 +213,7 @@ def _queue_join(c: _Py) -> Match | None:
             f"thread {joining.tid} ({vocab.role(joining, c.pid)}) waits in Queue.join() at {c.at(joining)}: it "
             "returns when every item got a task_done()",
             (
-                f"{len(getters)} consumer(s) ({vocab.tids(getters)}) wait in Queue.get() for more items at "
+                f"{len(getters)} consumer(s) ({tids(getters)}) wait in Queue.get() for more items at "
                 f"{c.at(getters[0])}: the queue is drained, yet tasks are unfinished"
                 if getters
                 else "no thread takes items from the queue, and no thread can call task_done()"
@@ -331,7 +332,7 @@ def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
         THREAD_POOL_EXHAUSTION,
         HINTS[THREAD_POOL_EXHAUSTION],
         (
-            f"all {len(workers)} thread-pool workers ({vocab.tids(workers)}) are inside tasks that wait for a "
+            f"all {len(workers)} thread-pool workers ({tids(workers)}) are inside tasks that wait for a "
             f"future, e.g. thread {workers[0].tid} at {vocab.line(vocab.outer_python(workers[0], vocab.FUTURE_WAITS))}",
             "no worker is free to run the tasks they wait for, which are queued behind them",
             *(

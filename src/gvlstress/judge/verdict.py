@@ -25,6 +25,7 @@ from dataclasses import replace
 from gvlstress.judge import names, patterns, vocab
 from gvlstress.judge.chain import follow, who
 from gvlstress.judge.finalize import is_native_join
+from gvlstress.judge.frames import span
 from gvlstress.judge.threads import (
     LIVELOCK_CPU_SHARE,
     PARKED_CPU_SHARE,
@@ -241,7 +242,7 @@ def _closed_without_progress(
                 f,
                 kind=ProbeKind.STALLED,
                 reason=closed + f"; but {len(shared)} thread(s) wait on a futex shared with other processes "
-                f"({vocab.span(tuple(t.tid for t in shared))}): another process may end the wait",
+                f"({span(tuple(t.tid for t in shared))}): another process may end the wait",
             )
         # closed within the process, flat CPU, stacks of every thread: a hang even unnamed
         return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {names.CLOSED_WAIT}")

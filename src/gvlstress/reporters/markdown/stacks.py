@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from gvlstress.judge.explain import stack_groups
-from gvlstress.judge.vocab import fold_frames, short_name, where
+from gvlstress.judge.frames import fold_frames, short_name
+from gvlstress.judge.vocab import where
 from gvlstress.model import Capture, Frame
 from gvlstress.reporters.markdown.tables import fenced, html, prose
 from gvlstress.system.text import one_line
