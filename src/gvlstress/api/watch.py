@@ -31,8 +31,9 @@ from gvlstress.probes.core import Keep, keep_all
 from gvlstress.reporters import json_report, markdown
 from gvlstress.reporters.files import write_atomic
 from gvlstress.supervisor.events import StopFlag
+from gvlstress.supervisor.job import WatchPlan, restricted_ptrace
 from gvlstress.supervisor.jobio import check_pid
-from gvlstress.supervisor.watching import Watcher, WatchPlan, restricted_ptrace
+from gvlstress.supervisor.watching import Watcher
 from gvlstress.system import watchdog
 from gvlstress.system.redact import redact_argv, redact_path
 

@@ -41,7 +41,7 @@ from gvlstress.model import InspectResult
 from gvlstress.model.watch import HangAction, Quiet, TreeReading
 from gvlstress.reporters.console.watch import watched_test_lines
 from gvlstress.supervisor.events import StopFlag
-from gvlstress.supervisor.watching import WatchPlan, restricted_ptrace
+from gvlstress.supervisor.job import WatchPlan, restricted_ptrace
 from gvlstress.system import watchdog
 
 END_S = 30.0

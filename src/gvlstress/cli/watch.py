@@ -221,7 +221,7 @@ def watch(
             raise UsageError("--progress-regex reads the job's output: it goes with a COMMAND, not --pid")
     from gvlstress.api.watch import watch as run_watch
     from gvlstress.reporters.console.watch import WatchView, print_watch
-    from gvlstress.supervisor.watching import WatchPlan
+    from gvlstress.supervisor.job import WatchPlan
 
     action, sig = _on_hang(on_hang)
     limit = _core_limit(core_limit)

@@ -19,6 +19,8 @@ Modules (one line each, from their docstrings):
   it fork-safe.
 - `history`: What `watch` remembers between looks, cheaply: the processes of the job's tree and
   when each was found gone.
+- `job`: The watched job: a command started in its own process group (given the terminal, as a
+  shell gives it) or a running process attached to with...
 - `jobio`: The watched job's side of the terminal and of its output, and what ``--pid`` may
   name.
 - `pool`: The ProcessPoolExecutor of one wave, and every private attribute of it used anywhere.
