@@ -7,6 +7,8 @@ Modules (one line each, from their docstrings):
 - `campaign`: Markdown for campaigns: selftest's control table, compare, sweep.
 - `cores`: Kept hangs in Markdown: the secrets note and each core of a run, and what an offline
   verdict from a core could not see.
+- `environment`: The Environment and Configuration sections of a report: where a run (or a look)
+  ran, with which tools and thread knobs, and the settings it ran with.
 - `inspect`: report.md for `gvlstress inspect`: one section per process, stacks collapsed.
 - `like`: report.md's section on a ``--like`` run: the profile's host beside this one, condition
   by condition, what could not be recreated, and what each...

@@ -6,7 +6,8 @@ import shlex
 
 from gvlstress.model import InspectResult
 from gvlstress.reporters.markdown.cores import offline_section
-from gvlstress.reporters.markdown.run import diagnosis_block, environment_rows
+from gvlstress.reporters.markdown.environment import environment_rows
+from gvlstress.reporters.markdown.run import diagnosis_block
 from gvlstress.reporters.markdown.stacks import stacks_section
 from gvlstress.reporters.markdown.tables import code, fenced, table
 from gvlstress.system.text import clip, one_line, printable

@@ -11,13 +11,14 @@ import shlex
 from collections import Counter
 
 from gvlstress.campaign import stats
-from gvlstress.model import Diagnosis, HostFacts, RunResult, Verdict, WaveResult, WorkerOutcome, plural
+from gvlstress.model import Diagnosis, RunResult, Verdict, WaveResult, WorkerOutcome, plural
 from gvlstress.reporters.cells import amplifier_cell, arm_cells, ratio_cell
 from gvlstress.reporters.chain import chain_lines
 from gvlstress.reporters.markdown.cores import core_lines, secrets_note
+from gvlstress.reporters.markdown.environment import configuration, environment
 from gvlstress.reporters.markdown.like import like_section
 from gvlstress.reporters.markdown.stacks import stacks_section
-from gvlstress.reporters.markdown.tables import code, ending, fenced, fit, prose, span_of, table, value_of
+from gvlstress.reporters.markdown.tables import code, ending, fenced, fit, prose, span_of, table
 from gvlstress.store import error_ref
 from gvlstress.system.text import clip, one_line, printable
 
@@ -82,82 +83,6 @@ def summary_paragraph(result: RunResult) -> str:
     if s.interrupted:
         parts.append("The run was interrupted before it finished.")
     return " ".join(parts)
-
-
-def _environment(result: RunResult) -> list[str]:
-    return environment_rows(result.environment, result.target.versions, result)
-
-
-def environment_rows(env: HostFacts, versions: dict[str, str], result: RunResult | None) -> list[str]:
-    tools = env.tools
-    spy = tools.get("py_spy") or {}
-    nat = tools.get("native_stack_tool") or {}
-    ptrace = tools.get("ptrace") or {}
-    quota = env.cpu_quota
-    rows = [
-        ["gvlstress", env.gvlstress or "?"],
-        ["Python", f"{env.python} ({env.implementation})"],
-        ["platform", env.platform],
-        ["kernel / libc", f"{env.kernel} / {env.libc}"],
-        [
-            "CPUs",
-            f"{env.cpu_count} online, affinity {env.affinity}, "
-            f"cgroup quota {f'{quota:g}' if quota else 'none'} -> budget {env.cpu_budget}",
-        ],
-        [
-            "target",
-            ", ".join(f"{k} {v}" for k, v in versions.items())
-            or (f"`{result.scenario.target}`" if result is not None else "-"),
-        ],
-        ["py-spy", spy.get("version") or ("found, version unreadable" if spy.get("path") else "not found")],
-        ["native stacks", f"{nat.get('name') or 'none'}"],
-        [
-            "ptrace",
-            f"uid {ptrace.get('uid')}, CAP_SYS_PTRACE {ptrace.get('cap_sys_ptrace')}, "
-            f"yama scope {ptrace.get('yama_ptrace_scope')}",
-        ],
-    ]
-    knobs = env.thread_knobs
-    rows.append(["thread knobs (parent)", ", ".join(f"{k}={v}" for k, v in knobs.items()) or "none set"])
-    worker_knobs = sorted(
-        {
-            ", ".join(f"{k}={v}" for k, v in w.env_effective.items()) or "none set"
-            for wave in (result.waves if result else ())
-            for w in wave.workers
-            if w.pid and (w.env_effective or w.env_inherited)
-        }
-    )
-    if worker_knobs:
-        rows.append(["thread knobs (workers)", "; ".join(worker_knobs)])
-    return table(["", ""], rows)
-
-
-def _configuration(result: RunResult) -> list[str]:
-    sc = result.scenario
-    keys = [
-        "target",
-        "workers",
-        "rayon",
-        "inherit_rayon",
-        "start_method",
-        "waves",
-        "iterations",
-        "duration",
-        "timeout",
-        "stall",
-        "stall_floor",
-        "startup_grace",
-        "warm_up",
-        "fault",
-        "fault_rate",
-        "seed",
-        "source",
-    ]
-    settings = sc.to_dict()
-    rows = [[k, code(value_of(settings[k]))] for k in keys if settings.get(k) is not None]
-    if sc.options:
-        rows.append(["target options", code(", ".join(f"{k}={value_of(v)}" for k, v in sc.options.items()))])
-    return table(["setting", "value"], rows)
 
 
 def _waves(result: RunResult) -> list[str]:
@@ -382,8 +307,8 @@ def _report_parts(result: RunResult) -> tuple[list[str], list[str], list[str]]:
             f"> ... and {plural(len(result.warnings) - MAX_WARNINGS, 'more warning')} (all in run.json)"
         )
     out += [""] if result.warnings else []
-    out += [*secrets_note(result), "## Environment", "", *_environment(result), ""]
-    out += ["## Configuration", "", *_configuration(result), "", *like_section(result)]
+    out += [*secrets_note(result), "## Environment", "", *environment(result), ""]
+    out += ["## Configuration", "", *configuration(result), "", *like_section(result)]
     if result.hosts:
         out += ["## Hosts", "", *_hosts(result), ""]
     if result.exploration:
