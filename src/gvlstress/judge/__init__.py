@@ -20,6 +20,8 @@ Modules (one line each, from their docstrings):
 - `loops`: Event loops (pure): what one look can and cannot tell of an asyncio loop that waits.
 - `names`: The names of the failure patterns, their remediation hints, and a match's shape:
   shared by the native shapes (`patterns`) and the Python-level...
+- `otherend`: The other end of a descriptor a thread waits on (pure): who holds it (the other
+  holders of a pipe, a unix socket's peer from sock_diag, a loopback...
 - `outcome`: A worker's verdict at the end of its wave: pure rules over frozen facts, tested
   without processes (``tests/test_wave_rules.py``).
 - `patterns`: Named failure patterns, recognised from frames and /proc facts alone.

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from gvlstress.judge import names
-from gvlstress.judge.peers import ends
+from gvlstress.judge.otherend import ends
 from gvlstress.judge.threads import WAKING_SIGNALS, WRITES, caught_signals, waits_forever
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.waitfor import End

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Protocol
 
-from gvlstress.judge import names, peers
+from gvlstress.judge import names, otherend
 from gvlstress.judge.threads import WAKING_SIGNALS, caught_signals, retries, waits_forever
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.waitfor import End, Link, WaitFor
@@ -230,7 +230,7 @@ def _what_ends(t: ThreadDelta, f: ProbeFinding, wiring: Wiring) -> str:
     if w.kind is WaitKind.FILE_LOCK:
         holder = w.lock_holder
         return f"the holder of a file lock ({f'process {holder}' if holder and holder > 0 else 'holder unknown'}) releasing it"
-    found = peers.ends(t, f.pid, wiring)
+    found = otherend.ends(t, f.pid, wiring)
     if found:
         return "; ".join(e.words or e.target for e in found)
     if w.kind is WaitKind.LOCK:

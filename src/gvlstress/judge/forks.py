@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from gvlstress.judge import vocab
 from gvlstress.judge.names import FORK_AFTER_INIT, FORK_HANDLER, HINTS, Match
-from gvlstress.judge.peers import internal_wait
+from gvlstress.judge.otherend import internal_wait
 from gvlstress.judge.runtimes import started_in
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView, WaitKind
 from gvlstress.model.wiring import Wiring

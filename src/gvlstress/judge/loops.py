@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from gvlstress.judge import vocab
 from gvlstress.judge.names import HINTS, LOOP_LOST_WAKEUP, Match
-from gvlstress.judge.peers import ends, internal_wait
+from gvlstress.judge.otherend import ends, internal_wait
 from gvlstress.judge.threads import caught_signals, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import Wiring

@@ -24,158 +24,17 @@ endpoint nobody listens on).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import replace
 
 from gvlstress.judge import patterns, vocab
 from gvlstress.judge.frames import short_name
 from gvlstress.judge.names import CLOSED_WAIT, HINTS, PEER_GONE, Match
+from gvlstress.judge.otherend import End, ends, internal_wait
 from gvlstress.judge.pools import waits_for_task
 from gvlstress.judge.threads import retries, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.wiring import PTY_SLAVE, Endpoint, Holder, Relatives, Wiring, pty_master
-
-_READS = frozenset({"read", "readv", "pread64", "recvfrom", "recvmsg", "recvmmsg", "accept", "accept4"})
-"""Waits for the other end to write (or, accept, to connect)."""
-_WRITES = frozenset({"write", "writev", "pwrite64", "sendto", "sendmsg", "connect"})
-"""Waits for the other end to read (or accept)."""
-
-
-@dataclass(frozen=True)
-class End:
-    """The other end of one descriptor a thread waits on."""
-
-    target: str
-    """What the waiting thread's fd links to ('pipe:[1]', 'socket:[2]', 'anon_inode:[eventfd]')."""
-    others: tuple[int, ...]
-    """Other live processes that hold the other end."""
-    own: bool
-    """This process holds the other end itself (another of its threads may act)."""
-    outside: str | None = None
-    """Why the wait can end from outside whatever the holders do (a listening socket, a host
-    this one cannot see, a terminal, a file, a timer): None when only the holders can end it."""
-    words: str = ""
-
-
-def _socket_end(ino: int, wiring: Wiring, pid: int) -> tuple[str | None, tuple[Holder, ...] | None, str]:
-    """(why it can end from outside, holders of its peer, words) for socket inode `ino`."""
-    ep: Endpoint | None = wiring.sockets.get(ino)
-    if ep is None:
-        return "a socket whose kind this look cannot read", None, f"socket:[{ino}]"
-    if ep.listener:
-        return "a listening socket: any process may connect", None, f"{ep.family} socket listening {ep.local}"
-    if ep.family.startswith("tcp"):
-        where = f"{ep.family} {ep.local} -> {ep.remote} ({ep.state})"
-        if ep.peer is None:
-            if ep.state in ("ESTABLISHED", "SYN_SENT", "SYN_RECV"):
-                return f"its peer {ep.remote} is not a socket of this host", None, where
-            return None, (), where
-        return None, wiring.holders.get(f"socket:[{ep.peer}]"), where
-    if ep.peer is None:
-        return None, (), f"unix socket:[{ino}] ({ep.state}, no peer)"
-    return None, wiring.holders.get(f"socket:[{ep.peer}]"), f"unix socket:[{ino}] (peer socket:[{ep.peer}])"
-
-
-def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
-    """The other end of `target` for a wait that needs the other side to 'write' or 'read'."""
-    if target.startswith("pipe:"):
-        want = "w" if direction == "write" else "r"
-        held = wiring.holders.get(target)
-        if held is None:
-            return End(target, (), False, "a pipe whose holders this look did not read")
-        ends = [h for h in held if want in h.mode]
-        others, own = _split(ends, pid)
-        side = "write" if want == "w" else "read"
-        words = f"the {side} end of {target}: " + (_listed(ends) or "held by nobody")
-        if not wiring.complete and not others:
-            return End(
-                target, (), own, "a pipe whose holders may hide in processes this look cannot read", words
-            )
-        if not ends:
-            # the kernel ends a read of a pipe nobody can write (EOF) and a write nobody can read
-            # (EPIPE) at once: a thread still blocked on it means some process holds that end,
-            # one this look did not see, or one that closed it after the wait was read (a
-            # pipeline's writer exiting): the wait may have ended already, never a deadlock
-            return End(
-                target,
-                (),
-                False,
-                f"a pipe whose {side} end no process this look saw holds: a blocked wait means one is open "
-                "somewhere (closed since the wait was read, or held outside the look)",
-                words,
-            )
-        return End(target, others, own, None, words)
-    if target.startswith("socket:["):
-        ino = int(target[8:-1]) if target[8:-1].isdigit() else -1
-        outside, held, words = _socket_end(ino, wiring, pid)
-        if outside is not None or held is None:
-            return End(
-                target, (), False, outside or "a socket whose other end this look could not read", words
-            )
-        others, own = _split(held, pid)
-        holders = _listed(held) or "nobody"
-        if not wiring.complete and not others:
-            return End(
-                target, (), own, "a socket whose holders may hide in processes this look cannot read", words
-            )
-        return End(target, others, own, None, f"{words}, its other end held by {holders}")
-    masters = (
-        wiring.holders.get(pty_master(target[len(PTY_SLAVE) :])) if target.startswith(PTY_SLAVE) else None
-    )
-    if masters:
-        # a pseudo-terminal: its other end is whoever holds the master (a terminal emulator, an
-        # ssh server, pexpect): a write into a full tty waits for them to read, a read for them
-        # to write
-        others, own = _split(masters, pid)
-        return End(target, others, own, None, f"the master of {target}: {_listed(masters)}")
-    if target.startswith("anon_inode:") and ("eventfd" in target or "eventpoll" in target):
-        return End(target, (), True, None, f"{target} (this process's own)")
-    return End(target, (), False, f"{target or 'an unknown descriptor'}: ends from outside", target)
-
-
-def _split(held: Iterable[Holder], pid: int) -> tuple[tuple[int, ...], bool]:
-    """(the other processes holding it, whether `pid` holds it too)."""
-    held = list(held)
-    return tuple(sorted({h.pid for h in held if h.pid != pid})), any(h.pid == pid for h in held)
-
-
-def _listed(held: Iterable[Holder]) -> str:
-    return ", ".join(f"pid {h.pid} (fd {h.fd})" for h in held)
-
-
-def ends(t: ThreadDelta, pid: int, wiring: Wiring) -> tuple[End, ...] | None:
-    """The other ends of what `t` waits on, or None when it waits on no descriptor this judge
-    can follow (a futex, a sleep, a child; or a poll whose set could not be read)."""
-    w = t.wait
-    if w is None:
-        return None
-    if w.kind is WaitKind.IO and w.fd_target and w.syscall:
-        direction = "write" if w.syscall in _READS else "read" if w.syscall in _WRITES else ""
-        if not direction:
-            return None
-        return (end_of(w.fd_target, direction, pid, wiring),)
-    if w.kind is WaitKind.POLL and t.watched:
-        out = []
-        for fd, target in t.watched:
-            f = wiring.file(pid, fd)
-            direction = "read" if f is not None and f.mode == "w" else "write"
-            out.append(end_of(target, direction, pid, wiring))
-        return tuple(out)
-    return None
-
-
-def internal_wait(t: ThreadDelta, pid: int, wiring: Wiring, timers: bool) -> bool:
-    """A thread that only another thread of this process can wake: a lock or GIL wait, or a wait
-    on descriptors whose other ends only this process holds. With `timers`, a timed wait counts
-    too (a timer that fires and finds nothing changes nothing: flat CPU, no byte moved)."""
-    w = t.wait
-    if w is None or not t.parked or not (timers or waits_forever(t) or w.kind is WaitKind.LOCK):
-        return False
-    if w.kind in (WaitKind.LOCK, WaitKind.TIMED):
-        return True
-    e = ends(t, pid, wiring)
-    return e is not None and all(x.outside is None and not x.others for x in e)
-
+from gvlstress.model.wiring import Relatives, Wiring
 
 TEARDOWN = frozenset(
     {"term", "terminate", "shutdown", "destroy", "close", "drop", "del", "exit", "atexit", "fini", "finalize"}

@@ -23,7 +23,7 @@ from gvlstress.judge import vocab
 from gvlstress.judge.forks import PREFORK, library_of, short_lib
 from gvlstress.judge.frames import span
 from gvlstress.judge.names import FORK_AFTER_INIT, FORK_HANDLER, GIL_SPIN, HINTS, Match
-from gvlstress.judge.peers import internal_wait
+from gvlstress.judge.otherend import internal_wait
 from gvlstress.judge.runtimes import started_in
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, wants_cpu
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadDelta, ThreadView
