@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from gvlstress import api
-from gvlstress.probes import core, procfs
+from gvlstress.probes import corewriter, procfs
 
 WORKER = """
 import os
@@ -45,8 +45,8 @@ def hung_worker() -> subprocess.Popen[bytes]:
 
 
 def keep(pid: int, writer: str, reps: int, out: Path) -> dict[str, float]:
-    os.environ[core.WRITER_VAR] = writer
-    runs = [core.write(pid, out / f"{writer}-{i}.core.gz") for i in range(reps)]
+    os.environ[corewriter.WRITER_VAR] = writer
+    runs = [corewriter.write(pid, out / f"{writer}-{i}.core.gz") for i in range(reps)]
     bad = [r.error for r in runs if not r.ok]
     if bad:
         raise SystemExit(f"{writer}: {bad[0]}")

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from conftest import cli_run, load_run, run_cli, workers_of
-from gvlstress.probes import core, corefile, elfcore
+from gvlstress.probes import corefile, coremaps, corewriter, elfcore
 
 PID = 4242
 
@@ -75,11 +75,11 @@ def test_what_is_not_a_core_is_refused_with_a_reason() -> None:
 
 def test_the_bound_keeps_stacks_first_and_leaves_out_the_largest_buffers() -> None:
     page = elfcore.PAGE
-    stack = core.Mapping(0x1000_0000, 0x1000_0000 + 64 * page, "rw-p", 0, "")
-    arena = core.Mapping(0x2000_0000, 0x2000_0000 + 16 * page, "rw-p", 0, "")
-    batch = core.Mapping(0x3000_0000, 0x3000_0000 + 1024 * page, "rw-p", 0, "")
+    stack = coremaps.Mapping(0x1000_0000, 0x1000_0000 + 64 * page, "rw-p", 0, "")
+    arena = coremaps.Mapping(0x2000_0000, 0x2000_0000 + 16 * page, "rw-p", 0, "")
+    batch = coremaps.Mapping(0x3000_0000, 0x3000_0000 + 1024 * page, "rw-p", 0, "")
     pieces = {m: [(m.start, m.end)] for m in (stack, arena, batch)}
-    chosen, left = core.choose([batch, arena, stack], pieces, {stack.start + 8 * page}, limit=100 * page)
+    chosen, left = coremaps.choose([batch, arena, stack], pieces, {stack.start + 8 * page}, limit=100 * page)
     saved = {m.start: hi - lo for m, lo, hi in chosen}
     assert saved == {stack.start: 64 * page, arena.start: 16 * page, batch.start: 20 * page}
     assert left == 1004 * page
@@ -89,7 +89,7 @@ def test_the_bound_keeps_stacks_first_and_leaves_out_the_largest_buffers() -> No
 def test_present_pages_become_runs_with_short_gaps_bridged() -> None:
     page = elfcore.PAGE
     present = [True, True, False, True] + [False] * 20 + [True]
-    assert core.runs(present, 0) == [(0, 4 * page), (24 * page, 25 * page)]
+    assert coremaps.runs(present, 0) == [(0, 4 * page), (24 * page, 25 * page)]
 
 
 def test_smaps_lines_and_their_flags_are_read() -> None:
@@ -98,10 +98,10 @@ def test_smaps_lines_and_their_flags_are_read() -> None:
         "7f20-7f30 rw-p 00000000 00:00 0 \nVmFlags: rd wr mr mw me dd\n"
         "7f40-7f50 rw-s 00000000 00:05 9 /dev/nvidia0\nVmFlags: rd wr sh io\n"
     )
-    libc, dontdump, device = core.parse_smaps(text)
-    assert (libc.path, libc.file_backed, core.dumpable(libc)) == ("/usr/lib/libc.so.6", True, True)
-    assert not core.dumpable(dontdump)
-    assert not core.dumpable(device)
+    libc, dontdump, device = coremaps.parse_smaps(text)
+    assert (libc.path, libc.file_backed, coremaps.dumpable(libc)) == ("/usr/lib/libc.so.6", True, True)
+    assert not coremaps.dumpable(dontdump)
+    assert not coremaps.dumpable(device)
 
 
 PYSTACK_CORE = """\
@@ -149,7 +149,7 @@ def test_a_core_of_a_live_process_lets_it_go_on_and_pystack_reads_it(tmp_path: P
         assert proc.stdin is not None
         assert proc.stdout.readline() == "ready\n"
         # WHEN gvlstress writes its core
-        kept = core.write(proc.pid, tmp_path / "it.core.gz", limit=core.LIMIT_DEFAULT)
+        kept = corewriter.write(proc.pid, tmp_path / "it.core.gz", limit=corewriter.LIMIT_DEFAULT)
         # THEN the process runs on as before (every thread was let go)
         proc.stdin.write("hello\n")
         proc.stdin.flush()
@@ -160,7 +160,7 @@ def test_a_core_of_a_live_process_lets_it_go_on_and_pystack_reads_it(tmp_path: P
     assert kept.ok, kept.error
     assert kept.writer == "gvlstress"
     assert kept.threads == 2
-    assert 0 < kept.file_bytes < kept.saved_bytes <= core.LIMIT_DEFAULT
+    assert 0 < kept.file_bytes < kept.saved_bytes <= corewriter.LIMIT_DEFAULT
     assert kept.seconds < kept.total_s
     with gzip.open(tmp_path / "it.core.gz", "rb") as fh:
         found = elfcore.read_notes(fh.read(corefile.NOTES_BYTES))
@@ -324,7 +324,7 @@ def test_a_core_whose_stacks_cannot_be_read_gets_no_verdict(tmp_path: Path) -> N
     # GIVEN a core of a process pystack cannot read (no Python in it)
     proc = subprocess.Popen(["sleep", "300"])
     try:
-        kept = core.write(proc.pid, tmp_path / "sleep.core.gz")
+        kept = corewriter.write(proc.pid, tmp_path / "sleep.core.gz")
     finally:
         proc.kill()
         proc.wait(30)

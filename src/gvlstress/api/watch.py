@@ -27,7 +27,7 @@ from gvlstress.model import Inspected, InspectResult
 from gvlstress.model.cores import KeptCore
 from gvlstress.model.watch import Quiet, TreeReading, WatchResult
 from gvlstress.probes import host as hostenv
-from gvlstress.probes.core import Keep, keep_all
+from gvlstress.probes.corewriter import Keep, keep_all
 from gvlstress.reporters import json_report, markdown
 from gvlstress.reporters.files import write_atomic
 from gvlstress.supervisor.events import StopFlag

@@ -27,7 +27,7 @@ from gvlstress.judge import symptoms
 from gvlstress.judge.audit import audit
 from gvlstress.model import HostFacts, LoaderFacts, RunResult, Shard, TargetFacts, WaveResult
 from gvlstress.model.profile import Recreation
-from gvlstress.probes.core import Keep
+from gvlstress.probes.corewriter import Keep
 from gvlstress.reporters import json_report, raw
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import Observer, StopFlag, Wave, delays

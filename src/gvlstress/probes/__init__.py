@@ -4,10 +4,12 @@ Modules (one line each, from their docstrings):
 
 - `capture`: Capture a process three ways (/proc, py-spy, native stacks) and merge by thread id.
 - `cgroupfs`: A process's cgroups, read (v1 and v2): CPU quota, memory limit and swap, cpuset.
-- `core`: Keep a hung process for later: a compressed ELF core of it, bounded in size (``--keep-
-  core``).
 - `corefile`: Read a core offline: its threads as a /proc sample would show them, its stacks by
   pystack.
+- `coremaps`: What a core keeps of a process's memory (pure): ``/proc/PID/smaps`` parsed, the
+  mappings the kernel itself would dump, the runs of pages that...
+- `corewriter`: Keep a hung process for later: a compressed ELF core of it, bounded in size
+  (``--keep-core``).
 - `demangle`: Readable Rust (and C++) symbol names from whatever a stack tool printed.
 - `elfcore`: The ELF core format, both ways (pure bytes in and out; x86_64 layouts).
 - `filelocks`: File locks (``/proc/locks``): who holds the lock a flock/fcntl wait is for,

@@ -21,7 +21,7 @@ from gvlstress.look.pipeline import RUN_WINDOW_S, Seen, look_and_judge
 from gvlstress.model import ProbeFinding, ProbeKind, ProcSample
 from gvlstress.model.look import Subject
 from gvlstress.probes import procfs
-from gvlstress.probes.core import Keep, keep_all
+from gvlstress.probes.corewriter import Keep, keep_all
 from gvlstress.probes.procfs import PROBE_WINDOW_S
 from gvlstress.probes.tools import Hung
 from gvlstress.supervisor.slots import Slot

@@ -23,7 +23,7 @@ from gvlstress.judge import outcome
 from gvlstress.judge.outcome import EndReason, WaveEnd
 from gvlstress.model import Diagnosis, Verdict, WaveResult, WorkerOutcome, worst
 from gvlstress.model.live import WorkerStatus
-from gvlstress.probes.core import Keep
+from gvlstress.probes.corewriter import Keep
 from gvlstress.scenario import Scenario
 from gvlstress.supervisor import amplifiers, delays
 from gvlstress.supervisor.chaos import Perturber

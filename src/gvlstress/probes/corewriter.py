@@ -36,6 +36,7 @@ from typing import BinaryIO
 from gvlstress import __version__
 from gvlstress.model.cores import KeptCore
 from gvlstress.probes import elfcore, tools
+from gvlstress.probes.coremaps import Mapping, choose, dumpable, parse_smaps, runs
 from gvlstress.system.redact import redact_argv, redact_path
 from gvlstress.system.threadstop import PTRACE_GETFPREGS, ThreadStopper
 
@@ -44,104 +45,9 @@ LIMIT_DEFAULT = 256 * 2**20
 TIMEOUT_S = 60.0
 WRITER_VAR = "GVLSTRESS_CORE_WRITER"
 CHUNK = 1 << 20
-MERGE_GAP = 16 * elfcore.PAGE
-"""Absent pages between two present runs written as zeros (cheap) rather than split."""
 LEVEL = 1
 """gzip level: a fixture worker's 16 MB became 2.7 MB in 0.6 s here (level 6: 2.3 MB in 1.9 s;
 lzma: 1.7 MB in 2.5 s, and pystack reads gzip itself). Compressed after the worker is let go."""
-_SKIP_PATHS = ("[vvar]", "[vvar_vclock]", "[vsyscall]")
-
-
-@dataclass(frozen=True)
-class Mapping:
-    """One line of ``/proc/PID/smaps`` with its VmFlags."""
-
-    start: int
-    end: int
-    perms: str
-    offset: int
-    path: str
-    flags: frozenset[str] = frozenset()
-
-    @property
-    def file_backed(self) -> bool:
-        return self.path.startswith("/") and not self.path.startswith(("/dev/zero", "/SYSV"))
-
-    @property
-    def size(self) -> int:
-        return self.end - self.start
-
-
-def parse_smaps(text: str) -> list[Mapping]:
-    """Mappings (with their VmFlags) from a ``/proc/PID/smaps`` text."""
-    out: list[Mapping] = []
-    for line in text.splitlines():
-        head = line.split(None, 5)
-        if len(head) >= 5 and "-" in head[0] and len(head[1]) == 4:
-            lo, _, hi = head[0].partition("-")
-            try:
-                out.append(
-                    Mapping(
-                        int(lo, 16),
-                        int(hi, 16),
-                        head[1],
-                        int(head[2], 16),
-                        head[5].strip() if len(head) > 5 else "",
-                    )
-                )
-            except ValueError:
-                continue
-        elif line.startswith("VmFlags:") and out:
-            last = out[-1]
-            out[-1] = Mapping(
-                last.start, last.end, last.perms, last.offset, last.path, frozenset(line.split()[1:])
-            )
-    return out
-
-
-def dumpable(m: Mapping) -> bool:
-    """What the kernel itself would consider: readable, not a device's I/O memory, not marked
-    'do not dump', not the kernel's own pages."""
-    if "r" not in m.perms or m.path in _SKIP_PATHS or {"io", "dd"} & m.flags:
-        return False
-    return not (m.path.startswith("/dev/") and not m.path.startswith("/dev/shm/"))
-
-
-def runs(present: list[bool], start: int) -> list[tuple[int, int]]:
-    """Address ranges of present pages, gaps shorter than MERGE_GAP bridged."""
-    out: list[tuple[int, int]] = []
-    for i, here in enumerate(present):
-        if not here:
-            continue
-        lo = start + i * elfcore.PAGE
-        if out and lo - out[-1][1] < MERGE_GAP:
-            out[-1] = (out[-1][0], lo + elfcore.PAGE)
-        else:
-            out.append((lo, lo + elfcore.PAGE))
-    return out
-
-
-def choose(
-    maps: list[Mapping], pieces: dict[Mapping, list[tuple[int, int]]], stack_ptrs: set[int], limit: int
-) -> tuple[list[tuple[Mapping, int, int]], int]:
-    """The ranges to save and the bytes the bound leaves out: thread stacks first, then small
-    before large (interpreter state, arenas, module data before a batch's buffers)."""
-
-    def rank(m: Mapping) -> tuple[int, int]:
-        stack = any(m.start <= sp < m.end for sp in stack_ptrs) or m.path in ("[stack]", "[vdso]")
-        return (0 if stack else 1, m.size)
-
-    chosen: list[tuple[Mapping, int, int]] = []
-    used = left = 0
-    for m in sorted((m for m in maps if pieces.get(m)), key=rank):
-        for lo, hi in pieces[m]:
-            take = max(0, min(hi - lo, limit - used))
-            take -= take % elfcore.PAGE
-            if take:
-                chosen.append((m, lo, lo + take))
-                used += take
-            left += hi - lo - take
-    return sorted(chosen, key=lambda c: c[1]), left
 
 
 def _present(pid: int, maps: list[Mapping]) -> dict[Mapping, list[tuple[int, int]]]:
