@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gvlstress.probes import progress as counters
-from gvlstress.pytest_plugin import stall_for
+from gvlstress.pytest_watch import stall_for
 from gvlstress.supervisor.watching import look_due
 from gvlstress.system.watchdog import GROUP_POLL_S, POLL_S, Trees
 

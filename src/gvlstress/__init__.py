@@ -28,6 +28,8 @@ Modules (one line each, from their docstrings):
   native stack tools.
 - `pytest_plugin`: pytest plugin (entry point ``pytest11``): stress runs in a project's CI slow
   tier.
+- `pytest_watch`: pytest's side of the watchdog on every test (``--gvlstress-watch``): the
+  helper process (`gvlstress.api.watch_tests`) that watches pytest's tree...
 - `reporters`: Reporters: the only code that formats results (the console, Markdown, JSON,
   JUnit, raw dumps).
 - `scenario`: Scenarios: a frozen description of a run, from a TOML file with CLI overrides on
