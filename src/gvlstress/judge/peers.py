@@ -233,11 +233,14 @@ def _no_peer(
                 shape.pattern, shape.hint, (*lines, *shape.evidence)
             )
     channel = channel_frame(capture, p.tid)
-    if any(e.own for e in found) and not (down or channel):
+    view = capture.thread(p.tid) if capture is not None else None
+    bare = view is not None and view.python is not None and bool(view.python.frames)
+    if any(e.own for e in found) and not (down or channel) and (bare or not dead):
         # it holds the other end itself and nothing says an answer was due from another process
-        # (no teardown, not multiprocessing's channel; a child that died was to answer only by
-        # exiting, which cannot end a wait the waiter holds open itself): a self-pipe a signal
-        # handler writes is idle, and with no such handler it waits for itself (`judge.cycles`)
+        # (no teardown; its Python stack shows no multiprocessing channel; a child that died was
+        # to answer only by exiting, which cannot end a wait the waiter holds open itself): a
+        # self-pipe a signal handler writes is idle, and with no such handler it waits for
+        # itself (`judge.cycles`); with no Python stack to tell, a dead child is the peer gone
         return None
     if channel and not (dead or down):
         lines.append(
