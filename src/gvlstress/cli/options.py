@@ -9,12 +9,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from gvlstress.campaign import stats
-from gvlstress.campaign.shrink import MAX_RATIO
 from gvlstress.cli.terminal import interrupted_code
 from gvlstress.errors import ExitCode, UsageError
-from gvlstress.model import RunResult, Verdict
+from gvlstress.model.verdicts import Verdict
 from gvlstress.scenario import KILL_WORKER, START_METHODS, Scenario, resolve
+
+if TYPE_CHECKING:  # what runs a command is imported where it runs: `--help` needs none of it
+    from gvlstress.campaign import stats
+    from gvlstress.model import RunResult
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -249,6 +251,8 @@ def _sprt(text: str, alpha: float, beta: float) -> stats.Sprt:
     """'0.001,0.02' -> the SPRT of those rates (a bad pair is a usage error)."""
     try:
         p0, p1 = (float(x) for x in text.split(","))
+        from gvlstress.campaign import stats  # here: only hunt --sequential needs it
+
         return stats.Sprt(p0, p1, alpha, beta)
     except ValueError as exc:
         raise UsageError(
@@ -312,6 +316,8 @@ class _Ratio(_FloatParam):
             x = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number", param, ctx)
+        from gvlstress.campaign.shrink import MAX_RATIO  # here: a command's --help needs none of it
+
         if not 1 < x <= MAX_RATIO:  # False for NaN too
             self.fail(f"{value!r} is not above 1 and at most {MAX_RATIO:g}", param, ctx)
         return x
