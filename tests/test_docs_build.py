@@ -143,10 +143,11 @@ def _tagged(tag: str) -> list[int]:
         if entry.isdigit():
             try:
                 env = Path(f"/proc/{entry}/environ").read_bytes()
-                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+                # bytes: a process's name may be anything (another test's hostile comm)
+                state = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
             except (OSError, IndexError):
                 continue
-            if f"GVLSTRESS_TOUR={tag}".encode() in env.split(b"\0") and state != "Z":
+            if f"GVLSTRESS_TOUR={tag}".encode() in env.split(b"\0") and state != b"Z":
                 out.append(int(entry))
     return out
 
