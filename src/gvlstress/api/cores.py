@@ -21,7 +21,6 @@ from gvlstress.api.inspecting import write_inspected
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.explain import explain
-from gvlstress.judge.verdict import INSPECT_VERDICT
 from gvlstress.look.core import look_at_core
 from gvlstress.model import Inspected, InspectResult
 from gvlstress.model.cores import CoreSource
@@ -88,8 +87,8 @@ def inspect_core(
             ) from None
         exe = _program(core, executable, corefile.program(raw), found.files)
         seen = look_at_core(raw, found, exe)
-    verdict = seen.judged[found.pid]
-    finding, named = verdict.finding, verdict.named
+    judged = seen.judged[found.pid]
+    finding, named = judged.finding, judged.named
     cap = seen.look.processes[found.pid].capture
     why = "no capture" if cap is None else cap.native.error
     if cap is None or not cap.native.ok:  # registers alone would say "stalled": never a clean bill of health
@@ -101,9 +100,7 @@ def inspect_core(
             if missing
             else "pass --exe with the interpreter the process ran (the same build)",
         )
-    diagnosis = explain(
-        INSPECT_VERDICT[finding.kind], finding, cap, HOW, named=named, waitfor=verdict.waitfor
-    )
+    diagnosis = explain(judged.verdict, finding, cap, HOW, named=named, waitfor=judged.waitfor)
     run_dir = new_run_dir(report_dir, f"core-{found.pid}", started)
     source = CoreSource(
         core=redact_path(str(core)),
