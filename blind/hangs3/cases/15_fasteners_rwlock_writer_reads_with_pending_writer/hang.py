@@ -1,0 +1,36 @@
+# harlowja/fasteners#86 (Potential deadlock in ReaderWriterLock): a thread that holds the write lock
+# takes a (reentrant) read lock while another thread is a pending writer: the read lock waits for the
+# pending writer, the pending writer waits for the write lock held by the first thread.
+# fasteners 0.16.3 on CPython 3.10.13. Made deterministic: the first thread asks for the read lock
+# only once the second thread is queued as a pending writer.
+import threading
+import time
+import fasteners
+
+lock = fasteners.ReaderWriterLock()
+holding = threading.Event()
+
+
+def thread2():
+    holding.wait()
+    with lock.write_lock():
+        print("thread2 got the write lock", flush=True)
+
+
+def thread1():
+    with lock.write_lock():
+        holding.set()
+        while not lock.has_pending_writers:      # handshake: thread2 is queued
+            time.sleep(0.01)
+        print("ready", flush=True)
+        with lock.read_lock():                   # waits for the pending writer
+            print("thread1 got the read lock", flush=True)
+
+
+t2 = threading.Thread(target=thread2, name="thread2")
+t1 = threading.Thread(target=thread1, name="thread1")
+t2.start()
+t1.start()
+t1.join()
+t2.join()
+print("done")

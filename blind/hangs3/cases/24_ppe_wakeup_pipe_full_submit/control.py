@@ -1,0 +1,37 @@
+# Control: the same program on CPython 3.11.7 (fix of PR #108513: the manager thread clears the wake-up
+# pipe without taking shutdown_lock); submit() resumes, the rest is cancelled, it ends.
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import process
+
+MAIN_TID = threading.get_native_id()
+submitting = [True]
+_run = process._ExecutorManagerThread.run
+
+
+def delayed_run(self):
+    # handshake through /proc: wait until the main thread sits in write() (syscall 1), or has finished submitting
+    while submitting[0]:
+        with open(f"/proc/self/task/{MAIN_TID}/syscall") as f:
+            if f.read().split()[0] == "1":
+                break
+        time.sleep(0.01)
+    print("ready", flush=True)
+    _run(self)
+
+
+process._ExecutorManagerThread.run = delayed_run
+
+
+def task(i):
+    return i
+
+
+if __name__ == "__main__":
+    ex = ProcessPoolExecutor(max_workers=1)
+    futs = [ex.submit(task, i) for i in range(40000)]     # 4-byte wake-ups: a 64 KiB pipe holds 16384
+    submitting[0] = False
+    print("submitted", len(futs), flush=True)
+    ex.shutdown(wait=True, cancel_futures=True)
+    print("done")
