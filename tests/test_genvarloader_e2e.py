@@ -110,7 +110,11 @@ def test_036_wedges_its_executor_when_a_worker_dies_sending_a_big_result(
     (wave,) = run["waves"]
     assert wave["detected_by"] == "wedge"
     assert {w["diagnosis"]["pattern"] for w in wave["workers"]} == {names.EXECUTOR_WEDGED}
-    assert sorted(w["verdict"] for w in wave["workers"]) == ["crash", "deadlock", "deadlock"]
+    # the dead worker crashed; each sibling either finished its share and blocked on the dead
+    # worker's lock (deadlock) or was still at work when the wedge ended the wave (cancelled)
+    verdicts = sorted(w["verdict"] for w in wave["workers"])
+    assert verdicts.count("crash") == 1, verdicts
+    assert set(verdicts) - {"crash"} <= {"deadlock", "cancelled"}, verdicts
     assert {w["target_info"].get("genvarloader") for w in wave["workers"] if w["target_info"]} <= {OLD}
 
 
