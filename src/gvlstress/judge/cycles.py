@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from gvlstress.judge import names
 from gvlstress.judge.otherend import ends
-from gvlstress.judge.threads import WAKING_SIGNALS, WRITES, caught_signals, waits_forever
+from gvlstress.judge.threads import WAKING_SIGNALS, WRITES, caught_signals, private_futex, waits_forever
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import Relatives, Wiring
@@ -210,7 +210,7 @@ def _self_wait(
         return None
     if caught_signals(f, (*WAKING_SIGNALS, signal.SIGCHLD)):
         return None
-    if any(t.wait and t.wait.kind is WaitKind.LOCK and not _private(t) for t in f.threads):
+    if any(t.wait and t.wait.kind is WaitKind.LOCK and not private_futex(t) for t in f.threads):
         return None  # a futex in shared memory: another process may wake it (a multiprocessing lock)
     locked = any(t.wait and t.wait.kind is WaitKind.FILE_LOCK for t in f.threads)
     inet = all(s.inet for s in steps if s.fd)
@@ -252,11 +252,6 @@ def _self_wait(
     )
     reason = "waits on a descriptor whose other end only it holds"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match
-
-
-def _private(t: ThreadDelta) -> bool:
-    """The thread's futex wait is process-private (FUTEX_PRIVATE_FLAG in its op)."""
-    return len(t.args) > 1 and bool(t.args[1] & 128)
 
 
 def _comm(f: ProbeFinding) -> str:

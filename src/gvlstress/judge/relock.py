@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gvlstress.judge import names
-from gvlstress.judge.threads import WAKING_SIGNALS, caught_signals, retries
+from gvlstress.judge.threads import WAKING_SIGNALS, caught_signals, private_futex, retries
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import OpenFile, Wiring
 
@@ -96,6 +96,4 @@ def _lockish(name: str) -> bool:
 def _stuck(t: ThreadDelta) -> bool:
     """Parked in a wait only this process's own threads could end (a private futex)."""
     w = t.wait
-    return bool(
-        t.parked and w is not None and w.kind is WaitKind.LOCK and len(t.args) > 1 and t.args[1] & 128
-    )
+    return bool(t.parked and w is not None and w.kind is WaitKind.LOCK and private_futex(t))

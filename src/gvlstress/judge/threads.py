@@ -243,3 +243,9 @@ def caught_signals(f: ProbeFinding, signals: tuple[signal.Signals, ...] = WAKING
     """The names of `signals` the process catches (its ``SigCgt`` at the last sample)."""
     sigcgt = f.samples[-1].sigcgt if f.samples else 0
     return [signal.Signals(s).name for s in signals if sigcgt & (1 << (s - 1))]
+
+
+def private_futex(t: ThreadDelta) -> bool:
+    """The thread's futex wait is process-private (FUTEX_PRIVATE_FLAG in its op): only a thread of
+    its own process can wake it (a multiprocessing lock in shared memory is not private)."""
+    return len(t.args) > 1 and bool(t.args[1] & 128)
