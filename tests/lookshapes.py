@@ -33,6 +33,8 @@ from gvlstress.probes.procfs import parse_syscall_args
 
 WINDOW = 2.0
 LOCK = "202 0x{addr:x} 0x189 0x0 0x0 0x0 0xffffffff 0x7f0 0x7f1"
+MUTEX = "202 0x{addr:x} 0x80 0x2 0x0 0x0 0xffffffff 0x7f0 0x7f1"
+"""A plain pthread mutex's lock wait: FUTEX_WAIT_PRIVATE on the value 2."""
 SHARED_LOCK = "202 0x{addr:x} 0x109 0x0 0x0 0x0 0xffffffff 0x7f0 0x7f1"
 TIMED = "202 0x{addr:x} 0x189 0x0 0x7ffd00001000 0x0 0xffffffff 0x7f0 0x7f1"
 READ = "0 0x{fd:x} 0x7f2e180d68d0 0x4 0x0 0x0 0x0 0x7f0 0x7f1"
@@ -81,6 +83,10 @@ class Th:
     """A semop wait's System V semaphore (value, last operator)."""
     holder: int | None = None
     """A file-lock wait's holder (/proc/locks: the pid, -1 for an OFD lock)."""
+    owner: int | None = None
+    """A pthread mutex wait's owner thread (glibc's owner field, `probes.mutexes`)."""
+    owner_pid: int | None = None
+    """That thread's process (0: no such thread any more)."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +150,8 @@ def proc_sample(p: Proc, second: bool) -> ProcSample:
                 sleep_left_s=t.left_s,
                 sysv=t.sysv,
                 lock_holder=t.holder,
+                mutex_owner=t.owner,
+                mutex_owner_pid=t.owner_pid,
             )
         )
     return ProcSample(p.pid, WINDOW if second else 0.0, tuple(threads), p.sigcgt)

@@ -201,7 +201,14 @@ def test_an_idle_process_pool_tree_is_idle_throughout(report_dir: Path, workers:
 
 @pytest.mark.parametrize(
     "name",
-    ["mp_lock_live_holder", "pool_recycle", "queue_empty_producer", "loop_sleep", "loop_slow_peer"],
+    [
+        "mp_lock_live_holder",
+        "pool_recycle",
+        "queue_empty_producer",
+        "loop_sleep",
+        "loop_slow_peer",
+        "native_mutex_busy_holder",
+    ],
 )
 def test_the_look_alikes_of_the_issue_36_mechanisms_are_never_hangs(report_dir: Path, name: str) -> None:
     # GIVEN a healthy process tree that looks like a dead lock holder (the holder is alive and
@@ -327,7 +334,7 @@ def test_python_level_deadlocks_are_named_with_their_lines(
 def test_a_closed_wait_set_no_shape_names_is_still_a_hang(report_dir: Path) -> None:
     """Nothing outside the process can end the wait and the CPU is flat: exit 1, 'unrecognised'
     (a script must not read a permanent hang as fine)."""
-    with shape("native_relock") as (proc, _):
+    with shape("native_cond_forever") as (proc, _):
         code, data = inspect(proc.pid, report_dir)
     d = the(data, proc.pid)["diagnosis"]
     assert (code, d["verdict"], d["pattern"]) == (

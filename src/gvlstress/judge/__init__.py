@@ -18,6 +18,7 @@ Modules (one line each, from their docstrings):
 - `frames`: How stacks and thread ids are written short for a reader: recursion folded, generic
   arguments cut, runs of thread ids spanned (pure; the full...
 - `loops`: Event loops (pure): what one look can and cannot tell of an asyncio loop that waits.
+- `mutexes`: Waits on pthread mutexes followed to their owners (pure).
 - `names`: The names of the failure patterns, their remediation hints, and a match's shape:
   shared by the native shapes (`patterns`) and the Python-level...
 - `otherend`: The other end of a descriptor a thread waits on (pure): who holds it (the other

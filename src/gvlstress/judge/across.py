@@ -23,6 +23,7 @@ from gvlstress.judge.cycles import find_cycles
 from gvlstress.judge.ends import wait_chains
 from gvlstress.judge.forks import judge_forks
 from gvlstress.judge.loops import judge_loop
+from gvlstress.judge.mutexes import judge_mutex
 from gvlstress.judge.names import CLOSED_WAIT, JOIN_BLOCKED, LOST_WAKEUP, Match
 from gvlstress.judge.peers import judge_peer
 from gvlstress.judge.pools import behind_workers, judge_pool
@@ -101,6 +102,7 @@ rule has nothing to say."""
 
 
 RULES: list[Rule] = [
+    lambda f, cap, origin, wiring, others, rel: judge_mutex(f, cap, wiring),
     lambda f, cap, origin, wiring, others, rel: judge_spins(f, cap, origin, wiring),
     lambda f, cap, origin, wiring, others, rel: judge_forks(f, cap, origin, wiring),
     lambda f, cap, origin, wiring, others, rel: (

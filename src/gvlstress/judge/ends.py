@@ -55,6 +55,7 @@ END_OF: dict[str, End] = {
             names.DEAD_LOCK_HOLDER,
             names.RESPAWN_LOOP,
             names.FEEDER_DROPPED,
+            names.MUTEX_OWNER_GONE,
         ),
         End.GONE,
     ),

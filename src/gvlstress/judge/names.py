@@ -46,8 +46,12 @@ FOREVER_PARTY = "waits for a process that itself waits forever"
 SELF_LOCK = "a thread waits for what it holds itself (its own code re-entered)"
 LOOP_SELF_WAIT = "an event loop's thread blocks on work only its own loop would run"
 SELF_FD = "a process waits on a pipe, socket or file lock whose other end only it holds"
+MUTEX_OWNER_GONE = "a thread exited holding a mutex"
 
 HINTS = {
+    MUTEX_OWNER_GONE: "a thread that ends (returns, pthread_exit, an exception or a longjmp past the unlock, a "
+    "cancelled thread) without unlocking a mutex leaves it locked for good, and every later lock waits: "
+    "unlock on every path (a guard object, `with`), or make the mutex robust so the next locker is told",
     SELF_FD: "the waiter holds the other end itself, so nothing else can write, close or unlock it: a "
     "pipe's write end a parent kept after fork (close it before reading for EOF), both ends of a pipe a "
     "child inherited as its stdin (close_fds=True; pass only the ends you mean to), a second open of a "
@@ -177,6 +181,8 @@ HINTS = {
 
 
 SIGNS = {
+    MUTEX_OWNER_GONE: "a thread parked in a pthread mutex's lock wait, and the mutex's owner field (glibc "
+    "records the thread that locked it) names a thread that no longer exists",
     DEAD_LOCK_HOLDER: "processes wait, untimed, on one shared futex in a /dev/shm semaphore (value 0) and no "
     "live process mapping it can be its holder: the one whose place it is (a pool worker reading the task "
     "pipe, a consumer inside Queue.get) is gone, and bytes wait unread in the pipe the lock guards",
@@ -193,7 +199,8 @@ SIGNS = {
     "rayon_core::sleep, and a caller waits in LockLatch::wait_and_reset",
     LOCK_ACROSS: "pool threads wait on one mutex (Mutex::lock_contended); a thread not waiting for it waits in "
     "the rayon latch for those very jobs",
-    LOCK_ORDER: "threads wait on two or more different mutexes",
+    LOCK_ORDER: "threads wait on two or more different mutexes; where the mutexes are glibc's, each one's owner "
+    "field names a thread that waits for the next mutex, round to the first (the cycle is stated)",
     GIL_HELD: "the GIL's owner (py-spy owns_gil) waits in the rayon latch while pool threads wait in take_gil / "
     "PyGILState_Ensure",
     FORK_AFTER_INIT: "a fork that never exec'd waits for a pool none of whose threads exists in it (no rayon "
@@ -248,7 +255,8 @@ SIGNS = {
     "handler of a waking signal), followed to it even outside the job's tree",
     SELF_LOCK: "the one blocked thread (a lock acquire, a Condition or queue wait) waits under a function that "
     "appears again further down its own stack (re-entered through a signal handler, a finalizer, a callback, a "
-    "redirect), and no other thread could end the wait",
+    "redirect), and no other thread could end the wait; or a thread waits to lock a glibc pthread mutex whose "
+    "owner field names that same thread",
     SELF_FD: "with --tree or across processes: every thread of the process is parked with no CPU in a read, "
     "write or file-lock wait whose other end only the process itself holds (or on a lock of its own), with "
     "no handler of a waking signal (SIGCHLD included) that could write or release it",
@@ -272,6 +280,7 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
             SIGNAL_HANDLER_LOCK,
             SELF_LOCK,
             EXIT_HANG,
+            MUTEX_OWNER_GONE,
         ),
     ),
     (

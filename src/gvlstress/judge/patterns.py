@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from gvlstress.judge import runtimes, vocab
 from gvlstress.judge.finalize import exit_destructor
 from gvlstress.judge.frames import tids
+from gvlstress.judge.mutexes import mutex_match
 from gvlstress.judge.names import (
     CLOSED_WAIT,
     FORK_AFTER_INIT,
@@ -48,6 +49,9 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
     Absence is claimed only from a complete view: "no pool thread" needs the native tool to have
     seen every thread, so a missing native view never reads as "fork after pool start".
     """
+    exact = mutex_match(finding) if finding is not None else None
+    if exact is not None:  # the mutexes' owner fields say who holds what: no shape to guess
+        return exact
     if capture is None or not any(t.native or t.python for t in capture.threads):
         return None
     pid = capture.pid

@@ -119,6 +119,8 @@ def thread_deltas(first: ProcSample, second: ProcSample) -> tuple[ThreadDelta, .
             args=w.args,
             fd_target=w.fd_target,
             lock_holder=w.lock_holder,
+            mutex_owner=w.mutex_owner,
+            mutex_owner_pid=w.mutex_owner_pid,
             sleep_left_s=w.sleep_left_s,
             sysv=w.sysv,
             watched=w.watched,

@@ -69,7 +69,14 @@ def classify(t: ThreadDelta, window_s: float = 0.5) -> Wait:
                 WaitKind.TIMED, name, f"timed futex wait on {t.futex_addr or 0:#x}", addr=t.futex_addr
             )
         what = "no timeout" if not timed else f"re-waiting {rate:.0f}x/s, like a GIL waiter"
-        return Wait(WaitKind.LOCK, name, f"futex {t.futex_addr or 0:#x} ({what})", addr=t.futex_addr)
+        return Wait(
+            WaitKind.LOCK,
+            name,
+            f"futex {t.futex_addr or 0:#x} ({what}{_held_by(t)})",
+            addr=t.futex_addr,
+            owner=t.mutex_owner,
+            owner_pid=t.mutex_owner_pid,
+        )
     if name in FILE_LOCK_SYSCALLS and t.args:
         target = f" ({t.fd_target})" if t.fd_target else ""
         holder = (
@@ -137,3 +144,15 @@ def _left(seconds: float) -> str:
         years = seconds / (365.25 * 86400)
         return f"forever: {years:.3g} years left" if years < 1e6 else f"forever: {years:.2e} years left"
     return f"at most {seconds:.0f} s left"
+
+
+def _held_by(t: ThreadDelta) -> str:
+    """Who holds the pthread mutex a lock wait is on, as glibc's owner field names it."""
+    owner, pid = t.mutex_owner, t.mutex_owner_pid
+    if owner is None:
+        return ""
+    if owner == t.tid:
+        return "; a pthread mutex this thread holds itself"
+    if pid == 0:
+        return f"; a pthread mutex held by thread {owner}, which has exited"
+    return f"; a pthread mutex held by thread {owner}" + (f" of pid {pid}" if pid else "")

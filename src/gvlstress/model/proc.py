@@ -51,6 +51,10 @@ class ThreadSample:
     queued_ns: int | None = None
     """Time spent runnable but waiting for a CPU (``schedstat``'s second field): a spinner on a
     loaded host gets little CPU, but is runnable all the time."""
+    mutex_owner: int | None = None
+    """A wait to lock a glibc pthread mutex: the thread id its owner field names (probes.mutexes)."""
+    mutex_owner_pid: int | None = None
+    """That thread's process; 0 when no such thread exists any more (it exited holding it)."""
 
     @property
     def ticks(self) -> int:
@@ -139,6 +143,10 @@ class Wait:
     """A sleep: the seconds its timer has left at most (None: unknown)."""
     sem: SysvSem | None = None
     """A System V semaphore wait: which, its value, its last operator."""
+    owner: int | None = None
+    """A pthread mutex's lock wait: the thread that holds it (glibc's owner field)."""
+    owner_pid: int | None = None
+    """That thread's process (0: the thread exited holding the mutex)."""
 
     @property
     def forever(self) -> bool:
@@ -183,6 +191,9 @@ class ThreadDelta:
     """A sleep's timer: seconds left at most (see ThreadSample)."""
     sysv: SysvSem | None = None
     """A semop wait's semaphore (see ThreadSample)."""
+    mutex_owner: int | None = None
+    """A pthread mutex's lock wait: its owner's thread id (see ThreadSample)."""
+    mutex_owner_pid: int | None = None
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ Modules (one line each, from their docstrings):
   replacing workers shows as children that come and go between...
 - `linematch`: ``--progress-regex`` matched in a process of its own, each line within a time
   bound.
+- `mutexes`: Who holds the pthread mutex a thread waits on: glibc writes its owner's thread id
+  into it.
 - `native`: Native stacks of every thread, including rayon's pool threads that py-spy cannot
   see.
 - `procfs`: Per-thread facts from ``/proc/PID/task/TID``: state, wchan, syscall + futex address,

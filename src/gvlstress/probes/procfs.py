@@ -23,6 +23,7 @@ from gvlstress.model.syscalls import (
     syscall_name,
 )
 from gvlstress.probes.filelocks import lock_holder
+from gvlstress.probes.mutexes import mutex_owner, owner_pid
 from gvlstress.probes.sleeps import SLEEPS, sleep_left
 from gvlstress.probes.sysv import semaphore
 from gvlstress.system.redact import redact_path, redact_text
@@ -173,6 +174,7 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
             holder = lock_holder(fd, int(task_dir.parent.parent.name))
     left = sleep_left(task_dir.parent.parent / "mem", name, args) if name in SLEEPS and args else None
     sem = semaphore(task_dir.parent.parent / "mem", args) if name in ("semop", "semtimedop") else None
+    owner = mutex_owner(int(task_dir.parent.parent.name), args) if addr is not None else None
     return ThreadSample(
         tid=int(task_dir.name),
         comm=redact_text(comm),
@@ -197,6 +199,8 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         watched=watched,
         sleep_left_s=left,
         sysv=sem,
+        mutex_owner=owner,
+        mutex_owner_pid=None if owner is None else owner_pid(owner),
     )
 
 

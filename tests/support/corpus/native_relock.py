@@ -1,9 +1,9 @@
 """Shape: a thread that locks a plain (non-recursive) pthread mutex it already holds.
 
-Why it matters: a closed wait set no named shape explains (one thread, an untimed private
-futex, flat CPU, nothing outside the process can end it): a permanent hang that `inspect` must
-exit 1 on, named "unrecognised". A helper thread checks (/proc, bounded) that main is in the
-futex wait, prints `ready`, and exits.
+Why it matters: one thread, an untimed private futex, flat CPU, nothing outside the process can
+end it; the mutex's owner field (glibc records who locked it) names the waiting thread itself,
+so the hang is a self-wait and is named so. A helper thread checks (/proc, bounded) that main is
+in the futex wait, prints `ready`, and exits.
 """
 
 # ruff: noqa: T201  (printing `ready` is the protocol)
