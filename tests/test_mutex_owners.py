@@ -216,3 +216,29 @@ def test_a_mutex_wait_is_followed_to_its_owner(
     threads: tuple[Th, ...], expected: tuple[ProbeKind, str | None, End | None]
 ) -> None:
     assert _judged(*threads) == expected
+
+
+SHARED_MUTEX = "202 0x{addr:x} 0x0 0x{word:x} 0x0 0x0 0xffffffff 0x7f0 0x7f1"
+"""A robust process-shared mutex's lock wait (no FUTEX_PRIVATE_FLAG; the word is the owner's id)."""
+Q = 600
+
+
+@pytest.mark.parametrize(
+    ("b_thread", "expected"),
+    [
+        pytest.param(
+            Th(Q, SHARED_MUTEX.format(addr=M2, word=P | 1 << 31), owner=P, owner_pid=P),
+            (ProbeKind.DEADLOCK, names.WAIT_CYCLE),
+            id="each process waits for a shared mutex the other's thread holds",
+        ),
+        pytest.param(
+            Th(Q, SLEEP), (ProbeKind.STALLED, None), id="look-alike: the other holds it and sleeps (no alarm)"
+        ),
+    ],
+)
+def test_a_shared_mutex_is_followed_to_the_process_that_holds_it(
+    b_thread: Th, expected: tuple[ProbeKind, str | None]
+) -> None:
+    a = Proc(P, (Th(P, SHARED_MUTEX.format(addr=M1, word=Q | 1 << 31), owner=Q, owner_pid=Q),))
+    j = World((a, Proc(Q, (b_thread,), parent=P))).judged()[P]
+    assert (j.finding.kind, j.named.pattern if j.named else None) == expected

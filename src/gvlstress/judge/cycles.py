@@ -92,6 +92,8 @@ def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Ste
     if w is None or not t.parked:
         return None
     if w.kind is WaitKind.LOCK:
+        if w.owner_pid:  # a mutex names its owner: a mutex in shared memory may be another's
+            return Step(pid, t.tid, w.detail, frozenset({w.owner_pid}))
         return Step(pid, t.tid, w.detail, frozenset({pid}))
     if w.kind is WaitKind.CHILD:
         kids = {c for c, p in relatives.parents.items() if p == pid}
