@@ -97,6 +97,8 @@ HANGS = [
             ("native_relock", names.SELF_LOCK),
             ("native_mutex_cycle", names.LOCK_ORDER),
             ("native_mutex_orphan", names.MUTEX_OWNER_GONE),
+            ("tcp_self_call", names.SELF_FD),
+            ("tcp_accept_cycle", names.WAIT_CYCLE),
             ("native_exit_join", names.EXIT_DESTRUCTOR),
             ("pipe_cycle", names.PIPE_CYCLE),
             ("pool_wedged", names.EXECUTOR_WEDGED),

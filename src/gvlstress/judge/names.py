@@ -56,7 +56,8 @@ HINTS = {
     "pipe's write end a parent kept after fork (close it before reading for EOF), both ends of a pipe a "
     "child inherited as its stdin (close_fds=True; pass only the ends you mean to), a second open of a "
     "file the process has already locked with flock (lock a file once per process: reuse the lock "
-    "object); close or release your own copy before you wait",
+    "object), a request to a server whose only serving thread is the one waiting (its own URL from inside a "
+    "handler: serve with threads, or call the handler directly); close or release your own copy before you wait",
     DEAD_LOCK_HOLDER: "a multiprocessing Lock or Queue lock is a POSIX semaphore, which has no owner: a "
     "process killed while it holds one (SIGKILL, the OOM killer, Process.terminate() of a worker waiting "
     "in Queue.get or a Pool worker waiting for a task) never releases it, and every process waiting on it "
@@ -258,7 +259,8 @@ SIGNS = {
     "redirect), and no other thread could end the wait; or a thread waits to lock a glibc pthread mutex whose "
     "owner field names that same thread",
     SELF_FD: "with --tree or across processes: every thread of the process is parked with no CPU in a read, "
-    "write or file-lock wait whose other end only the process itself holds (or on a lock of its own), with "
+    "write or file-lock wait whose other end only the process itself holds (a TCP connection not accepted "
+    "yet: the listener whose queue it waits in; or on a lock of its own), with "
     "no handler of a waking signal (SIGCHLD included) that could write or release it",
     LOOP_SELF_WAIT: "a thread running an asyncio event loop (its run_forever/_run_once frames below) blocks "
     "in an untimed wait (a Future's result, a Condition, a lock) and no other thread could end it",

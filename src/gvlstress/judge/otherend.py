@@ -34,6 +34,13 @@ class End:
     words: str = ""
 
 
+def _queued(ino: int, wiring: Wiring) -> bool:
+    """Socket `ino`'s other side is a connection still in a listener's accept queue."""
+    ep = wiring.sockets.get(ino)
+    peer = wiring.sockets.get(ep.peer) if ep is not None and ep.peer is not None else None
+    return peer is not None and peer.pending is not None
+
+
 def _socket_end(ino: int, wiring: Wiring, pid: int) -> tuple[str | None, tuple[Holder, ...] | None, str]:
     """(why it can end from outside, holders of its peer, words) for socket inode `ino`."""
     ep: Endpoint | None = wiring.sockets.get(ino)
@@ -47,6 +54,17 @@ def _socket_end(ino: int, wiring: Wiring, pid: int) -> tuple[str | None, tuple[H
             if ep.state in ("ESTABLISHED", "SYN_SENT", "SYN_RECV"):
                 return f"its peer {ep.remote} is not a socket of this host", None, where
             return None, (), where
+        queued = wiring.sockets.get(ep.peer)
+        if queued is not None and queued.pending is not None:  # not accepted yet: the listener's
+            listening = wiring.sockets.get(queued.pending)
+            at = listening.local if listening is not None else "its port"
+            return (
+                None,
+                wiring.holders.get(f"socket:[{queued.pending}]"),
+                f"{where}, not accepted yet: it waits in the accept queue of the socket listening on {at}",
+            )
+        if queued is not None and queued.inode < 0:
+            return "a connection not accepted yet by a listener this look cannot see", None, where
         return None, wiring.holders.get(f"socket:[{ep.peer}]"), where
     if ep.peer is None:
         return None, (), f"unix socket:[{ino}] ({ep.state}, no peer)"
@@ -95,6 +113,8 @@ def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
             return End(
                 target, (), own, "a socket whose holders may hide in processes this look cannot read", words
             )
+        if _queued(ino, wiring):  # the holders are the listener's: whoever accepts it
+            return End(target, others, own, None, f"{words}, which {holders} can accept")
         return End(target, others, own, None, f"{words}, its other end held by {holders}")
     masters = (
         wiring.holders.get(pty_master(target[len(PTY_SLAVE) :])) if target.startswith(PTY_SLAVE) else None

@@ -54,6 +54,9 @@ class Endpoint:
     """Bytes written and not yet acknowledged (TCP), or queued to the peer (unix)."""
     listener: bool = False
     """A listening socket: anyone may connect, so a wait on it ends from outside."""
+    pending: int | None = None
+    """A connection not accepted yet (no process holds it): the inode of the listening socket
+    whose accept queue it waits in, where this host has it. Its inode is a stand-in (< 0)."""
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import socket
 import struct
 import termios
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from gvlstress.model.wiring import PTY_SLAVE, Endpoint, Holder, OpenFile, Wiring, pty_master
@@ -141,7 +142,7 @@ def _addr(hexaddr: str, family: str) -> str:
 
 def parse_tcp(text: str, family: str = "tcp") -> tuple[Endpoint, ...]:
     """``/proc/net/tcp`` (or tcp6): one Endpoint per socket with an inode; junk lines skipped."""
-    out = []
+    out: list[Endpoint] = []
     for line in text.splitlines()[1:]:
         parts = line.split()
         if len(parts) < 10:
@@ -155,9 +156,32 @@ def parse_tcp(text: str, family: str = "tcp") -> tuple[Endpoint, ...]:
         except (ValueError, OSError):
             continue
         if inode == 0:
-            continue  # TIME_WAIT and friends: no socket holds them any more
+            if state not in _QUEUED:
+                continue  # TIME_WAIT and friends: no socket holds them any more
+            # in a listener's accept queue: no file yet, so no inode (a stand-in, one per family)
+            inode = -len(out) - 1 - (1 << 20 if family == "tcp6" else 0)
         out.append(Endpoint(inode, family, state, local, remote, None, rq, wq, state == "LISTEN"))
-    return tuple(_pair_loopback(out))
+    return tuple(_queued_at(_pair_loopback(out)))
+
+
+_QUEUED = frozenset({"ESTABLISHED", "CLOSE_WAIT"})
+"""States of a connection with no inode that is still waiting to be accepted (a closed one
+lingers in FIN_WAIT, TIME_WAIT...): the client's side of it is open and may wait on it."""
+
+
+def _queued_at(eps: list[Endpoint]) -> list[Endpoint]:
+    """Each connection not yet accepted, with the listener whose queue holds it (same port, the
+    same address or a wildcard one)."""
+    listeners = {e.local: e.inode for e in eps if e.listener}
+    out = []
+    for e in eps:
+        if e.inode < 0:
+            host, _, port = e.local.rpartition(":")
+            wild = ("[::]" if host.startswith("[") else "0.0.0.0") + f":{port}"
+            pending = listeners.get(e.local, listeners.get(wild, listeners.get(f"[::]:{port}")))
+            e = replace(e, pending=pending)
+        out.append(e)
+    return out
 
 
 def _pair_loopback(eps: list[Endpoint]) -> list[Endpoint]:
@@ -167,9 +191,7 @@ def _pair_loopback(eps: list[Endpoint]) -> list[Endpoint]:
     out = []
     for e in eps:
         peer = by_pair.get((e.remote, e.local)) if not e.listener else None
-        out.append(
-            Endpoint(e.inode, e.family, e.state, e.local, e.remote, peer, e.rqueue, e.wqueue, e.listener)
-        )
+        out.append(replace(e, peer=peer))
     return out
 
 
@@ -337,12 +359,17 @@ def wiring(pids: Iterable[int], waited: Iterable[str] = ()) -> Wiring:
         sockets = {
             i: e for i, e in {**unix, **tcp}.items() if i in inodes or _is_peer_of(e, inodes, unix, tcp)
         }
+        for e in list(sockets.values()):  # a connection in an accept queue: its listener too
+            if e.pending is not None and e.pending in tcp:
+                sockets[e.pending] = tcp[e.pending]
     want = set(waited)
     want |= {pty_master(t[len(PTY_SLAVE) :]) for t in want if t.startswith(PTY_SLAVE)}
     for target in list(want):
         ino = socket_inode(target)
         if ino is not None and ino in sockets and (peer := sockets[ino].peer) is not None:
             want.add(f"socket:[{peer}]")
+            if peer in sockets and (listener := sockets[peer].pending) is not None:
+                want.add(f"socket:[{listener}]")  # whoever holds it is who must accept
     held, complete = holders(want)
     return Wiring(files, sockets, held, complete, flock_takers=filelocks.flock_takers())
 

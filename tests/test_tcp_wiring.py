@@ -1,0 +1,149 @@
+"""TCP connections followed to who can end a wait on them: the kernel's table parsed (recorded
+and live, in this process) and a connection not accepted yet tied to the listener whose accept
+queue holds it, so a wait on it is judged by whoever holds that listener."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+from gvlstress.judge import names
+from gvlstress.model import ProbeKind
+from gvlstress.model.waitfor import End
+from gvlstress.model.wiring import Endpoint
+from gvlstress.probes import wiring
+from lookshapes import READ, SLEEP, Proc, Th, World, held
+
+# /proc/net/tcp of a process that connected to its own listener and never accepted: the
+# listener (inode 3507880), the client's side (3507881), and the server's side, in the accept
+# queue with no inode yet (18 bytes of request queued on it)
+RECORDED = """\
+  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+   0: 0100007F:81E1 00000000:0000 0A 00000000:00000001 00:00000000 00000000     0        0 3507880 2 0 100 0 0 10 0
+   1: 00000000:07E8 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1206 1 0 100 0 0 10 0
+   2: 0100007F:8B7C 0100007F:81E1 01 00000000:00000000 00:00000000 00000000     0        0 3507881 1 0 20 0 0 11 -1
+   3: 0100007F:81E1 0100007F:8B7C 01 00000000:00000012 00:00000000 00000000     0        0 0 1 0 20 4 30 10 -1
+   4: 0100007F:9000 0100007F:8B7D 06 00000000:00000000 03:00000000 00000000     0        0 0 3 0
+"""
+
+
+def test_a_connection_in_an_accept_queue_is_tied_to_its_listener() -> None:
+    eps = {e.inode: e for e in wiring.parse_tcp(RECORDED)}
+    client = eps[3507881]
+    assert client.peer is not None
+    assert client.peer < 0
+    queued = eps[client.peer]
+    assert (queued.pending, queued.local, queued.rqueue) == (3507880, "127.0.0.1:33249", 18)
+    assert eps[3507880].listener
+    assert eps[3507880].pending is None
+    assert len(eps) == 4  # the TIME_WAIT line (no inode, no socket left) is dropped
+
+
+def test_a_queued_connection_to_a_wildcard_listener_finds_it() -> None:
+    text = RECORDED.replace("0100007F:81E1 00000000:0000 0A", "00000000:81E1 00000000:0000 0A")
+    eps = {e.inode: e for e in wiring.parse_tcp(text)}
+    assert eps[eps[3507881].peer or 0].pending == 3507880
+
+
+@pytest.fixture
+def self_call() -> Iterator[tuple[socket.socket, socket.socket]]:
+    """This process connected to its own listener and did not accept: (listener, client)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    client = socket.create_connection(server.getsockname())
+    try:
+        yield server, client
+    finally:
+        client.close()
+        server.close()
+
+
+def test_a_live_connection_not_accepted_yet_leads_to_the_listeners_holder(
+    self_call: tuple[socket.socket, socket.socket],
+) -> None:
+    server, client = self_call
+    target = f"socket:[{os.fstat(client.fileno()).st_ino}]"
+    w = wiring.wiring([os.getpid()], [target])
+    ep = w.sockets[os.fstat(client.fileno()).st_ino]
+    assert ep.peer is not None
+    queued = w.sockets[ep.peer]
+    assert queued.pending == os.fstat(server.fileno()).st_ino
+    listener = f"socket:[{queued.pending}]"
+    assert [(h.pid, h.fd) for h in w.holders[listener]] == [(os.getpid(), server.fileno())]
+
+
+C, S = 700, 701
+CLIENT, LISTENER, QUEUED, ACCEPTED, KEPT = 11, 12, -1, 13, 14
+TCP = {
+    CLIENT: Endpoint(CLIENT, "tcp", "ESTABLISHED", "127.0.0.1:5000", "127.0.0.1:8000", peer=QUEUED),
+    QUEUED: Endpoint(
+        QUEUED, "tcp", "ESTABLISHED", "127.0.0.1:8000", "127.0.0.1:5000", peer=CLIENT, pending=LISTENER
+    ),
+    LISTENER: Endpoint(LISTENER, "tcp", "LISTEN", "127.0.0.1:8000", "0.0.0.0:0", listener=True),
+    ACCEPTED: Endpoint(ACCEPTED, "tcp", "ESTABLISHED", "127.0.0.1:8000", "127.0.0.1:5001", peer=KEPT),
+    KEPT: Endpoint(KEPT, "tcp", "ESTABLISHED", "127.0.0.1:5001", "127.0.0.1:8000", peer=ACCEPTED),
+}
+
+
+def reads(pid: int, inode: int, fd: int = 3) -> Th:
+    return Th(pid, READ.format(fd=fd), fd=f"socket:[{inode}]")
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        pytest.param(
+            World((Proc(C, (reads(C, CLIENT),)),), TCP, held(f"socket:[{LISTENER}]", (C, 4, "rw"))),
+            {C: (ProbeKind.DEADLOCK, names.SELF_FD, End.SELF)},
+            id="a server requests itself: only it holds the listener, and it reads",
+        ),
+        pytest.param(
+            World(
+                (Proc(C, (reads(C, CLIENT), Th(C + 1, SLEEP))),),
+                TCP,
+                held(f"socket:[{LISTENER}]", (C, 4, "rw")),
+            ),
+            {C: (ProbeKind.IDLE, None, End.OUTSIDE)},
+            id="look-alike: another thread of it may still accept",
+        ),
+        pytest.param(
+            World(
+                (Proc(C, (reads(C, CLIENT),)), Proc(S, (reads(S, ACCEPTED),), parent=C)),
+                TCP,
+                {
+                    **held(f"socket:[{LISTENER}]", (S, 3, "rw")),
+                    **held(f"socket:[{KEPT}]", (C, 5, "rw")),
+                    **held(f"socket:[{ACCEPTED}]", (S, 4, "rw")),
+                    **held(f"socket:[{CLIENT}]", (C, 3, "rw")),
+                },
+            ),
+            {
+                C: (ProbeKind.DEADLOCK, names.WAIT_CYCLE, End.CYCLE),
+                S: (ProbeKind.DEADLOCK, names.WAIT_CYCLE, End.CYCLE),
+            },
+            id="the server reads a kept-alive connection, the client waits on one it never accepts",
+        ),
+        pytest.param(
+            World(
+                (Proc(C, (reads(C, CLIENT),)), Proc(S, (Th(S, SLEEP),), parent=C)),
+                TCP,
+                held(f"socket:[{LISTENER}]", (S, 3, "rw")),
+            ),
+            {C: (ProbeKind.IDLE, None, End.OUTSIDE), S: (ProbeKind.IDLE, None, End.OUTSIDE)},
+            id="look-alike: the server is busy elsewhere (a timer) and may still accept",
+        ),
+    ],
+)
+def test_a_wait_on_a_connection_not_accepted_yet_is_judged_by_the_listeners_holders(
+    world: World, expected: dict[int, tuple[ProbeKind, str | None, End]]
+) -> None:
+    judged = world.judged()
+    got = {
+        p: (j.finding.kind, j.named.pattern if j.named else None, j.waitfor.end if j.waitfor else None)
+        for p, j in judged.items()
+    }
+    assert got == expected
