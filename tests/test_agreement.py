@@ -99,6 +99,7 @@ HANGS = [
             ("native_mutex_orphan", names.MUTEX_OWNER_GONE),
             ("tcp_self_call", names.SELF_FD),
             ("tcp_accept_cycle", names.WAIT_CYCLE),
+            ("pty_self_read", names.SELF_FD),
             ("native_exit_join", names.EXIT_DESTRUCTOR),
             ("pipe_cycle", names.PIPE_CYCLE),
             ("pool_wedged", names.EXECUTOR_WEDGED),

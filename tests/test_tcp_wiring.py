@@ -147,3 +147,36 @@ def test_a_wait_on_a_connection_not_accepted_yet_is_judged_by_the_listeners_hold
         for p, j in judged.items()
     }
     assert got == expected
+
+
+MASTER = "ptmx:[5]"
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        pytest.param(
+            World(
+                (Proc(C, (Th(C, READ.format(fd=3), fd=MASTER),)),), holders=held("/dev/pts/5", (C, 4, "rw"))
+            ),
+            {C: (ProbeKind.DEADLOCK, names.SELF_FD, End.SELF)},
+            id="it reads the master and holds the slave itself: no hang-up will come",
+        ),
+        pytest.param(
+            World(
+                (Proc(C, (Th(C, READ.format(fd=3), fd=MASTER),)), Proc(S, (Th(S, SLEEP),), parent=C)),
+                holders=held("/dev/pts/5", (S, 1, "w")),
+            ),
+            {C: (ProbeKind.IDLE, None, End.OUTSIDE), S: (ProbeKind.IDLE, None, End.OUTSIDE)},
+            id="look-alike: a live child holds the slave and may still write",
+        ),
+    ],
+)
+def test_a_read_of_a_pty_master_is_judged_by_whoever_holds_its_slave(
+    world: World, expected: dict[int, tuple[ProbeKind, str | None, End]]
+) -> None:
+    got = {
+        p: (j.finding.kind, j.named.pattern if j.named else None, j.waitfor.end if j.waitfor else None)
+        for p, j in world.judged().items()
+    }
+    assert got == expected

@@ -51,7 +51,7 @@ class Step:
     fd: bool = False
     """A blocking read, write or file lock (not a poll, not a lock between its own threads)."""
     inet: bool = False
-    """A blocking read or write on TCP sockets only (never a signal's wakeup fd)."""
+    """A blocking read or write on TCP sockets or pty masters only (never a signal's wakeup fd)."""
 
 
 def waits_of(f: ProbeFinding, wiring: Wiring, relatives: Relatives) -> list[Step] | None:
@@ -116,7 +116,7 @@ def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Ste
     words = "; ".join(e.words for e in found)
     how = f"{w.detail} ({words})" if words else w.detail
     io = w.kind is WaitKind.IO
-    inet = io and all(_tcp(wiring, e.target) for e in found)
+    inet = io and all(_tcp(wiring, e.target) or e.target.startswith("ptmx:[") for e in found)
     return Step(pid, t.tid, how, parties, fd=io, inet=inet) if parties else None
 
 

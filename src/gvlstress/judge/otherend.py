@@ -125,6 +125,20 @@ def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
         # to write
         others, own = _split(masters, pid)
         return End(target, others, own, None, f"the master of {target}: {_listed(masters)}")
+    if target.startswith("ptmx:["):
+        # a pty master: its other end is whoever holds the slave (the program in the terminal);
+        # with the slave closed everywhere a read gets EIO at once, so a blocked one means some
+        # process holds it
+        slave = PTY_SLAVE + target[len("ptmx:[") : -1]
+        slaves = wiring.holders.get(slave)
+        if not slaves:
+            return End(
+                target, (), False, f"a terminal whose slave {slave} no process this look saw holds", target
+            )
+        others, own = _split(slaves, pid)
+        return End(
+            target, others, own, None, f"the master of {slave}, whose slave is held by {_listed(slaves)}"
+        )
     if target.startswith("anon_inode:") and ("eventfd" in target or "eventpoll" in target):
         return End(target, (), True, None, f"{target} (this process's own)")
     return End(target, (), False, f"{target or 'an unknown descriptor'}: ends from outside", target)

@@ -176,7 +176,9 @@ def cut_short(sample: ProcSample | None) -> ThreadSample | None:
     for t in sample.threads:
         target = t.fd_target or ""
         name = syscall_name(t.syscall)
-        if name in WRITES and target.startswith(("pipe:", "socket:", PTY_SLAVE, "/dev/tty", "/dev/ptmx")):
+        if name in WRITES and target.startswith(
+            ("pipe:", "socket:", PTY_SLAVE, "/dev/tty", "/dev/ptmx", "ptmx:[")
+        ):
             return t
         if name in _SYSV:
             return t

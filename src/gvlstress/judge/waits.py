@@ -45,8 +45,10 @@ GIL_LIKE_SWITCHES_PER_S = 50.0
 (CPython's GIL waiter wakes every 5 ms): it is blocked, not about to time out and go on."""
 
 
-def _signed(v: int) -> int:
-    return v - (1 << 64) if v >= 1 << 63 else v
+def _pid(v: int) -> int:
+    """A pid_t argument: 32 bits, signed (a shell's wait4(-1) shows as 0xffffffff)."""
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >= 1 << 31 else v
 
 
 def classify(t: ThreadDelta, window_s: float = 0.5) -> Wait:
@@ -111,7 +113,7 @@ def classify(t: ThreadDelta, window_s: float = 0.5) -> Wait:
             target = f" ({t.fd_target})" if t.fd_target else ""
             return Wait(kind, name, f"{name}() on fd {t.args[0]}{target}", fd_target=t.fd_target)
         if kind is WaitKind.CHILD and t.args:
-            pid = _signed(t.args[0])
+            pid = _pid(t.args[0])
             who = f"child {pid}" if pid > 0 else "any child"
             return Wait(kind, name, f"{name}() for {who}", child=pid)
         if kind is WaitKind.SLEEP and t.sleep_left_s is not None:

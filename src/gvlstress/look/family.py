@@ -52,7 +52,7 @@ def waited_on(threads: Iterable[ThreadSample | ThreadDelta | None]) -> set[str]:
         if t.fd_target:
             out.add(t.fd_target)
         out.update(target for _, target in t.watched or ())
-    return {t for t in out if t.startswith(("pipe:", "socket:", PTY_SLAVE))}
+    return {t for t in out if t.startswith(("pipe:", "socket:", PTY_SLAVE, "ptmx:["))}
 
 
 def peers_of(pids: list[int]) -> list[int]:

@@ -26,6 +26,7 @@ from gvlstress.probes.filelocks import lock_holder
 from gvlstress.probes.mutexes import mutex_owner, owner_pid
 from gvlstress.probes.sleeps import SLEEPS, sleep_left
 from gvlstress.probes.sysv import semaphore
+from gvlstress.probes.wiring import master_of
 from gvlstress.system.redact import redact_path, redact_text
 
 PROBE_WINDOW_S = 0.5
@@ -170,6 +171,8 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         fd = task_dir.parent.parent / "fd" / str(args[0])
         link = _readlink(fd)
         fd_target = redact_path(link) if link else None
+        if link == "/dev/ptmx":  # a pty master: which pty it is, so its slave's holders are found
+            fd_target = master_of(task_dir.parent.parent / "fdinfo" / str(args[0])) or fd_target
         if name in FILE_LOCK_SYSCALLS:
             holder = lock_holder(fd, int(task_dir.parent.parent.name))
     left = sleep_left(task_dir.parent.parent / "mem", name, args) if name in SLEEPS and args else None

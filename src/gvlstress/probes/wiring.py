@@ -291,6 +291,16 @@ def unix_endpoints() -> dict[int, Endpoint]:
     return out
 
 
+def master_of(fdinfo: Path) -> str | None:
+    """'ptmx:[N]' for the descriptor of a pty master whose fdinfo file is `fdinfo` (its slave is
+    /dev/pts/N); None where the kernel does not say."""
+    try:
+        index = _tty_index(fdinfo.read_text())
+    except OSError:
+        return None
+    return pty_master(index) if index is not None else None
+
+
 def _tty_index(fdinfo: str) -> str | None:
     """A pty master's ``tty-index`` (the N of its /dev/pts/N), from its fdinfo."""
     for line in fdinfo.splitlines():
@@ -364,6 +374,7 @@ def wiring(pids: Iterable[int], waited: Iterable[str] = ()) -> Wiring:
                 sockets[e.pending] = tcp[e.pending]
     want = set(waited)
     want |= {pty_master(t[len(PTY_SLAVE) :]) for t in want if t.startswith(PTY_SLAVE)}
+    want |= {PTY_SLAVE + t[len("ptmx:[") : -1] for t in want if t.startswith("ptmx:[")}
     for target in list(want):
         ino = socket_inode(target)
         if ino is not None and ino in sockets and (peer := sockets[ino].peer) is not None:
