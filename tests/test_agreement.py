@@ -100,6 +100,7 @@ HANGS = [
             ("tcp_self_call", names.SELF_FD),
             ("tcp_accept_cycle", names.WAIT_CYCLE),
             ("pty_self_read", names.SELF_FD),
+            ("exit_del_waits", names.EXIT_FINALIZER_WAIT),
             ("native_exit_join", names.EXIT_DESTRUCTOR),
             ("pipe_cycle", names.PIPE_CYCLE),
             ("pool_wedged", names.EXECUTOR_WEDGED),

@@ -346,6 +346,22 @@ def test_a_closed_wait_set_no_shape_names_is_still_a_hang(report_dir: Path) -> N
     ), d["summary"]
 
 
+@pytest.mark.parametrize("grace", [False, True])
+def test_a_finalizer_at_exit_waiting_for_a_daemon_thread_is_a_hang_unless_it_has_a_grace(
+    report_dir: Path, grace: bool
+) -> None:
+    """A __del__ run by module teardown waits for a daemon thread, which no longer runs once the
+    interpreter finalizes: a gone party; the same wait with a timeout ends by itself."""
+    with shape("exit_del_waits", *(["--timeout"] if grace else [])) as (proc, _):
+        code, data = inspect(proc.pid, report_dir)
+    d = the(data, proc.pid)["diagnosis"]
+    if grace:
+        assert code == 0, d["summary"]
+        assert d["verdict"] not in ("deadlock", "livelock"), d["summary"]
+    else:
+        assert (code, d["verdict"], d["pattern"]) == (1, "deadlock", names.EXIT_FINALIZER_WAIT), d["summary"]
+
+
 def test_a_native_destructor_hanging_at_exit_is_named(report_dir: Path) -> None:
     """A Rust Drop joins its thread inside Py_FinalizeEx (no Python frame, a join's futex looks
     shared): exit 1, named, with the destructor; the healthy drop (its control) exits."""

@@ -697,6 +697,28 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         Verdict.DEADLOCK,
         names.EXIT_HANG,
     ),
+    "a __del__ in module teardown waits for an Event a daemon thread would set, no thread left": (
+        Shape(
+            (
+                T(
+                    PID,
+                    LOCK.format(addr=0xA0),
+                    native=(
+                        "PyThread_acquire_lock_timed",
+                        "lock_PyThread_acquire_lock",
+                        "_PyEval_EvalFrameDefault",
+                        "slot_tp_finalize",
+                        "finalize_modules",
+                        "Py_FinalizeEx",
+                    ),
+                    py=(("Event.wait", THREADING, 629), ("Server.__del__", "srv.py", 38)),
+                ),
+            )
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        names.EXIT_FINALIZER_WAIT,
+    ),
     "a closed wait on a futex in shared memory (another process may post it)": (
         Shape((T(PID, SHARED_LOCK.format(addr=0xA0), native=("__new_sem_wait_slow64", "sem_wait")),)),
         ProbeKind.DEADLOCK,

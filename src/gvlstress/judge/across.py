@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from gvlstress.judge import loops, patterns, queues, vocab
 from gvlstress.judge.cycles import find_cycles
 from gvlstress.judge.ends import wait_chains
+from gvlstress.judge.finalize import exit_finalizer_wait
 from gvlstress.judge.forks import judge_forks
 from gvlstress.judge.loops import judge_loop
 from gvlstress.judge.mutexes import judge_mutex
@@ -102,7 +103,7 @@ rule has nothing to say."""
 
 
 RULES: list[Rule] = [
-    lambda f, cap, origin, wiring, others, rel: judge_mutex(f, cap, wiring),
+    lambda f, cap, origin, wiring, others, rel: judge_mutex(f, cap, wiring) or exit_finalizer_wait(f, cap),
     lambda f, cap, origin, wiring, others, rel: judge_spins(f, cap, origin, wiring),
     lambda f, cap, origin, wiring, others, rel: judge_forks(f, cap, origin, wiring),
     lambda f, cap, origin, wiring, others, rel: (

@@ -56,6 +56,7 @@ END_OF: dict[str, End] = {
             names.RESPAWN_LOOP,
             names.FEEDER_DROPPED,
             names.MUTEX_OWNER_GONE,
+            names.EXIT_FINALIZER_WAIT,
         ),
         End.GONE,
     ),

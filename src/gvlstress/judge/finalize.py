@@ -5,13 +5,28 @@ and waits on a join or a lock that nothing left running can end."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from gvlstress.judge import vocab
 from gvlstress.judge.frames import short_name
-from gvlstress.judge.names import EXIT_DESTRUCTOR, HINTS, Match
-from gvlstress.model import ThreadView
+from gvlstress.judge.names import EXIT_DESTRUCTOR, EXIT_FINALIZER_WAIT, HINTS, Match
+from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadView, WaitKind
 
 FINALIZE = ("Py_FinalizeEx", "_Py_Finalize", "Py_Finalize", "finalize_modules", "finalize_interp_clear")
 """CPython tearing the interpreter down (3.10-3.13 names)."""
+PAST_FINALIZING = (
+    "PyImport_Cleanup",
+    "_PyImport_Cleanup",
+    "finalize_modules",
+    "finalize_interp_clear",
+    "finalize_interp_delete",
+    "_PyGC_CollectNoFail",
+)
+"""Stages of Py_FinalizeEx that run after it marked the interpreter finalizing: from there on no
+other thread takes the GIL again (a daemon thread stops at its next bytecode; the others were
+joined by threading._shutdown first), so only the main thread runs Python (3.7-3.13 names)."""
+PY_LOCK = ("PyThread_acquire_lock_timed", "lock_PyThread_acquire_lock", "_PyMutex_LockTimed", "rlock_acquire")
+"""CPython acquiring a Python lock (a Lock, an RLock, an Event's or a Condition's)."""
 EXIT_HANDLERS = ("__run_exit_handlers", "__cxa_finalize", "_dl_fini")
 """glibc running exit handlers after the interpreter finalized: static destructors, atexit."""
 JOIN = ("pthread_join", "pthread_clockjoin", "pthread_timedjoin", "JoinInner", "JoinHandle", "Thread::join")
@@ -72,3 +87,33 @@ def exit_destructor(threads: list[ThreadView], pid: int) -> Match | None:
     else:
         lines.append("no other thread is left to end that wait")
     return Match(EXIT_DESTRUCTOR, HINTS[EXIT_DESTRUCTOR], tuple(lines))
+
+
+def exit_finalizer_wait(f: ProbeFinding, capture: Capture | None) -> tuple[ProbeFinding, Match] | None:
+    """The main thread, past the point of Py_FinalizeEx where other threads stop, runs Python code
+    (a __del__ during module teardown) that waits, untimed, to acquire a Python lock: only another
+    Python thread could release it, and none will run again. A deadlock whatever else /proc saw
+    (a library's native timer threads keep ticking, and they hold no Python lock)."""
+    if f.kind not in (ProbeKind.IDLE, ProbeKind.WAITING, ProbeKind.STALLED, ProbeKind.DEADLOCK):
+        return None
+    main = capture.thread(f.pid) if capture is not None else None
+    delta = next((t for t in f.threads if t.tid == f.pid), None)
+    if main is None or delta is None or delta.wait is None or delta.wait.kind is not WaitKind.LOCK:
+        return None
+    if not delta.parked or not vocab.has(main, PAST_FINALIZING) or not vocab.has(main, PY_LOCK):
+        return None
+    if not vocab.python_frames(main) and not vocab.has(main, ("_PyEval_EvalFrame", "PyEval_EvalFrame")):
+        return None  # no Python code runs: the native-destructor shape says more
+    stage = vocab.first(main, PAST_FINALIZING)
+    others = [t for t in f.threads if t.tid != f.pid]
+    lines = (
+        f"the main thread {f.pid} is in {stage} (Py_FinalizeEx): the program has ended and the interpreter is "
+        "tearing its modules down, past the point where any other thread may run Python again",
+        f"Python code run from there (a __del__ or a finalizer) waits, untimed, to acquire a Python lock in "
+        f"{vocab.first(main, PY_LOCK)} (futex {delta.wait.addr or 0:#x})",
+        "only another Python thread could release it, and none runs again: daemon threads stop at their next "
+        "bytecode once finalization starts, the others were joined before it"
+        + (f" ({len(others)} native thread(s) left hold no Python lock)" if others else ""),
+    )
+    match = Match(EXIT_FINALIZER_WAIT, HINTS[EXIT_FINALIZER_WAIT], lines)
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=EXIT_FINALIZER_WAIT, chain=(*f.chain, *lines)), match

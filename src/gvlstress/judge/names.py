@@ -30,6 +30,7 @@ GIL_LOCK_INVERSION = "GIL <-> native lock inversion"
 FORK_HELD_LOCK = "fork while another thread held a lock"
 EXIT_HANG = "interpreter exit waits for a thread that never ends"
 EXIT_DESTRUCTOR = "a native destructor at interpreter exit waits forever"
+EXIT_FINALIZER_WAIT = "a finalizer at interpreter exit waits for a thread that can no longer run"
 QUEUE_JOIN = "Queue.join() without task_done()"
 THREAD_POOL_EXHAUSTION = "thread pool exhaustion (tasks wait on tasks queued behind them)"
 PEER_GONE = "waits for a peer that has gone"
@@ -49,6 +50,11 @@ SELF_FD = "a process waits on a pipe, socket or file lock whose other end only i
 MUTEX_OWNER_GONE = "a thread exited holding a mutex"
 
 HINTS = {
+    EXIT_FINALIZER_WAIT: "a __del__ (or a weakref callback) that runs while the interpreter tears its modules "
+    "down waits for another thread (a server's stop(), a pool's shutdown(), an Event a worker sets), but "
+    "once finalization starts no other Python thread runs again (daemon threads stop at their next "
+    "bytecode): stop servers, pools and clients explicitly before exit (a `with` block, try/finally, "
+    "atexit.register), never from __del__ at exit",
     MUTEX_OWNER_GONE: "a thread that ends (returns, pthread_exit, an exception or a longjmp past the unlock, a "
     "cancelled thread) without unlocking a mutex leaves it locked for good, and every later lock waits: "
     "unlock on every path (a guard object, `with`), or make the mutex robust so the next locker is told",
@@ -182,6 +188,9 @@ HINTS = {
 
 
 SIGNS = {
+    EXIT_FINALIZER_WAIT: "the main thread in Py_FinalizeEx past the point where other threads stop (module "
+    "teardown, the last collection), running Python code (a __del__) that waits, untimed, to acquire a "
+    "Python lock: only another Python thread could release it",
     MUTEX_OWNER_GONE: "a thread parked in a pthread mutex's lock wait, and the mutex's owner field (glibc "
     "records the thread that locked it) names a thread that no longer exists",
     DEAD_LOCK_HOLDER: "processes wait, untimed, on one shared futex in a /dev/shm semaphore (value 0) and no "
@@ -303,7 +312,7 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("Event loops (asyncio)", (LOOP_LOST_WAKEUP, LOOP_SELF_WAIT)),
-    ("Spins and exits", (GIL_SPIN, LIVELOCK, EXIT_DESTRUCTOR)),
+    ("Spins and exits", (GIL_SPIN, LIVELOCK, EXIT_DESTRUCTOR, EXIT_FINALIZER_WAIT)),
     ("Failures and the rest", (CRASH, NONDETERMINISTIC_ERROR, ERROR, CLOSED_WAIT)),
 )
 """Every pattern once, in the families the documentation lists them by."""
