@@ -501,6 +501,12 @@ KEEPALIVE = Proc(
         # ... with no dead child: a Python read of its own pipe may be a wait for Ctrl-C (its SIGINT
         # handler writes a wakeup fd): idle
         (World((waiter(fd="pipe:[9]", py=BARE_READ),), holders=SELF_PIPE), (ProbeKind.IDLE, None)),
+        # ... but a Python write into its own full pipe: a handler writes a wakeup fd, nobody waits
+        # for a signal by writing (a queue's feeder writing a task only a dead worker would read)
+        (
+            World((Proc(L, (Th(L, WRITE.format(fd=4), fd="pipe:[9]", py=BARE_READ),)),), holders=SELF_PIPE),
+            SELF_FD,
+        ),
         # a blocking flock on a file this process has already locked through another open
         (
             World((Proc(L, (Th(L, FLOCK_WAIT, fd="/data/x.lock", holder=L, py=BARE_READ),)),)),
@@ -526,6 +532,7 @@ KEEPALIVE = Proc(
         "own-pipe-sigchld-handler",
         "errpipe-child-exited",
         "own-pipe-python-no-dead-child",
+        "own-pipe-python-write",
         "flock-held-by-itself",
         "flock-held-by-a-sleeper",
         "flock-beside-a-timer",

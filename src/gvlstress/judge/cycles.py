@@ -52,6 +52,8 @@ class Step:
     """A blocking read, write or file lock (not a poll, not a lock between its own threads)."""
     inet: bool = False
     """A blocking read or write on TCP sockets or pty masters only (never a signal's wakeup fd)."""
+    writes: bool = False
+    """A blocking write (it waits for a reader; a signal's wakeup fd is only ever read)."""
 
 
 def waits_of(f: ProbeFinding, wiring: Wiring, relatives: Relatives) -> list[Step] | None:
@@ -117,7 +119,7 @@ def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Ste
     how = f"{w.detail} ({words})" if words else w.detail
     io = w.kind is WaitKind.IO
     inet = io and all(_tcp(wiring, e.target) or e.target.startswith("ptmx:[") for e in found)
-    return Step(pid, t.tid, how, parties, fd=io, inet=inet) if parties else None
+    return Step(pid, t.tid, how, parties, fd=io, inet=inet, writes=writing) if parties else None
 
 
 def _tcp(wiring: Wiring, target: str) -> bool:
@@ -216,10 +218,11 @@ def _self_wait(
         return None  # a futex in shared memory: another process may wake it (a multiprocessing lock)
     locked = any(t.wait and t.wait.kind is WaitKind.FILE_LOCK for t in f.threads)
     inet = all(s.inet for s in steps if s.fd)
-    if caught_signals(f, (signal.SIGINT,)) and not (locked or dead or inet):
+    writes = all(s.writes for s in steps if s.fd)
+    if caught_signals(f, (signal.SIGINT,)) and not (locked or dead or inet or writes):
         # Python catches SIGINT, and its handler writes a wakeup fd (signal.set_wakeup_fd): a
-        # read of its own pipe may be a wait for Ctrl-C; one left after its child died, or a
-        # TCP connection to itself, is not
+        # read of its own pipe may be a wait for Ctrl-C; one left after its child died, a TCP
+        # connection to itself, or a write (a handler writes a wakeup fd, it never reads one) is not
         return None
     lines = [
         f"process {p} thread {s.tid} waits in {s.how}: only process {p} itself can end it" for s in steps
