@@ -9,8 +9,8 @@ a pipe or socket judged by whoever holds its other end; and last, a process bloc
 child or hung pool workers takes their name. A deadlock no rule names is named from its own
 stacks (or by its end: a wait nothing left can end), here, so no caller names one by itself.
 
-The look pipeline also asks this module what one snapshot cannot settle (`settled`), so when to
-spend a window is a judge's rule too, written once.
+What one snapshot cannot settle, so when to spend a window, is a judge's rule too, written once
+(`judge.settle`).
 """
 
 from __future__ import annotations
@@ -18,17 +18,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from gvlstress.judge import loops, patterns, queues, vocab
+from gvlstress.judge import loops, patterns, queues
 from gvlstress.judge.cycles import find_cycles
 from gvlstress.judge.ends import wait_chains
 from gvlstress.judge.finalize import exit_finalizer_wait
 from gvlstress.judge.forks import judge_forks
 from gvlstress.judge.loops import judge_loop
 from gvlstress.judge.mutexes import judge_mutex
-from gvlstress.judge.names import CLOSED_WAIT, JOIN_BLOCKED, LOST_WAKEUP, Match
+from gvlstress.judge.names import Match
 from gvlstress.judge.peers import judge_peer
 from gvlstress.judge.pools import behind_workers, judge_pool
 from gvlstress.judge.relock import judge_relock
+from gvlstress.judge.settle import GENERIC
 from gvlstress.judge.spins import judge_spins
 from gvlstress.judge.tree import (
     behind_child,
@@ -44,8 +45,6 @@ from gvlstress.model.look import Look
 from gvlstress.model.waitfor import WaitFor
 from gvlstress.model.wiring import Relatives, Wiring
 
-GENERIC = frozenset({LOST_WAKEUP, JOIN_BLOCKED, CLOSED_WAIT})
-"""Shapes named from a thread's wait alone, which a rule across processes may name better."""
 LOCALS_WANTED = {**queues.LOCALS, **loops.LOCALS}
 """The Python locals a rule reads ((file suffix, function) -> names): the look pipeline takes
 them, once, from processes whose stacks show such a frame."""
@@ -358,46 +357,3 @@ def _named(f: ProbeFinding, named: Match | None, cap: Capture | None) -> Match |
     if named is not None or f.kind is not ProbeKind.DEADLOCK:
         return named
     return patterns.match(f, cap) or patterns.closed_wait(cap)
-
-
-# -- what one snapshot settles (the look pipeline asks, to spend its window only where needed) --
-
-
-def needs_stacks(f: ProbeFinding) -> bool:
-    """/proc alone says deadlock, or the progress thread waits on a lock that another thread
-    might still end: the stacks decide (what it waits in; which threads are idle by design)."""
-    return f.kind is ProbeKind.DEADLOCK or (f.kind is ProbeKind.WAITING and bool(f.chain))
-
-
-def spin_like(f: ProbeFinding) -> bool:
-    """Every thread that burned CPU over the window moved no byte and touched no new page: a
-    spin's signature (compute in a loader allocates and faults pages: polars' rayon threads
-    thousands a second, numpy's kernels hundreds). Only such a process is looked at over a
-    window while it burns under a progress signal, since each look stops it a few times."""
-    hot = [t for t in f.threads if not t.parked and t.cpu_s > 0.05 * f.window_s]
-    return bool(hot) and all(not t.faults and not t.moved for t in hot)
-
-
-TRUSTED_EARLY = frozenset({ProbeKind.DEADLOCK, ProbeKind.WAITING, ProbeKind.GONE, ProbeKind.STOPPED})
-"""What a /proc window opened before a progress signal went quiet for its whole threshold may
-decide: a closed wait, an outside wait, an exit. Anything else (CPU burnt) may be the last of the
-work before the stall, and is sampled again over a window of its own."""
-
-
-def settled(f: ProbeFinding, capture: Capture | None, progress: bool) -> bool:
-    """One snapshot decides this process; the look's window cannot change its verdict.
-
-    Gone and stopped processes; a deadlock its own stacks name (no rule across processes names
-    one better, unless its main thread waits for a pool's results: the pool's accounting says
-    more); and, under a progress signal, a busy process whose threads fault pages or move bytes
-    (real work: the window would only stop it). Everything else (a wait on something outside,
-    a spin-like burn, a generic or unnamed closed wait) is looked at over the window with its
-    relatives."""
-    if f.kind in (ProbeKind.GONE, ProbeKind.STOPPED):
-        return True
-    if f.kind is ProbeKind.DEADLOCK:
-        named = patterns.match(f, capture)
-        main = capture.thread(f.progress_tid or f.pid) if capture else None
-        pooled = main is not None and vocab.waits_for_pool_results(main)
-        return named is not None and named.pattern not in GENERIC and not pooled
-    return progress and f.kind is ProbeKind.LIVELOCK and not spin_like(f)

@@ -27,13 +27,8 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from gvlstress.judge.across import (
-    TRUSTED_EARLY,
-    Judged,
-    judge_look,
-    needs_stacks,
-    settled,
-)
+from gvlstress.judge.across import Judged, judge_look
+from gvlstress.judge.settle import TRUSTED_EARLY, needs_stacks, settled
 from gvlstress.judge.verdict import judge, shared_futex_waiters
 from gvlstress.look.family import (
     descendants,
