@@ -6,40 +6,18 @@ must exit 1 on, named by its end. A helper thread checks (/proc, bounded) that m
 futex wait, prints `ready`, and exits.
 """
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 import ctypes
-import os
-import sys
-import threading
-import time
 
-FUTEX = "202"  # x86_64
+import handshake
 
 
 def main() -> None:
     libc = ctypes.CDLL(None)  # glibc >= 2.34 has pthread_* in libc
     mutex = ctypes.create_string_buffer(64)  # zeroed: PTHREAD_MUTEX_INITIALIZER
     cond = ctypes.create_string_buffer(64)  # zeroed: PTHREAD_COND_INITIALIZER
-    main_tid = threading.get_native_id()
-
-    def helper() -> None:
-        deadline = time.monotonic() + 10.0
-        while True:
-            try:
-                with open(f"/proc/self/task/{main_tid}/syscall") as fh:
-                    if fh.read().split()[0] == FUTEX:
-                        break
-            except (OSError, IndexError):
-                pass
-            if time.monotonic() > deadline:
-                print("main never waited", file=sys.stderr, flush=True)
-                os._exit(3)
-            time.sleep(0.02)
-        print("ready", flush=True)
 
     libc.pthread_mutex_lock(mutex)
-    threading.Thread(target=helper, daemon=True).start()
+    handshake.ready_once_in(handshake.FUTEX)
     libc.pthread_cond_wait(cond, mutex)  # nothing signals it
 
 

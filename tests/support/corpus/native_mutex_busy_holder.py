@@ -6,21 +6,16 @@ thread that may still act. A helper prints `ready` once main waits; the holder u
 60 s (the test kills the process long before).
 """
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 import ctypes
-import os
-import sys
 import threading
 import time
 
-FUTEX = "202"  # x86_64
+import handshake
 
 
 def main() -> None:
     libc = ctypes.CDLL(None)
     mutex = ctypes.create_string_buffer(64)
-    main_tid = threading.get_native_id()
     locked = threading.Event()
 
     def holder() -> None:
@@ -29,24 +24,9 @@ def main() -> None:
         time.sleep(60)  # the holder's work (the behaviour under test: a slow holder)
         libc.pthread_mutex_unlock(mutex)
 
-    def helper() -> None:
-        deadline = time.monotonic() + 10.0
-        while True:
-            try:
-                with open(f"/proc/self/task/{main_tid}/syscall") as fh:
-                    if fh.read().split()[0] == FUTEX:
-                        break
-            except (OSError, IndexError):
-                pass
-            if time.monotonic() > deadline:
-                print("main never waited", file=sys.stderr, flush=True)
-                os._exit(3)
-            time.sleep(0.02)
-        print("ready", flush=True)
-
     threading.Thread(target=holder, daemon=True).start()
     locked.wait(timeout=10)
-    threading.Thread(target=helper, daemon=True).start()
+    handshake.ready_once_in(handshake.FUTEX)
     libc.pthread_mutex_lock(mutex)
     libc.pthread_mutex_unlock(mutex)
 

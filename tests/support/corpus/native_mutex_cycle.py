@@ -6,23 +6,10 @@ around each call); the main thread joins them. A helper thread waits (/proc, bou
 are in their futex waits, prints `ready`, and exits.
 """
 
-# ruff: noqa: T201  (printing `ready` is the protocol)
-
 import ctypes
-import os
-import sys
 import threading
-import time
 
-FUTEX = "202"  # x86_64
-
-
-def _in_futex(tid: int) -> bool:
-    try:
-        with open(f"/proc/self/task/{tid}/syscall") as fh:
-            return fh.read().split()[0] == FUTEX
-    except (OSError, IndexError):
-        return False
+import handshake
 
 
 def main() -> None:
@@ -37,19 +24,10 @@ def main() -> None:
         first.wait(timeout=10)  # both hold their first mutex before either asks for the second
         libc.pthread_mutex_lock(theirs)
 
-    def helper() -> None:
-        deadline = time.monotonic() + 10.0
-        while not (len(tids) == 2 and all(_in_futex(t) for t in tids)):
-            if time.monotonic() > deadline:
-                print("the threads never waited", file=sys.stderr, flush=True)
-                os._exit(3)
-            time.sleep(0.02)
-        print("ready", flush=True)
-
     workers = [threading.Thread(target=take, args=(m1, m2)), threading.Thread(target=take, args=(m2, m1))]
     for w in workers:
         w.start()
-    threading.Thread(target=helper, daemon=True).start()
+    handshake.ready_once_in(handshake.FUTEX, lambda: tids, count=2)
     for w in workers:
         w.join()
 

@@ -13,8 +13,8 @@ import os
 import socket
 import subprocess
 import sys
-import threading
-import time
+
+import handshake
 
 SERVER = """
 import socket, sys
@@ -29,29 +29,6 @@ while True:
 """
 
 
-def _ready_once_in(syscall: str) -> None:
-    """Print `ready` from a helper thread once the main thread sleeps in `syscall` (/proc,
-    bounded): the look then finds the wait in place."""
-    main_tid = threading.get_native_id()
-
-    def watch() -> None:
-        deadline = time.monotonic() + 10.0
-        while True:
-            try:
-                with open(f"/proc/self/task/{main_tid}/syscall") as fh:
-                    if fh.read().split()[0] == syscall:
-                        break
-            except (OSError, IndexError):
-                pass
-            if time.monotonic() > deadline:
-                print("main never waited", file=sys.stderr, flush=True)
-                os._exit(3)
-            time.sleep(0.02)
-        print("ready", flush=True)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def main() -> None:
     server = subprocess.Popen([sys.executable, "-c", SERVER], stdout=subprocess.PIPE, text=True)
     assert server.stdout is not None
@@ -62,7 +39,7 @@ def main() -> None:
     second = socket.create_connection(("127.0.0.1", port))
     second.sendall(b"GET /b HTTP/1.1\r\nHost: x\r\n\r\n")
     print(f"look {os.getpid()}", flush=True)
-    _ready_once_in("45")  # recvfrom/read on x86_64
+    handshake.ready_once_in(handshake.RECVFROM)
     second.recv(4096)
 
 
