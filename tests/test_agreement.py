@@ -99,6 +99,7 @@ HANGS = [
             ("native_mutex_orphan", names.MUTEX_OWNER_GONE),
             ("tcp_self_call", names.SELF_FD),
             ("tcp_accept_cycle", names.WAIT_CYCLE),
+            ("unix_self_call", names.SELF_FD),
             ("pty_self_read", names.SELF_FD),
             ("exit_del_waits", names.EXIT_FINALIZER_WAIT),
             ("native_exit_join", names.EXIT_DESTRUCTOR),

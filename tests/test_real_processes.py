@@ -210,6 +210,7 @@ def test_an_idle_process_pool_tree_is_idle_throughout(report_dir: Path, workers:
         "native_mutex_busy_holder",
         "tcp_accept_later",
         "pty_reader_alive",
+        "unix_accept_later",
     ],
 )
 def test_the_look_alikes_of_the_issue_36_mechanisms_are_never_hangs(report_dir: Path, name: str) -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 import socket
+import struct
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -76,6 +78,7 @@ def test_a_live_connection_not_accepted_yet_leads_to_the_listeners_holder(
     assert [(h.pid, h.fd) for h in w.holders[listener]] == [(os.getpid(), server.fileno())]
 
 
+UNIX_LISTENER, UNIX_CLIENT = 3660860, 3660861
 C, S = 700, 701
 CLIENT, LISTENER, QUEUED, ACCEPTED, KEPT = 11, 12, -1, 13, 14
 TCP = {
@@ -100,6 +103,19 @@ def reads(pid: int, inode: int, fd: int = 3) -> Th:
             World((Proc(C, (reads(C, CLIENT),)),), TCP, held(f"socket:[{LISTENER}]", (C, 4, "rw"))),
             {C: (ProbeKind.DEADLOCK, names.SELF_FD, End.SELF)},
             id="a server requests itself: only it holds the listener, and it reads",
+        ),
+        pytest.param(
+            World(
+                (Proc(C, (reads(C, UNIX_CLIENT),)),),
+                {
+                    UNIX_CLIENT: Endpoint(UNIX_CLIENT, "unix", "ESTABLISHED", peer=-7),
+                    -7: Endpoint(-7, "unix", "CONNECTING", peer=UNIX_CLIENT, pending=UNIX_LISTENER),
+                    UNIX_LISTENER: Endpoint(UNIX_LISTENER, "unix", "LISTEN", listener=True),
+                },
+                held(f"socket:[{UNIX_LISTENER}]", (C, 4, "rw")),
+            ),
+            {C: (ProbeKind.DEADLOCK, names.SELF_FD, End.SELF)},
+            id="a Python process (SIGINT caught) calls its own unix listener: a queued connection is no wakeup fd",
         ),
         pytest.param(
             World(
@@ -180,3 +196,52 @@ def test_a_read_of_a_pty_master_is_judged_by_whoever_holds_its_slave(
         for p, j in world.judged().items()
     }
     assert got == expected
+
+
+def _diag(inode: int, state: int, *attrs: tuple[int, bytes]) -> bytes:
+    """One sock_diag reply message for a unix socket (unix_diag_msg, then its attributes)."""
+    body = struct.pack("=BBBBIII", socket.AF_UNIX, socket.SOCK_STREAM, state, 0, inode, 0, 0)
+    for kind, payload in attrs:
+        attr = struct.pack("=HH", 4 + len(payload), kind) + payload
+        body += attr + b"\0" * (-len(attr) % 4)
+    return struct.pack("=IHHII", 16 + len(body), 20, 2, 1, 0) + body
+
+
+# the listener (state LISTEN, one connection queued: its client's inode among its "icons"), the
+# client (connected, no peer socket yet), then the dump's end
+DUMP = (
+    _diag(UNIX_LISTENER, 10, (3, struct.pack("=I", UNIX_CLIENT)), (4, struct.pack("=II", 1, 4)))
+    + _diag(UNIX_CLIENT, 1, (2, struct.pack("=I", 0)), (4, struct.pack("=II", 0, 0)))
+    + struct.pack("=IHHII", 20, 3, 2, 1, 0)
+    + b"\0" * 4
+)
+
+
+def test_a_unix_connection_in_an_accept_queue_is_tied_to_its_listener() -> None:
+    eps, done = wiring.parse_unix_diag(DUMP)
+    by = {e.inode: e for e in eps}
+    assert done
+    client = by[UNIX_CLIENT]
+    assert client.peer is not None
+    assert client.peer < 0  # the queued side has no socket file yet: a stand-in
+    assert (by[client.peer].pending, by[client.peer].peer) == (UNIX_LISTENER, UNIX_CLIENT)
+    assert by[UNIX_LISTENER].listener
+
+
+def test_a_live_unix_connection_not_accepted_yet_leads_to_the_listeners_holder(tmp_path: Path) -> None:
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(tmp_path / "s"))
+    server.listen(4)
+    client = socket.socket(socket.AF_UNIX)
+    client.connect(str(tmp_path / "s"))
+    try:
+        mine = os.fstat(client.fileno()).st_ino
+        w = wiring.wiring([os.getpid()], [f"socket:[{mine}]"])
+        peer = w.sockets[mine].peer
+        assert peer is not None
+        assert w.sockets[peer].pending == os.fstat(server.fileno()).st_ino
+        holders = w.holders[f"socket:[{w.sockets[peer].pending}]"]
+        assert [(h.pid, h.fd) for h in holders] == [(os.getpid(), server.fileno())]
+    finally:
+        client.close()
+        server.close()

@@ -50,8 +50,9 @@ class Step:
     with no handler of a waking signal."""
     fd: bool = False
     """A blocking read, write or file lock (not a poll, not a lock between its own threads)."""
-    inet: bool = False
-    """A blocking read or write on TCP sockets or pty masters only (never a signal's wakeup fd)."""
+    no_wakeup: bool = False
+    """A blocking read or write on what cannot be a signal's wakeup fd: TCP sockets, pty masters,
+    connections waiting in a listener's accept queue."""
     writes: bool = False
     """A blocking write (it waits for a reader; a signal's wakeup fd is only ever read)."""
 
@@ -118,8 +119,8 @@ def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Ste
     words = "; ".join(e.words for e in found)
     how = f"{w.detail} ({words})" if words else w.detail
     io = w.kind is WaitKind.IO
-    inet = io and all(_tcp(wiring, e.target) or e.target.startswith("ptmx:[") for e in found)
-    return Step(pid, t.tid, how, parties, fd=io, inet=inet, writes=writing) if parties else None
+    no_wakeup = io and all(_tcp(wiring, e.target) or e.target.startswith("ptmx:[") or e.queued for e in found)
+    return Step(pid, t.tid, how, parties, fd=io, no_wakeup=no_wakeup, writes=writing) if parties else None
 
 
 def _tcp(wiring: Wiring, target: str) -> bool:
@@ -217,12 +218,13 @@ def _self_wait(
     if any(t.wait and t.wait.kind is WaitKind.LOCK and not private_futex(t) for t in f.threads):
         return None  # a futex in shared memory: another process may wake it (a multiprocessing lock)
     locked = any(t.wait and t.wait.kind is WaitKind.FILE_LOCK for t in f.threads)
-    inet = all(s.inet for s in steps if s.fd)
+    no_wakeup = all(s.no_wakeup for s in steps if s.fd)
     writes = all(s.writes for s in steps if s.fd)
-    if caught_signals(f, (signal.SIGINT,)) and not (locked or dead or inet or writes):
+    if caught_signals(f, (signal.SIGINT,)) and not (locked or dead or no_wakeup or writes):
         # Python catches SIGINT, and its handler writes a wakeup fd (signal.set_wakeup_fd): a
         # read of its own pipe may be a wait for Ctrl-C; one left after its child died, a TCP
-        # connection to itself, or a write (a handler writes a wakeup fd, it never reads one) is not
+        # connection to itself, a terminal, a connection not accepted yet, or a write (a handler
+        # writes a wakeup fd, it never reads one) is not
         return None
     lines = [
         f"process {p} thread {s.tid} waits in {s.how}: only process {p} itself can end it" for s in steps

@@ -32,6 +32,9 @@ class End:
     """Why the wait can end from outside whatever the holders do (a listening socket, a host
     this one cannot see, a terminal, a file, a timer): None when only the holders can end it."""
     words: str = ""
+    queued: bool = False
+    """Its other side is a connection still in a listener's accept queue: the holders are the
+    listener's, who must accept it (nobody has gone)."""
 
 
 def _queued(ino: int, wiring: Wiring) -> bool:
@@ -48,21 +51,26 @@ def _socket_end(ino: int, wiring: Wiring, pid: int) -> tuple[str | None, tuple[H
         return "a socket whose kind this look cannot read", None, f"socket:[{ino}]"
     if ep.listener:
         return "a listening socket: any process may connect", None, f"{ep.family} socket listening {ep.local}"
+    queued = wiring.sockets.get(ep.peer) if ep.peer is not None else None
+    if queued is not None and queued.pending is not None:  # not accepted yet: the listener's
+        listening = wiring.sockets.get(queued.pending)
+        at = listening.local if listening is not None and listening.local else f"socket:[{queued.pending}]"
+        where = (
+            f"{ep.family} {ep.local} -> {ep.remote} ({ep.state})"
+            if ep.family.startswith("tcp")
+            else (f"unix socket:[{ino}]")
+        )
+        return (
+            None,
+            wiring.holders.get(f"socket:[{queued.pending}]"),
+            f"{where}, not accepted yet: it waits in the accept queue of the socket listening on {at}",
+        )
     if ep.family.startswith("tcp"):
         where = f"{ep.family} {ep.local} -> {ep.remote} ({ep.state})"
         if ep.peer is None:
             if ep.state in ("ESTABLISHED", "SYN_SENT", "SYN_RECV"):
                 return f"its peer {ep.remote} is not a socket of this host", None, where
             return None, (), where
-        queued = wiring.sockets.get(ep.peer)
-        if queued is not None and queued.pending is not None:  # not accepted yet: the listener's
-            listening = wiring.sockets.get(queued.pending)
-            at = listening.local if listening is not None else "its port"
-            return (
-                None,
-                wiring.holders.get(f"socket:[{queued.pending}]"),
-                f"{where}, not accepted yet: it waits in the accept queue of the socket listening on {at}",
-            )
         if queued is not None and queued.inode < 0:
             return "a connection not accepted yet by a listener this look cannot see", None, where
         return None, wiring.holders.get(f"socket:[{ep.peer}]"), where
@@ -114,7 +122,7 @@ def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
                 target, (), own, "a socket whose holders may hide in processes this look cannot read", words
             )
         if _queued(ino, wiring):  # the holders are the listener's: whoever accepts it
-            return End(target, others, own, None, f"{words}, which {holders} can accept")
+            return End(target, others, own, None, f"{words}, which {holders} can accept", queued=True)
         return End(target, others, own, None, f"{words}, its other end held by {holders}")
     masters = (
         wiring.holders.get(pty_master(target[len(PTY_SLAVE) :])) if target.startswith(PTY_SLAVE) else None

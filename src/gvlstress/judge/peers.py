@@ -235,6 +235,8 @@ def _no_peer(
     channel = channel_frame(capture, p.tid)
     view = capture.thread(p.tid) if capture is not None else None
     bare = view is not None and view.python is not None and bool(view.python.frames)
+    if any(e.queued for e in found) and not dead:
+        return None  # a connection waiting to be accepted: nobody has gone (`judge.cycles` follows it)
     if any(e.own for e in found) and not (down or channel) and (bare or not dead):
         # it holds the other end itself and nothing says an answer was due from another process
         # (no teardown; its Python stack shows no multiprocessing channel; a child that died was

@@ -212,8 +212,8 @@ _NETLINK_SOCK_DIAG = 4
 _SOCK_DIAG_BY_FAMILY = 20
 _NLM_F_REQUEST, _NLM_F_DUMP = 0x1, 0x300
 _NLMSG_ERROR, _NLMSG_DONE = 2, 3
-_UDIAG_SHOW_PEER, _UDIAG_SHOW_RQLEN = 0x4, 0x10
-_UNIX_DIAG_PEER, _UNIX_DIAG_RQLEN = 2, 4
+_UDIAG_SHOW_PEER, _UDIAG_SHOW_ICONS, _UDIAG_SHOW_RQLEN = 0x4, 0x8, 0x10
+_UNIX_DIAG_PEER, _UNIX_DIAG_ICONS, _UNIX_DIAG_RQLEN = 2, 3, 4
 _UNIX_STATES = {
     1: "UNCONNECTED",
     2: "CONNECTING",
@@ -227,7 +227,15 @@ _UNIX_STATES = {
 def unix_request(seq: int = 1) -> bytes:
     """A dump request for every unix socket with its peer and queue lengths."""
     body = struct.pack(
-        "=BBHIIIII", socket.AF_UNIX, 0, 0, 0xFFFFFFFF, 0, _UDIAG_SHOW_PEER | _UDIAG_SHOW_RQLEN, 0, 0
+        "=BBHIIIII",
+        socket.AF_UNIX,
+        0,
+        0,
+        0xFFFFFFFF,
+        0,
+        _UDIAG_SHOW_PEER | _UDIAG_SHOW_ICONS | _UDIAG_SHOW_RQLEN,
+        0,
+        0,
     )
     return (
         struct.pack("=IHHII", 16 + len(body), _SOCK_DIAG_BY_FAMILY, _NLM_F_REQUEST | _NLM_F_DUMP, seq, 0)
@@ -237,8 +245,12 @@ def unix_request(seq: int = 1) -> bytes:
 
 def parse_unix_diag(data: bytes) -> tuple[list[Endpoint], bool]:
     """Endpoints from sock_diag reply bytes, and whether the dump is done (NLMSG_DONE seen).
-    Truncated or malformed messages end the parse (what was read is kept)."""
-    out, off, done = [], 0, False
+    Truncated or malformed messages end the parse (what was read is kept). A connection still in
+    a listener's accept queue has no socket file yet: the kernel lists, for the listener, the
+    inodes of the clients whose connections wait there (its "icons"); each gets a stand-in for
+    the queued side (a negative inode, `Endpoint.pending` the listener), as TCP's do."""
+    out: list[Endpoint] = []
+    off, done = 0, False
     while off + 16 <= len(data):
         length, kind = struct.unpack_from("=IH", data, off)
         if length < 16 or off + length > len(data):
@@ -252,6 +264,7 @@ def parse_unix_diag(data: bytes) -> tuple[list[Endpoint], bool]:
         if len(msg) >= 16:
             _fam, _typ, state, _pad, inode = struct.unpack_from("=BBBBI", msg, 0)
             peer = rq = wq = None
+            icons: tuple[int, ...] = ()
             a = 16
             while a + 4 <= len(msg):
                 alen, atype = struct.unpack_from("=HH", msg, a)
@@ -262,11 +275,23 @@ def parse_unix_diag(data: bytes) -> tuple[list[Endpoint], bool]:
                     peer = struct.unpack_from("=I", payload)[0] or None
                 elif atype == _UNIX_DIAG_RQLEN and len(payload) >= 8:
                     rq, wq = struct.unpack_from("=II", payload)
+                elif atype == _UNIX_DIAG_ICONS:
+                    icons = struct.unpack_from(f"={len(payload) // 4}I", payload)
                 a += (alen + 3) & ~3
             name = TCP_STATES.get(state, str(state))  # unix sockets use the TCP state numbers
             out.append(Endpoint(inode, "unix", name, "", "", peer, rq, wq, name == "LISTEN"))
+            for client in icons:
+                if client:
+                    stand_in = -(1 << 21) - client  # unique per client: one queued side each
+                    out.append(Endpoint(stand_in, "unix", "CONNECTING", peer=client, pending=inode))
         off += (length + 3) & ~3
-    return out, done
+    return _queued_peers(out), done
+
+
+def _queued_peers(eps: list[Endpoint]) -> list[Endpoint]:
+    """A client whose connection waits in an accept queue: its peer is that queue's stand-in."""
+    queued = {e.peer: e.inode for e in eps if e.pending is not None}
+    return [replace(e, peer=queued[e.inode]) if e.peer is None and e.inode in queued else e for e in eps]
 
 
 def unix_endpoints() -> dict[int, Endpoint]:
@@ -370,8 +395,9 @@ def wiring(pids: Iterable[int], waited: Iterable[str] = ()) -> Wiring:
             i: e for i, e in {**unix, **tcp}.items() if i in inodes or _is_peer_of(e, inodes, unix, tcp)
         }
         for e in list(sockets.values()):  # a connection in an accept queue: its listener too
-            if e.pending is not None and e.pending in tcp:
-                sockets[e.pending] = tcp[e.pending]
+            listener = None if e.pending is None else tcp.get(e.pending) or unix.get(e.pending)
+            if listener is not None:
+                sockets[listener.inode] = listener
     want = set(waited)
     want |= {pty_master(t[len(PTY_SLAVE) :]) for t in want if t.startswith(PTY_SLAVE)}
     want |= {PTY_SLAVE + t[len("ptmx:[") : -1] for t in want if t.startswith("ptmx:[")}
@@ -379,8 +405,8 @@ def wiring(pids: Iterable[int], waited: Iterable[str] = ()) -> Wiring:
         ino = socket_inode(target)
         if ino is not None and ino in sockets and (peer := sockets[ino].peer) is not None:
             want.add(f"socket:[{peer}]")
-            if peer in sockets and (listener := sockets[peer].pending) is not None:
-                want.add(f"socket:[{listener}]")  # whoever holds it is who must accept
+            if peer in sockets and (accepts := sockets[peer].pending) is not None:
+                want.add(f"socket:[{accepts}]")  # whoever holds the listener is who must accept
     held, complete = holders(want)
     return Wiring(files, sockets, held, complete, flock_takers=filelocks.flock_takers())
 
