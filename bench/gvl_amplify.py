@@ -22,7 +22,7 @@ from typing import Any
 
 from gvlstress import api
 from gvlstress.campaign import stats
-from gvlstress.scenario import resolve
+from gvlstress.scenario_sources import resolve
 
 
 def cells(py036: str, quota: float) -> dict[str, tuple[str, dict[str, Any]]]:

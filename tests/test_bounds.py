@@ -35,7 +35,7 @@ def test_every_number_is_finite_and_bounded_from_the_cli_and_toml(
     name: str, value: float, tmp_path: Path
 ) -> None:
     from gvlstress.errors import UsageError
-    from gvlstress.scenario import resolve
+    from gvlstress.scenario_sources import resolve
 
     option = "--" + name.replace("_", "-")
     with pytest.raises(UsageError, match=rf"^{option}: must be"):

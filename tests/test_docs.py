@@ -29,7 +29,7 @@ from gvlstress.judge import names
 from gvlstress.model import IN_INSPECT, IN_RUN, Capture, RunResult, Summary, Verdict
 from gvlstress.reporters import docs
 from gvlstress.reporters.json_report import EXTRA_PROPERTIES
-from gvlstress.scenario import list_scenarios
+from gvlstress.scenario_sources import list_scenarios
 
 README = ROOT / "README.md"
 

@@ -30,7 +30,8 @@ from gvlstress.model.profile import (
 from gvlstress.reporters import json_report
 from gvlstress.reporters.markdown import render_compare
 from gvlstress.reporters.markdown.run import render
-from gvlstress.scenario import Scenario, with_settings
+from gvlstress.scenario import Scenario
+from gvlstress.scenario_sources import with_settings
 from gvlstress.system.redact import REDACTED
 from test_profile import host_263
 

@@ -11,7 +11,8 @@ from conftest import run_cli
 from gvlstress.cli.main import cli
 from gvlstress.cli.options import scenario_from_options
 from gvlstress.errors import UsageError
-from gvlstress.scenario import Scenario, list_scenarios, read_scenario_file, resolve
+from gvlstress.scenario import Scenario
+from gvlstress.scenario_sources import list_scenarios, read_scenario_file, resolve
 
 
 def write(tmp_path: Path, text: str) -> Path:

@@ -19,7 +19,8 @@ from gvlstress.cli.run import run as run_command
 from gvlstress.model import HostFacts, RunResult, TargetFacts, Verdict
 from gvlstress.model.shrink import Recipe, Reproduction, Step
 from gvlstress.reporters import reproducer, shrunk
-from gvlstress.scenario import Scenario, resolve
+from gvlstress.scenario import Scenario
+from gvlstress.scenario_sources import resolve
 from gvlstress.targets import standalone
 from gvlstress.targets.base import TargetPlan
 

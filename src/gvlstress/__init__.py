@@ -32,8 +32,9 @@ Modules (one line each, from their docstrings):
   helper process (`gvlstress.api.watch_tests`) that watches pytest's tree...
 - `reporters`: Reporters: the only code that formats results (the console, Markdown, JSON,
   JUnit, raw dumps).
-- `scenario`: Scenarios: a frozen description of a run, from a TOML file with CLI overrides on
-  top.
+- `scenario`: Scenarios: a frozen description of a run, and what each of its settings may hold.
+- `scenario_sources`: Where a scenario's settings come from, layered into one checked
+  `Scenario`: the defaults, a scenario file (found by name or path, read from TOML)...
 - `store`: A run directory read back as state: what `shrink` resumes from, what `merge`,
   `compare` and `plan` combine, what `report` renders again.
 - `supervisor`: Launching and surviving waves: the watch loop (`wave`), the executor and every

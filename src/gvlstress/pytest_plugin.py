@@ -213,7 +213,7 @@ class Runner:
     def run(self, scenario: str | None = None, **overrides: Any) -> RunResult:
         """Run `scenario` (name or path; None: defaults) with `overrides` (Scenario fields)."""
         from gvlstress import api
-        from gvlstress.scenario import resolve
+        from gvlstress.scenario_sources import resolve
 
         overrides.setdefault("report_dir", str(self.settings.report_dir))
         if self.settings.keep_core:

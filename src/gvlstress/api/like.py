@@ -25,7 +25,8 @@ from gvlstress.model import LoaderFacts, WaveResult
 from gvlstress.model.profile import HostProfile, Recreation
 from gvlstress.probes import interpreter
 from gvlstress.probes import profile as profiles
-from gvlstress.scenario import Scenario, with_settings
+from gvlstress.scenario import Scenario
+from gvlstress.scenario_sources import with_settings
 from gvlstress.system import cgroups
 from gvlstress.system.redact import redact_path
 from gvlstress.targets.registry import loader_facts

@@ -23,7 +23,7 @@ def selftest(
     stop: StopFlag | None = None,
 ) -> selftest_mod.SelftestResult:
     """Run every control (positive and negative) `repeat` times on this host."""
-    from gvlstress.scenario import resolve
+    from gvlstress.scenario_sources import resolve
 
     check_report_dir(report_dir)
     started = utc_now()

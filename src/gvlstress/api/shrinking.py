@@ -29,7 +29,8 @@ from gvlstress.model import RunResult, WaveResult
 from gvlstress.model.shrink import Measured, Reproduction, ShrinkResult, Step
 from gvlstress.reporters import json_report, markdown
 from gvlstress.reporters.files import write_atomic
-from gvlstress.scenario import Scenario, check_setting, resolve
+from gvlstress.scenario import Scenario, check_setting
+from gvlstress.scenario_sources import resolve
 from gvlstress.supervisor import StopFlag
 from gvlstress.system import watchdog
 from gvlstress.system.redact import REDACTED, redact_path

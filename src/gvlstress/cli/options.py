@@ -12,7 +12,8 @@ import click
 from gvlstress.cli.terminal import interrupted_code
 from gvlstress.errors import ExitCode, UsageError
 from gvlstress.model.verdicts import Verdict
-from gvlstress.scenario import KILL_WORKER, START_METHODS, Scenario, resolve
+from gvlstress.scenario import KILL_WORKER, START_METHODS, Scenario
+from gvlstress.scenario_sources import resolve
 
 if TYPE_CHECKING:  # what runs a command is imported where it runs: `--help` needs none of it
     from gvlstress.campaign import stats

@@ -213,7 +213,7 @@ def report(run_dir: Path, force: bool) -> None:
 @cli.command(epilog=usage("scenarios", "gvlstress scenarios", exits=((ExitCode.OK, "listed"),)))
 def scenarios() -> None:
     """List scenario files (./scenarios and the built-in ones), one line each."""
-    from gvlstress.scenario import describe, list_scenarios
+    from gvlstress.scenario_sources import describe, list_scenarios
 
     console = make_console()
     paths = list_scenarios()

@@ -28,7 +28,7 @@ from gvlstress.errors import ExitCode
 from gvlstress.judge import names
 from gvlstress.model import IN_INSPECT, IN_RUN, Capture, RunResult, Summary, Verdict, WorkerOutcome
 from gvlstress.reporters.json_report import EXTRA_PROPERTIES, HEX_FIELDS
-from gvlstress.scenario import describe, list_scenarios, read_scenario_file
+from gvlstress.scenario_sources import describe, list_scenarios, read_scenario_file
 from gvlstress.store import SCHEMA
 from gvlstress.system.plugin import PLUGIN_SETTINGS
 

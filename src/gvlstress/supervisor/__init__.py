@@ -1,6 +1,7 @@
 """Launching and surviving waves: the watch loop (`wave`), the executor and every private
 attribute of it (`pool`), per-worker bookkeeping (`slots`), when and whom to probe
-(`probing`), what each worker runs (`spec`), the amplifiers, the warm-up and the fork server.
+(`probing`), what each worker runs (`spec`), the wave's cgroups and its sweep (`containment`),
+the amplifiers (`levers`: their life within one wave), the warm-up and the fork server.
 
 The names below are imported from `wave` when first used (PEP 562): a command that needs only
 `supervisor.events` (the terminal's stop flag) does not import the wave machinery.
@@ -11,6 +12,8 @@ Modules (one line each, from their docstrings):
   worker.
 - `chaos`: Scheduling perturbation from outside an unmodified worker: strict per-thread
   starvation (rr's chaos mode) and gang scheduling (one worker owns the...
+- `containment`: Nothing a wave started outlives it: the wave's cgroups, each worker handed to
+  the watchdog and to the cgroup the moment it is seen, and at the...
 - `delays`: The delay layer's harness half (``--delays SEED``): where it is, what each wave's
   workers are born with, and the placement it learns from hangs.
 - `events`: What a wave tells the outside while it runs (`Observer`) and how it is told to stop
@@ -23,6 +26,8 @@ Modules (one line each, from their docstrings):
   shell gives it) or a running process attached to with...
 - `jobio`: The watched job's side of the terminal and of its output, and what ``--pid`` may
   name.
+- `levers`: The amplifiers over one wave's life: the burners before the workers start; chaos,
+  the gang and ``--kill-worker`` once the workers exist...
 - `pool`: The ProcessPoolExecutor of one wave, and every private attribute of it used anywhere.
 - `probing`: When and whom to look at: a quiet worker once it is due, its siblings in the same
   /proc window, everyone at the launch deadline, the hung before...

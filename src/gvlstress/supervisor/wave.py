@@ -3,20 +3,18 @@
 The loop never blocks without a deadline: it waits on the futures for one poll interval at a
 time and reads the heartbeat board in between. A worker whose heartbeat goes quiet past the
 stall threshold is probed (`probing`); on a hang, evidence is captured first and the worker
-process trees are killed after (`pool`), and nothing the wave started outlives it (its cgroup,
-the run's token). The verdicts themselves are pure rules (`judge.outcome`) fed what the loop saw.
+process trees are killed after (`pool`), and nothing the wave started outlives it
+(`containment`: its cgroups, the run's token). The amplifiers are pulled and halted around the
+loop (`levers`). The verdicts themselves are pure rules (`judge.outcome`) fed what the loop saw.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
-from typing import Any
 
 from gvlstress import worker
 from gvlstress.judge import outcome
@@ -25,17 +23,16 @@ from gvlstress.model import Diagnosis, Verdict, WaveResult, WorkerOutcome, worst
 from gvlstress.model.live import WorkerStatus
 from gvlstress.probes.corewriter import Keep
 from gvlstress.scenario import Scenario
-from gvlstress.supervisor import amplifiers, delays
-from gvlstress.supervisor.chaos import Perturber
+from gvlstress.supervisor import delays
+from gvlstress.supervisor.containment import Containment
 from gvlstress.supervisor.delays import DelayLayer, preloaded
 from gvlstress.supervisor.events import Observer, StopFlag
+from gvlstress.supervisor.levers import Levers
 from gvlstress.supervisor.pool import Pool
 from gvlstress.supervisor.probing import Prober
-from gvlstress.supervisor.provoke import Killer, WedgeWatch, killers
+from gvlstress.supervisor.provoke import WedgeWatch, killers
 from gvlstress.supervisor.slots import Slot
 from gvlstress.supervisor.spec import stderr_tail, wave_seed, worker_failure, worker_spec
-from gvlstress.system import proctree, watchdog
-from gvlstress.system.cgroups import WaveGroup
 from gvlstress.system.heartbeat import Board, Phase
 from gvlstress.system.knobs import redact_setting, thread_knobs
 from gvlstress.system.redact import redact_mapping
@@ -84,32 +81,23 @@ class Wave:
         self.end = WaveEnd(EndReason.DONE)
         self.ended_at = 0.0
         self.pool: Pool | None = None
-        self.group: WaveGroup | None = None
-        """The wave's cgroups (containment, and the quota when asked); None where none is writable."""
-        self.leftovers: set[int] = set()
-        """Processes the workers started that outlived them and were killed at the wave's end."""
+        self.contained: Containment | None = None
+        """The wave's cgroups and leftovers, from the start of `run()`."""
         self.delays = delays
         """The run's delay layer (--delays): the workers' environment, and what hangs teach it."""
-        self.chaos: Perturber | None = None
-        """Strict starvation and/or the gang, while batches run."""
-        self.killer: Killer | None = None
+        self.levers = Levers(scenario, index, board)
         self.wedge_watch = WedgeWatch()
-        self.amplified: dict[str, Any] = {}
-        self.squeezed = amplifiers.squeeze_cpus(scenario.squeeze) if scenario.squeeze else None
-        self.prober = Prober(board, self.threshold, self._quiet, POLL_S, cores)
+        self.prober = Prober(board, self.threshold, self.levers.quiet, POLL_S, cores)
 
     def threshold(self, s: Slot) -> float:
         """Seconds of heartbeat silence before `s` is probed (batches less what chaos held them)."""
-        sc, held = self.scenario, self.chaos.held if self.chaos is not None else {}
+        sc, held = self.scenario, self.levers.held()
         slowest = [(x.state.batch_s_max, held.get(x.pid or 0, 0.0)) for x in self.slots if x.state]
         seen = outcome.taught(self.batch_s_seen, slowest)
         return outcome.stall_threshold(sc.stall, sc.stall_floor, sc.startup_grace, seen, s.iterating)
 
     def spec(self, slot: int) -> worker.WorkerSpec:
         return worker_spec(self.scenario, self.plan, self.index, slot)
-
-    def _quiet(self) -> contextlib.AbstractContextManager[object]:
-        return self.chaos.quiet if self.chaos is not None else contextlib.nullcontext()
 
     # -- the loop ---------------------------------------------------------------------------
     def run(self) -> WaveResult:
@@ -120,35 +108,20 @@ class Wave:
         futures: dict[Future[worker.WorkerResult], int] = {}
         detected_by: str | None = None
         detect_s: float | None = None
-        born = proctree.boot_ticks()
-        self.group = WaveGroup.create(
-            f"gvlstress-{os.getpid()}-{time.monotonic_ns()}", cores=sc.cpu_quota, memory_bytes=sc.memory_limit
-        )
-        for d in self.group.dirs if self.group else ():
-            watchdog.watch_cgroup(str(d))
-        burners = amplifiers.Burners.start(sc.burners) if sc.burners else None
+        contained = self.contained = Containment(sc)
+        self.levers.start_burners()
         try:
-            cgroups = self.group.procs_files if self.group else []
             born_with = self.delays.begin_wave(sc.delays) if self.delays and sc.delays is not None else None
-            self.pool = Pool(sc, self.plan, self.board, self.stderr_dir, cgroups, born_with)
+            self.pool = Pool(sc, self.plan, self.board, self.stderr_dir, contained.procs_files, born_with)
             futures = self.pool.start([self.spec(slot) for slot in range(sc.workers)])
             for pid in self.pool.processes:
-                watchdog.watch(pid)
-                if self.group is not None:
-                    self.group.join(pid)
-            if sc.perturbs:
-                self.chaos = Perturber.for_wave(
-                    sc.chaos, sc.seed, self.index, self._iterating, sc.gang
-                ).start()
-            if sc.kill_worker is not None:
-                seed = wave_seed(sc.seed, self.index)
-                self.killer = Killer(sc.kill_worker, seed, self.board, sc.workers, sc.iterations).start()
+                contained.adopt(pid)
+            self.levers.pull(self._iterating)
             self.end = WaveEnd(
                 self._watch(futures, started), self.stop.signum, self.end.broken, self.end.crashed
             )
             self.ended_at = time.monotonic()
-            self._stop_chaos()  # every thread restored before it is captured or killed
-            self._stop_killer()
+            self.levers.halt()  # every thread restored before it is captured or killed
             if self.end.reason is EndReason.WEDGE:
                 self._record_wedge()
             if self.end.reason in (EndReason.STALL, EndReason.TIMEOUT, EndReason.WEDGE):
@@ -157,32 +130,27 @@ class Wave:
                 self._capture_hung()  # evidence first (and what the delay layer learns); the teardown kills
                 if self.keep_hung:
                     self._keep_first_hung()
-            self._check_squeeze(self.slots)  # workers still alive whose pool was never reported
+            self.levers.check_squeeze(self.slots)  # workers still alive whose pool was never reported
         finally:
-            self._teardown(burners, born)
+            self._teardown(contained)
         self._settle(futures)
         return self._result(started, detected_by, detect_s)
 
-    def _teardown(self, burners: amplifiers.Burners | None, born: int) -> None:
+    def _teardown(self, contained: Containment) -> None:
         """End the wave's levers and its workers, record what the amplifiers saw, and sweep
         whatever it started (also when the wave's loop raised)."""
-        self._stop_chaos()
-        self._stop_killer()
-        if burners is not None:
-            self.amplified["burners"] = {"count": self.scenario.burners, "running_at_end": burners.running()}
+        self.levers.halt()
         if self.pool is not None:
             started_by_workers, detached = self.pool.teardown()
-            self.leftovers |= started_by_workers
+            contained.leftovers |= started_by_workers
             if detached:
                 self.observer.warn(
                     "the process pool's manager thread did not end after its workers were killed; "
                     "it is left behind so the harness can still exit"
                 )
-        if burners is not None:
-            burners.stop()
-        if self.group is not None:
-            self.amplified |= amplifiers.group_record(self.group)
-        self._contain(born, burners)
+        self.levers.stop_burners()
+        self.levers.applied |= contained.record()
+        contained.sweep(set(self.pool.kept) if self.pool else set(), self.levers.burner_pids())
 
     def _result(self, started: float, detected_by: str | None, detect_s: float | None) -> WaveResult:
         """The wave's record, once every slot has its outcome: the levers each worker had, the
@@ -191,12 +159,10 @@ class Wave:
         if self.pool is not None:
             self.pool.release_handles()
         started_slots = [x for x in self.slots if x.pid]  # the levers checked in each started worker
-        self.amplified |= amplifiers.worker_records(sc, self.squeezed, started_slots, self.delays)
-        if self.amplified:
-            self.amplified["not_applied"] = amplifiers.gaps(self.amplified, len(started_slots))
+        amplified = self.levers.record(started_slots, self.delays)
         outcomes = outcome.failure_diagnoses(
             tuple(replace(o, stderr_tail=stderr_tail(self.stderr_dir, o.pid)) for o in self._outcomes()),
-            self._killers((self.amplified.get("memory_limit") or {}).get("oom_kills", 0)),
+            self._killers((amplified.get("memory_limit") or {}).get("oom_kills", 0)),
         )
         wedged = [Verdict.DEADLOCK] if self.end.wedge is not None else []  # the executor itself hangs
         result = WaveResult(
@@ -208,12 +174,12 @@ class Wave:
             detect_s=detect_s,
             interrupted=bool(self.stop),
             env={k: redact_setting(k, v) for k, v in self.spec(0).env.items()},
-            amplifiers=dict(self.amplified),
+            amplifiers=amplified,
             kept_alive=next(iter(self.pool.kept), None) if self.pool else None,
             setting=self.setting,
             shard=self.shard,
             seed=wave_seed(sc.seed, self.index),
-            leftovers=len(self.leftovers),
+            leftovers=len(self.contained.leftovers) if self.contained else 0,
         )
         self.observer.wave_finished(result)
         return result
@@ -268,7 +234,7 @@ class Wave:
         live = [s for s in self.slots if s.outcome is None and s.pid != pid]
         self.prober.everyone(live)
         self.prober.capture({p: s for s in live if (p := s.pid) and s.state and s.state.phase == Phase.DONE})
-        killed_by = self._killers(self.group.oom_kills() if self.group else 0)
+        killed_by = self._killers(self.contained.oom_kills() if self.contained else 0)
         self.end = replace(
             self.end, wedge=self.wedge_watch.facts(self.slots, self.pool.manager_stack(), killed_by)
         )
@@ -278,12 +244,7 @@ class Wave:
         died = [pid for pid, code in self.end.crashed.items() if code == -signal.SIGKILL]
         if (w := self.wedge_watch).pid is not None and w.status & 0x7F == signal.SIGKILL:
             died.append(w.pid)
-        return killers(self.killer, oom_kills or 0, died)
-
-    def _stop_killer(self) -> None:
-        """Halt --kill-worker (once) and record what it did."""
-        if self.killer is not None and "kill_worker" not in self.amplified:
-            self.amplified["kill_worker"] = self.killer.stop()
+        return killers(self.levers.killer, oom_kills or 0, died)
 
     def _harvest(self, slot: int, fut: Future[worker.WorkerResult]) -> None:
         s = self.slots[slot]
@@ -325,30 +286,13 @@ class Wave:
         for s in self.slots:
             st = self.board.read(s.slot)
             if st.pid and (s.state is None or s.state.pid != st.pid):
-                watchdog.watch(st.pid)  # a worker the executor started after submit
-                if self.group is not None:
-                    self.group.join(st.pid)
+                if self.contained is not None:  # a worker the executor started after submit
+                    self.contained.adopt(st.pid)
                 if self.scenario.delays is not None:  # mapped at exec, if at all: look at first sight
                     s.preloaded = preloaded(st.pid)
             s.read(st, now)
             if st.rayon_threads and s.pinned is None:  # the beat that reports the pool
-                self._check_squeeze([s])
-
-    # -- amplifiers -------------------------------------------------------------------------
-    def _check_squeeze(self, slots: list[Slot]) -> None:
-        """--squeeze in each live worker not checked yet (threads pinned, strays re-pinned): on
-        the beat that reports its pool, then before teardown for the rest."""
-        for s in slots:
-            if s.outcome is not None or not (pid := s.pid):
-                continue
-            if self.squeezed is not None and s.pinned is None:
-                inside, total = amplifiers.squeeze(pid, self.squeezed)
-                s.pinned = (inside, total) if total else None
-
-    def _stop_chaos(self) -> None:
-        """Halt chaos and the gang (once), everything they stopped resumed, and record what they did."""
-        if self.chaos is not None and not self.chaos.halted:  # kept: what it held stays known
-            self.amplified |= self.chaos.stop()
+                self.levers.check_squeeze([s])
 
     def _iterating(self) -> list[int]:
         """Workers in their batches now (chaos perturbs only these), read from the board itself
@@ -395,22 +339,8 @@ class Wave:
         """End the kept worker (``hunt --keep-alive``) and its cgroup."""
         if self.pool is not None:
             self.pool.release()
-        if self.group is not None:  # the kept worker's cgroup: its stragglers go with it
-            self.group.close()
-            self.group = None
-
-    def _contain(self, born: int, burners: amplifiers.Burners | None) -> None:
-        """Nothing the wave started outlives it: everything left in its containment cgroup (at
-        any depth, daemonized or not) is killed and the cgroups removed; then, cgroup or not,
-        every process carrying the run's token that was born since the wave began and is no
-        helper. A kept worker keeps its cgroup and its children until `release()`."""
-        kept = set(self.pool.kept) if self.pool else set()
-        if self.group is not None and not kept:
-            self.leftovers |= set(self.group.close())
-            self.group = None
-        if (own := watchdog.owner()) is not None:
-            keep = watchdog.helpers() | kept | {p.pid for p in (burners.procs if burners else [])}
-            self.leftovers |= set(proctree.sweep_owned(own[0], born, keep))
+        if self.contained is not None:
+            self.contained.close()
 
     def _settle(self, futures: dict[Future[worker.WorkerResult], int]) -> None:
         """Give every slot without an outcome one, now that the wave is over and reaped."""
