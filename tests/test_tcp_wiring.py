@@ -16,7 +16,7 @@ from gvlstress.judge import names
 from gvlstress.model import ProbeKind
 from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import Endpoint
-from gvlstress.probes import wiring
+from gvlstress.probes import tcp, wiring
 from lookshapes import READ, SLEEP, Proc, Th, World, held
 
 # /proc/net/tcp of a process that connected to its own listener and never accepted: the
@@ -33,7 +33,7 @@ RECORDED = """\
 
 
 def test_a_connection_in_an_accept_queue_is_tied_to_its_listener() -> None:
-    eps = {e.inode: e for e in wiring.parse_tcp(RECORDED)}
+    eps = {e.inode: e for e in tcp.parse_tcp(RECORDED)}
     client = eps[3507881]
     assert client.peer is not None
     assert client.peer < 0
@@ -46,7 +46,7 @@ def test_a_connection_in_an_accept_queue_is_tied_to_its_listener() -> None:
 
 def test_a_queued_connection_to_a_wildcard_listener_finds_it() -> None:
     text = RECORDED.replace("0100007F:81E1 00000000:0000 0A", "00000000:81E1 00000000:0000 0A")
-    eps = {e.inode: e for e in wiring.parse_tcp(text)}
+    eps = {e.inode: e for e in tcp.parse_tcp(text)}
     assert eps[eps[3507881].peer or 0].pending == 3507880
 
 

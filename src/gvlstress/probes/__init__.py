@@ -37,6 +37,8 @@ Modules (one line each, from their docstrings):
   more than a week is no timer a job waits out: ``sleep...
 - `sysv`: System V semaphores (``semop``): which semaphore a blocked thread waits on, its value,
   and the last process that operated on it (``semctl`` GETPID).
+- `tcp`: TCP connections as the kernel's table shows them (``/proc/PID/net/tcp{,6}``, the
+  process's own network namespace; no attach): state, queues, and...
 - `tools`: Run a diagnostic tool with a deadline; never let it hang the harness.
 - `wiring`: Who is at the other end of a pipe or socket, and what waits in between, read from
   the kernel.

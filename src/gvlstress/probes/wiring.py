@@ -5,8 +5,7 @@
   needs ptrace rights and never stops the process);
 - unix sockets: the peer's inode and the queues from ``sock_diag`` (a netlink socket; no
   attach), falling back to ``/proc/net/unix`` (no peers) where the kernel lacks unix_diag;
-- TCP: ``/proc/PID/net/tcp{,6}`` (the process's own network namespace): state, queues, and on
-  loopback the other side's inode;
+- TCP: `probes.tcp` (state, queues, the other side on loopback, the accept queue);
 - holders: every process on the host holding a given pipe or socket (a scan of /proc/*/fd, done
   only for what a thread waits on).
 Parsers are pure functions over text or bytes, tested on recorded input and live.
@@ -27,6 +26,7 @@ from pathlib import Path
 
 from gvlstress.model.wiring import PTY_SLAVE, Endpoint, Holder, OpenFile, Wiring, pty_master
 from gvlstress.probes import filelocks
+from gvlstress.probes.tcp import TCP_STATES, tcp_endpoints
 from gvlstress.system.redact import redact_path
 
 SYS_PIDFD_GETFD = 438
@@ -114,97 +114,6 @@ def _queued(pidfd: int, fd: int) -> int | None:
         return None
     finally:
         os.close(dup)
-
-
-TCP_STATES = {
-    1: "ESTABLISHED",
-    2: "SYN_SENT",
-    3: "SYN_RECV",
-    4: "FIN_WAIT1",
-    5: "FIN_WAIT2",
-    6: "TIME_WAIT",
-    7: "CLOSE",
-    8: "CLOSE_WAIT",
-    9: "LAST_ACK",
-    10: "LISTEN",
-    11: "CLOSING",
-}
-
-
-def _addr(hexaddr: str, family: str) -> str:
-    """'0100007F:1F90' -> '127.0.0.1:8080' (the kernel prints each 32-bit word in host order)."""
-    host, _, port = hexaddr.partition(":")
-    raw = bytes.fromhex(host)
-    words = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
-    ip = socket.inet_ntop(socket.AF_INET6 if family == "tcp6" else socket.AF_INET, words)
-    return f"[{ip}]:{int(port, 16)}" if family == "tcp6" else f"{ip}:{int(port, 16)}"
-
-
-def parse_tcp(text: str, family: str = "tcp") -> tuple[Endpoint, ...]:
-    """``/proc/net/tcp`` (or tcp6): one Endpoint per socket with an inode; junk lines skipped."""
-    out: list[Endpoint] = []
-    for line in text.splitlines()[1:]:
-        parts = line.split()
-        if len(parts) < 10:
-            continue
-        try:
-            local, remote = _addr(parts[1], family), _addr(parts[2], family)
-            state = TCP_STATES.get(int(parts[3], 16), parts[3])
-            tx, _, rx = parts[4].partition(":")
-            inode = int(parts[9])
-            wq, rq = int(tx, 16), int(rx, 16)
-        except (ValueError, OSError):
-            continue
-        if inode == 0:
-            if state not in _QUEUED:
-                continue  # TIME_WAIT and friends: no socket holds them any more
-            # in a listener's accept queue: no file yet, so no inode (a stand-in, one per family)
-            inode = -len(out) - 1 - (1 << 20 if family == "tcp6" else 0)
-        out.append(Endpoint(inode, family, state, local, remote, None, rq, wq, state == "LISTEN"))
-    return tuple(_queued_at(_pair_loopback(out)))
-
-
-_QUEUED = frozenset({"ESTABLISHED", "CLOSE_WAIT"})
-"""States of a connection with no inode that is still waiting to be accepted (a closed one
-lingers in FIN_WAIT, TIME_WAIT...): the client's side of it is open and may wait on it."""
-
-
-def _queued_at(eps: list[Endpoint]) -> list[Endpoint]:
-    """Each connection not yet accepted, with the listener whose queue holds it (same port, the
-    same address or a wildcard one)."""
-    listeners = {e.local: e.inode for e in eps if e.listener}
-    out = []
-    for e in eps:
-        if e.inode < 0:
-            host, _, port = e.local.rpartition(":")
-            wild = ("[::]" if host.startswith("[") else "0.0.0.0") + f":{port}"
-            pending = listeners.get(e.local, listeners.get(wild, listeners.get(f"[::]:{port}")))
-            e = replace(e, pending=pending)
-        out.append(e)
-    return out
-
-
-def _pair_loopback(eps: list[Endpoint]) -> list[Endpoint]:
-    """A connection whose other side is on this host: its peer is the socket with the addresses
-    swapped."""
-    by_pair = {(e.local, e.remote): e.inode for e in eps if not e.listener}
-    out = []
-    for e in eps:
-        peer = by_pair.get((e.remote, e.local)) if not e.listener else None
-        out.append(replace(e, peer=peer))
-    return out
-
-
-def tcp_endpoints(pid: int, proc: Path = Path("/proc")) -> dict[int, Endpoint]:
-    """TCP sockets in `pid`'s network namespace, by inode."""
-    out: dict[int, Endpoint] = {}
-    for family in ("tcp", "tcp6"):
-        try:
-            text = (proc / str(pid) / "net" / family).read_text()
-        except OSError:
-            continue
-        out.update({e.inode: e for e in parse_tcp(text, family)})
-    return out
 
 
 # sock_diag (linux/sock_diag.h, linux/unix_diag.h)
