@@ -10,6 +10,7 @@ import struct
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -127,6 +128,18 @@ def test_a_live_mutex_names_the_thread_that_holds_it(kind: str) -> None:
         _, args = _syscall(waiter)
         assert mutexes.mutex_owner(os.getpid(), args) == threading.get_native_id()
         assert mutexes.owner_pid(threading.get_native_id()) == os.getpid()
+
+
+def test_a_waiter_read_twice_the_same_names_the_owner_and_one_that_moved_names_none() -> None:
+    # the syscall line is read again after the mutex: a thread that left the wait in between may
+    # hold the mutex itself by then, and its own id would read as a self-deadlock
+    with _blocked_on(KINDS["plain"]()) as waiter:
+        task = Path(f"/proc/{os.getpid()}/task/{waiter}")
+        line = (task / "syscall").read_text()
+        _, args = procfs.parse_syscall_args(line)
+        me = threading.get_native_id()
+        assert mutexes.held_by(task, line, args) == (me, os.getpid())
+        assert mutexes.held_by(task, "running", args) == (None, None)
 
 
 def test_a_live_condition_wait_names_no_owner() -> None:

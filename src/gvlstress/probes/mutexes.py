@@ -83,6 +83,22 @@ def mutex_owner(pid: int, args: tuple[int, ...], proc: Path = Path("/proc")) -> 
     return owner
 
 
+def held_by(task_dir: Path, blocked: str, args: tuple[int, ...]) -> tuple[int | None, int | None]:
+    """(owner thread, its process) of the mutex the thread at `task_dir` (/proc/PID/task/TID)
+    waits on, where its syscall line read `blocked` with `args`; (None, None) when it is no
+    mutex wait, or when the thread left the wait while the mutex was read (it may hold it now,
+    and its own id in the owner field would read as a self-deadlock)."""
+    proc = task_dir.parent.parent
+    owner = mutex_owner(int(proc.name), args, proc.parent)
+    try:
+        again = (task_dir / "syscall").read_text()
+    except OSError:
+        return None, None
+    if owner is None or again != blocked:
+        return None, None
+    return owner, owner_pid(owner, proc.parent)
+
+
 def owner_pid(tid: int, proc: Path = Path("/proc")) -> int:
     """The process of thread `tid` (its Tgid), or 0 when no such thread exists any more."""
     try:

@@ -23,7 +23,7 @@ from gvlstress.model.syscalls import (
     syscall_name,
 )
 from gvlstress.probes.filelocks import lock_holder
-from gvlstress.probes.mutexes import mutex_owner, owner_pid
+from gvlstress.probes.mutexes import held_by
 from gvlstress.probes.sleeps import SLEEPS, sleep_left
 from gvlstress.probes.sysv import semaphore
 from gvlstress.probes.wiring import master_of
@@ -157,7 +157,8 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
     except ValueError:
         return None
     vol, nonvol = parse_status(_read(task_dir / "status") or "")
-    nr, args = parse_syscall_args(_read(task_dir / "syscall") or "")
+    blocked = _read(task_dir / "syscall") or ""
+    nr, args = parse_syscall_args(blocked)
     wchan = parse_wchan(_read(task_dir / "wchan") or "")
     nr = restarted(nr, wchan)  # a poll() an earlier look's ptrace stop interrupted: still that poll
     addr = args[0] if nr is not None and nr in futex_syscalls() and args else None
@@ -177,7 +178,7 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
             holder = lock_holder(fd, int(task_dir.parent.parent.name))
     left = sleep_left(task_dir.parent.parent / "mem", name, args) if name in SLEEPS and args else None
     sem = semaphore(task_dir.parent.parent / "mem", args) if name in ("semop", "semtimedop") else None
-    owner = mutex_owner(int(task_dir.parent.parent.name), args) if addr is not None else None
+    owner, owner_in = held_by(task_dir, blocked, args) if addr is not None else (None, None)
     return ThreadSample(
         tid=int(task_dir.name),
         comm=redact_text(comm),
@@ -203,7 +204,7 @@ def sample_thread(task_dir: Path) -> ThreadSample | None:
         sleep_left_s=left,
         sysv=sem,
         mutex_owner=owner,
-        mutex_owner_pid=None if owner is None else owner_pid(owner),
+        mutex_owner_pid=owner_in,
     )
 
 
