@@ -209,6 +209,11 @@ def mutex_wait(tid: int, addr: int, owner: int, owner_pid: int = P) -> Th:
             id="main waits behind a thread that relocked its own mutex",
         ),
         pytest.param(
+            (mutex_wait(P, M1, 4242, owner_pid=4240),),
+            (ProbeKind.DEADLOCK, names.FORK_HELD_LOCK, End.GONE),
+            id="a private mutex owned by a thread of another process: a copy fork() made while it was held",
+        ),
+        pytest.param(
             (mutex_wait(P, M1, P + 1), Th(P + 1, SLEEP)),
             (ProbeKind.IDLE, None, End.OUTSIDE),
             id="look-alike: the holder is alive and sleeping",

@@ -5,7 +5,8 @@ no guess from stack shapes: a thread waiting for a mutex whose owner is itself w
 plain mutex locked twice by one thread: a callback, a UDF or a second transaction re-entering
 code that holds it); threads each waiting for a mutex another of them holds form a cycle (a
 lock-order inversion, with its mutexes named); a mutex whose owner thread no longer exists was
-left locked by a thread that exited, and nothing can unlock it.
+left locked by a thread that exited, and nothing can unlock it; a private mutex whose owner is
+a thread of another process is a copy fork() made while that thread held it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gvlstress.judge import names
+from gvlstress.judge.threads import private_futex
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import Wiring
 
@@ -68,6 +70,19 @@ def _core(f: ProbeFinding, waits: dict[int, ThreadDelta]) -> tuple[names.Match, 
                     "owner field names this same thread: it locked it and, without unlocking, locks it again",
                     "a mutex that is not recursive never grants a second lock to its owner: only this thread "
                     "could unlock it, and it waits",
+                ),
+                {t.tid},
+            )
+    for t in waits.values():
+        w = t.wait
+        if w is not None and w.owner_pid not in (None, 0, f.pid) and private_futex(t):
+            return _m(
+                names.FORK_HELD_LOCK,
+                (
+                    f"{_who(t, f.pid)} waits to lock the process-private pthread mutex at {w.addr or 0:#x}, whose "
+                    f"owner field names thread {w.owner} of another process, {w.owner_pid}",
+                    "a private mutex is never shared: this one is a copy, made by fork() while that thread held "
+                    "it, and the thread did not come along into this process, so nothing here can unlock it",
                 ),
                 {t.tid},
             )
