@@ -97,6 +97,7 @@ HANGS = [
             ("native_relock", names.SELF_LOCK),
             ("native_mutex_cycle", names.LOCK_ORDER),
             ("native_mutex_orphan", names.MUTEX_OWNER_GONE),
+            ("native_fork_held_mutex", names.FORK_HELD_LOCK),
             ("tcp_self_call", names.SELF_FD),
             ("tcp_accept_cycle", names.WAIT_CYCLE),
             ("unix_self_call", names.SELF_FD),
