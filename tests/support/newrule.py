@@ -8,21 +8,15 @@ import sys
 from dataclasses import replace
 
 from gvlstress.judge import across
+from gvlstress.judge.case import Case, Found
 from gvlstress.judge.names import Match
-from gvlstress.model import Capture, ProbeFinding, ProbeKind
-from gvlstress.model.wiring import Relatives, Wiring
+from gvlstress.model import ProbeKind
 
 NAME = "a rule added once"
 
 
-def marked(
-    f: ProbeFinding,
-    cap: Capture | None,
-    origin: Capture | None,
-    wiring: Wiring,
-    others: across.Others,
-    relatives: Relatives,
-) -> tuple[ProbeFinding, Match | None] | None:
+def marked(case: Case) -> Found | None:
+    f = case.finding
     if not any(t.comm == "gvls-newrule" for t in f.threads):
         return None
     return replace(f, kind=ProbeKind.DEADLOCK, reason="the test's rule named it"), Match(

@@ -7,6 +7,8 @@ Modules (one line each, from their docstrings):
   across them.
 - `activity`: ``inspect``'s window: a progress signal from activity over time.
 - `audit`: Thread-cap audit: threads per worker x workers against the real CPU budget.
+- `case`: One process as every rule across a look sees it: one frozen input (`Case`), one shape
+  for a rule (`Rule`: a case in, a new finding and its name...
 - `chain`: Following the wait of the thread that must progress to the threads that could end it.
 - `cycles`: Cycles of waits across processes, through any descriptor or child (pure).
 - `ends`: Each judged process's wait-for chain, followed to its end (pure).

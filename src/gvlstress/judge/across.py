@@ -15,10 +15,11 @@ What one snapshot cannot settle, so when to spend a window, is a judge's rule to
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from gvlstress.judge import loops, patterns, queues
+from gvlstress.judge.case import Case, Others, Rule
 from gvlstress.judge.cycles import find_cycles
 from gvlstress.judge.ends import wait_chains
 from gvlstress.judge.finalize import exit_finalizer_wait
@@ -43,7 +44,7 @@ from gvlstress.judge.verdict import INSPECT_VERDICT, decide
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, Verdict
 from gvlstress.model.look import Look
 from gvlstress.model.waitfor import WaitFor
-from gvlstress.model.wiring import Relatives, Wiring
+from gvlstress.model.wiring import Relatives
 
 LOCALS_WANTED = {**queues.LOCALS, **loops.LOCALS}
 """The Python locals a rule reads ((file suffix, function) -> names): the look pipeline takes
@@ -81,40 +82,17 @@ class Judgement:
 Judged = dict[int, Judgement]
 
 
-@dataclass(frozen=True)
-class Others:
-    """What a rule may know of the other processes of the look: their findings and the names
-    judged for them so far (a deadlock's own stacks' shape where no rule named it yet)."""
-
-    findings: Mapping[int, ProbeFinding]
-    names: Mapping[int, Match | None]
-    captures: Mapping[int, Capture]
-
-
-Rule = Callable[
-    [ProbeFinding, Capture | None, Capture | None, Wiring, Others, Relatives],
-    tuple[ProbeFinding, Match | None] | None,
-]
-"""A rule for a process its own stacks leave unnamed: (its finding, its capture, the capture of the
-parent it was forked from, the wiring, the other processes, the relatives) -> a new finding
-and its name (None: a verdict no pattern names, e.g. a wait on a stopped peer), or None when the
-rule has nothing to say."""
-
-
 RULES: list[Rule] = [
-    lambda f, cap, origin, wiring, others, rel: judge_mutex(f, cap, wiring) or exit_finalizer_wait(f, cap),
-    lambda f, cap, origin, wiring, others, rel: judge_spins(f, cap, origin, wiring),
-    lambda f, cap, origin, wiring, others, rel: judge_forks(f, cap, origin, wiring),
-    lambda f, cap, origin, wiring, others, rel: (
-        queues.dead_holder(f, cap, wiring, others.findings, others.captures, rel)
-        or queues.dead_sem_holder(f)
-        or queues.orphaned_semaphore(f, wiring)
-    ),
-    lambda f, cap, origin, wiring, others, rel: judge_loop(f, cap, wiring),
-    lambda f, cap, origin, wiring, others, rel: judge_peer(
-        f, cap, wiring, others.findings, rel, others.names
-    ),
-    lambda f, cap, origin, wiring, others, rel: judge_relock(f, cap, wiring),
+    judge_mutex,
+    exit_finalizer_wait,
+    judge_spins,
+    judge_forks,
+    queues.dead_holder,
+    queues.dead_sem_holder,
+    queues.orphaned_semaphore,
+    judge_loop,
+    judge_peer,
+    judge_relock,
 ]
 """The rules tried, in order, on a process nothing named yet (after the pool's accounting). A new
 rule is added here once, and ``run``, ``inspect``, ``inspect --tree`` and ``watch`` all apply it."""
@@ -231,14 +209,15 @@ def _judge_once(
             # thread on a library's condvar): the library's threads left in the parent say more
             own = patterns.match(f, cap) if named is None else named
             if own is None or own.pattern in GENERIC:
-                forked = judge_forks(f, cap, origin, wiring)
+                forked = judge_forks(Case(f, cap, origin, wiring))
                 if forked is not None:
                     linked[pid] = forked
             continue
         if named is not None:
             continue
+        case = Case(f, cap, origin, wiring, others, relatives)
         for rule in RULES:
-            found = rule(f, cap, origin, wiring, others, relatives)
+            found = rule(case)
             if found is not None:
                 linked[pid] = found
                 break

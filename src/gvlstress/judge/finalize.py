@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gvlstress.judge import vocab
+from gvlstress.judge.case import Case, Found
 from gvlstress.judge.frames import short_name
 from gvlstress.judge.names import EXIT_DESTRUCTOR, EXIT_FINALIZER_WAIT, HINTS, Match
-from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadView, WaitKind
+from gvlstress.model import ProbeKind, ThreadView, WaitKind
 
 FINALIZE = ("Py_FinalizeEx", "_Py_Finalize", "Py_Finalize", "finalize_modules", "finalize_interp_clear")
 """CPython tearing the interpreter down (3.10-3.13 names)."""
@@ -89,11 +90,12 @@ def exit_destructor(threads: list[ThreadView], pid: int) -> Match | None:
     return Match(EXIT_DESTRUCTOR, HINTS[EXIT_DESTRUCTOR], tuple(lines))
 
 
-def exit_finalizer_wait(f: ProbeFinding, capture: Capture | None) -> tuple[ProbeFinding, Match] | None:
+def exit_finalizer_wait(case: Case) -> Found | None:
     """The main thread, past the point of Py_FinalizeEx where other threads stop, runs Python code
     (a __del__ during module teardown) that waits, untimed, to acquire a Python lock: only another
     Python thread could release it, and none will run again. A deadlock whatever else /proc saw
     (a library's native timer threads keep ticking, and they hold no Python lock)."""
+    f, capture = case.finding, case.capture
     if f.kind not in (ProbeKind.IDLE, ProbeKind.WAITING, ProbeKind.STALLED, ProbeKind.DEADLOCK):
         return None
     main = capture.thread(f.pid) if capture is not None else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gvlstress.judge import vocab
+from gvlstress.judge.case import Case, Found
 from gvlstress.judge.names import FORK_AFTER_INIT, FORK_HANDLER, HINTS, Match
 from gvlstress.judge.otherend import internal_wait
 from gvlstress.judge.runtimes import started_in
@@ -135,10 +136,9 @@ def handler_wait(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
     )
 
 
-def judge_forks(
-    f: ProbeFinding, capture: Capture | None, parent: Capture | None, wiring: Wiring
-) -> tuple[ProbeFinding, Match] | None:
+def judge_forks(case: Case) -> Found | None:
     """Either fork rule, as a deadlock; None when neither applies."""
+    f, capture, parent, wiring = case.finding, case.capture, case.origin, case.wiring
     named = handler_wait(f, capture, wiring) or orphaned_wait(f, capture, parent)
     if named is None:
         return None

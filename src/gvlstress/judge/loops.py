@@ -21,11 +21,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gvlstress.judge import vocab
+from gvlstress.judge.case import Case, Found
 from gvlstress.judge.names import HINTS, LOOP_LOST_WAKEUP, Match
 from gvlstress.judge.otherend import ends, internal_wait
 from gvlstress.judge.threads import caught_signals, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.wiring import Wiring
 
 LOCALS = {("asyncio/base_events.py", "_run_once"): ("timeout", "sched_count")}
 """The event loop's turn: its next timeout and the timers it has scheduled."""
@@ -53,11 +53,10 @@ def _local(capture: Capture, tid: int, name: str) -> str | None:
     )
 
 
-def judge_loop(
-    f: ProbeFinding, capture: Capture | None, wiring: Wiring
-) -> tuple[ProbeFinding, Match | None] | None:
+def judge_loop(case: Case) -> Found | None:
     """An event loop that nothing can wake (a deadlock, named), or one waiting on a timer or a
     peer (idle, with what it waits for); None when no loop waits here."""
+    f, capture, wiring = case.finding, case.capture, case.wiring
     if capture is None or f.kind not in (ProbeKind.IDLE, ProbeKind.WAITING, ProbeKind.STALLED):
         return None
     t = _loop_thread(f, capture)

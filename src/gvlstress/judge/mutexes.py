@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gvlstress.judge import names
+from gvlstress.judge.case import Case, Found
 from gvlstress.judge.threads import private_futex
-from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.wiring import Wiring
+from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 
 CANDIDATES = frozenset({ProbeKind.IDLE, ProbeKind.WAITING, ProbeKind.STALLED, ProbeKind.DEADLOCK})
 
@@ -133,11 +133,10 @@ def _cycle(waits: dict[int, ThreadDelta]) -> list[int]:
     return []
 
 
-def judge_mutex(
-    f: ProbeFinding, capture: Capture | None, wiring: Wiring
-) -> tuple[ProbeFinding, names.Match] | None:
+def judge_mutex(case: Case) -> Found | None:
     """A process whose main thread, or every thread, is caught in a mutex shape (`mutex_match`)
     is deadlocked whatever else /proc made of it; None when no mutex shape stops it."""
+    f = case.finding
     if f.kind not in CANDIDATES:
         return None
     found = _shape(f)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gvlstress.judge import runtimes, vocab
+from gvlstress.judge.case import Case
 from gvlstress.judge.finalize import exit_destructor, exit_finalizer_wait
 from gvlstress.judge.frames import tids
 from gvlstress.judge.mutexes import mutex_match
@@ -84,7 +85,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
     at_exit = exit_destructor(threads, pid)
     if at_exit is not None:
         return at_exit
-    late = exit_finalizer_wait(finding, capture) if finding is not None else None
+    late = exit_finalizer_wait(Case(finding, capture)) if finding is not None else None
     if late is not None:
         return late[1]
     inversion = _gil_lock_inversion(threads, owners, pid)

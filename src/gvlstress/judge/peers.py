@@ -28,13 +28,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from gvlstress.judge import patterns, vocab
+from gvlstress.judge.case import Case, Found
 from gvlstress.judge.frames import short_name
 from gvlstress.judge.names import CLOSED_WAIT, HINTS, PEER_GONE, Match
 from gvlstress.judge.otherend import End, ends, internal_wait
 from gvlstress.judge.pools import waits_for_task
 from gvlstress.judge.threads import retries, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.wiring import Relatives, Wiring
+from gvlstress.model.wiring import Wiring
 
 TEARDOWN = frozenset(
     {"term", "terminate", "shutdown", "destroy", "close", "drop", "del", "exit", "atexit", "fini", "finalize"}
@@ -73,22 +74,17 @@ def channel_frame(capture: Capture | None, tid: int) -> str | None:
     return f"{f.name} ({f.file.rsplit('/', 2)[-2]}/{f.file.rsplit('/', 1)[-1]})"
 
 
-def judge_peer(
-    f: ProbeFinding,
-    capture: Capture | None,
-    wiring: Wiring,
-    others: Mapping[int, ProbeFinding],
-    relatives: Relatives | None = None,
-    names: Mapping[int, Match | None] | None = None,
-) -> tuple[ProbeFinding, Match | None] | None:
+def judge_peer(case: Case) -> Found | None:
     """The progress thread's wait on pipes or sockets, judged by the other end; None when this
     rule has nothing to say (not such a wait, or its other end is unknown). Behind deadlocked
     peers, it takes the first one's name (`names`: each process's pattern as judged so far)."""
+    f, capture, wiring, relatives = case.finding, case.capture, case.wiring, case.relatives
+    others, names = case.others.findings, case.others.names
     p = f.progress_thread()
     if p is None or p.wait is None or not p.parked or not waits_forever(p):
         return None
-    zombies = relatives.zombies.get(f.pid, {}) if relatives else {}
-    parents = relatives.parents if relatives else {}
+    zombies = relatives.zombies.get(f.pid, {})
+    parents = relatives.parents
     found = ends(p, f.pid, wiring)
     if not found:
         return None

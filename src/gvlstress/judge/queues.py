@@ -23,10 +23,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from gvlstress.judge import vocab
+from gvlstress.judge.case import Case, Found
 from gvlstress.judge.names import DEAD_LOCK_HOLDER, FEEDER_DROPPED, HINTS, PIPE_CYCLE, Match
 from gvlstress.judge.tree import died
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.wiring import Relatives, Wiring
+from gvlstress.model.wiring import Wiring
 
 LOCALS = {("multiprocessing/queues.py", "_feed"): ("obj",)}
 """A queue's feeder thread: the last item it took, or the bytes it sent."""
@@ -102,16 +103,11 @@ def _queue_lock_wait(
     return t, lock.key
 
 
-def dead_holder(
-    f: ProbeFinding,
-    capture: Capture | None,
-    wiring: Wiring,
-    findings: Mapping[int, ProbeFinding],
-    captures: Mapping[int, Capture],
-    relatives: Relatives,
-) -> tuple[ProbeFinding, Match] | None:
+def dead_holder(case: Case) -> Found | None:
     """A wait on a queue's read lock whose holder is dead: items wait in a pipe every waiter
     holds, and no live process that maps the lock reads that pipe or could hold the lock."""
+    f, capture, wiring, relatives = case.finding, case.capture, case.wiring, case.relatives
+    findings, captures = case.others.findings, case.others.captures
     own = _queue_lock_wait(f, capture, wiring)
     if own is None:
         return None
@@ -203,10 +199,11 @@ def mark_dropped(
             )
 
 
-def dead_sem_holder(f: ProbeFinding) -> tuple[ProbeFinding, Match] | None:
+def dead_sem_holder(case: Case) -> Found | None:
     """A wait, untimed, on a System V semaphore at 0 whose last operator (the process that took
     it: semctl GETPID) has exited, with no other thread of the waiter able to post it: taken
     without SEM_UNDO by a process that was killed, it is never given back."""
+    f = case.finding
     p = f.progress_thread()
     if p is None or p.wait is None or p.wait.kind is not WaitKind.SEMAPHORE or not p.parked:
         return None
@@ -228,11 +225,12 @@ def dead_sem_holder(f: ProbeFinding) -> tuple[ProbeFinding, Match] | None:
     )
 
 
-def orphaned_semaphore(f: ProbeFinding, wiring: Wiring) -> tuple[ProbeFinding, Match] | None:
+def orphaned_semaphore(case: Case) -> Found | None:
     """A wait, untimed, on a multiprocessing semaphore at 0 (a lock, a condition, an event: a
     POSIX semaphore in /dev/shm) that no other process on the host maps, with no thread of its own
     able to post it: whoever was to release or notify it (a consumer's task_done(), a worker's
     release()) has exited, and a new process cannot find an unlinked semaphore."""
+    f, wiring = case.finding, case.wiring
     p = f.progress_thread()
     if (
         p is None

@@ -17,17 +17,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gvlstress.judge import names
+from gvlstress.judge.case import Case, Found
 from gvlstress.judge.threads import WAKING_SIGNALS, caught_signals, private_futex, retries
-from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.wiring import OpenFile, Wiring
+from gvlstress.model import Capture, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.wiring import OpenFile
 
 
-def judge_relock(
-    f: ProbeFinding, capture: Capture | None, wiring: Wiring
-) -> tuple[ProbeFinding, names.Match] | None:
+def judge_relock(case: Case) -> Found | None:
     """A process retrying a file lock it holds itself through another open: a self-wait; None
     when the facts do not show one (no second open of a locked file, a thread that could still
     release it, a retry that is not inside a lock's acquire)."""
+    f, capture, wiring = case.finding, case.capture, case.wiring
     if f.kind not in (ProbeKind.IDLE, ProbeKind.WAITING, ProbeKind.STALLED) or capture is None:
         return None
     files = wiring.files.get(f.pid, ())

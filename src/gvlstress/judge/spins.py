@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from gvlstress.judge import vocab
+from gvlstress.judge.case import Case, Found
 from gvlstress.judge.forks import PREFORK, library_of, short_lib
 from gvlstress.judge.frames import span
 from gvlstress.judge.names import FORK_AFTER_INIT, FORK_HANDLER, GIL_SPIN, HINTS, Match
@@ -194,10 +195,9 @@ def handler_spin(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
     )
 
 
-def judge_spins(
-    f: ProbeFinding, capture: Capture | None, parent: Capture | None, wiring: Wiring
-) -> tuple[ProbeFinding, Match] | None:
+def judge_spins(case: Case) -> Found | None:
     """A named spin as a livelock; None when no rule names what the spin waits for."""
+    f, capture, parent, wiring = case.finding, case.capture, case.origin, case.wiring
     if f.kind not in (ProbeKind.BUSY, ProbeKind.LIVELOCK):
         return None
     named = gil_spin(f, capture) or fork_spin(f, capture, parent) or handler_spin(f, capture, wiring)
