@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from gvlstress.judge import patterns, vocab
 from gvlstress.judge.names import CLOSED_WAIT, JOIN_BLOCKED, LOST_WAKEUP
+from gvlstress.judge.threads import wants_cpu
 from gvlstress.model import Capture, ProbeFinding, ProbeKind
 
 GENERIC = frozenset({LOST_WAKEUP, JOIN_BLOCKED, CLOSED_WAIT})
@@ -23,7 +24,7 @@ def spin_like(f: ProbeFinding) -> bool:
     spin's signature (compute in a loader allocates and faults pages: polars' rayon threads
     thousands a second, numpy's kernels hundreds). Only such a process is looked at over a
     window while it burns under a progress signal, since each look stops it a few times."""
-    hot = [t for t in f.threads if not t.parked and t.cpu_s > 0.05 * f.window_s]
+    hot = [t for t in f.threads if not t.parked and wants_cpu(t, f.window_s)]
     return bool(hot) and all(not t.faults and not t.moved for t in hot)
 
 
