@@ -29,6 +29,16 @@ RELOCK = (
     "relock@/srv/relock",
     f"__libc_start_main@{LIBC}",
 )
+QUEUE_JOIN = (
+    ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
+    ("Queue.join", "/usr/lib/python3.11/queue.py", 90),
+    ("main", "q.py", 32),
+)
+QUEUE_GET = (
+    ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
+    ("Queue.get", "/usr/lib/python3.11/queue.py", 171),
+    ("consume", "q.py", 17),
+)
 LOOKS_ONLY = {names.CRASH, names.ERROR, names.NONDETERMINISTIC_ERROR}
 """Patterns of a wave's end (a worker died or raised), never of a look: no wait to follow."""
 
@@ -103,6 +113,26 @@ IDLE_OUTSIDE = (ProbeKind.IDLE, None, End.OUTSIDE)
             World((Proc(A, (Th(A, LOCK.format(addr=0x55D0), native=RELOCK),)),)),
             {A: (ProbeKind.DEADLOCK, names.CLOSED_WAIT, End.NOBODY)},
             id="one thread on a futex, no other thread: a closed wait, named by its end",
+        ),
+        pytest.param(
+            World((Proc(A, (Th(A, LOCK.format(addr=0xA0), py=QUEUE_JOIN),)),)),
+            {A: (ProbeKind.DEADLOCK, names.QUEUE_JOIN, End.GONE)},
+            id="Queue.join() with no other thread left: the consumers that took the items have gone",
+        ),
+        pytest.param(
+            World(
+                (
+                    Proc(
+                        A,
+                        (
+                            Th(A, LOCK.format(addr=0xA0), py=QUEUE_JOIN),
+                            Th(A + 1, LOCK.format(addr=0xB0), py=QUEUE_GET),
+                        ),
+                    ),
+                )
+            ),
+            {A: (ProbeKind.DEADLOCK, names.QUEUE_JOIN, End.NOBODY)},
+            id="Queue.join() while a consumer, which never calls task_done(), waits for items: nobody",
         ),
         pytest.param(
             World((Proc(A, (Th(A, SLEEP, left_s=5.0),)),)),
@@ -205,7 +235,7 @@ NO_LOOP = (
         pytest.param(LOOP, (names.LOOP_SELF_WAIT, End.SELF), id="the loop's own thread blocks on a future"),
         pytest.param(
             UNDER_PYTEST,
-            (names.QUEUE_JOIN, End.NOBODY),
+            (names.QUEUE_JOIN, End.GONE),  # its only thread: whoever was to consume has gone
             id="look-alike: Queue.join() in a test, pluggy's _multicall repeated below (not a re-entry)",
         ),
         pytest.param(

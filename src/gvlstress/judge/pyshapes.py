@@ -26,6 +26,7 @@ from gvlstress.judge.names import (
     Match,
 )
 from gvlstress.model import ThreadView
+from gvlstress.model.waitfor import End
 
 SIGNAL_DISPATCH = ("_PyErr_CheckSignalsTstate", "_PyErr_CheckSignals", "PyErr_CheckSignals", "handle_signals")
 """CPython calling a Python signal handler between two bytecodes of the frame it interrupted."""
@@ -206,6 +207,7 @@ def _queue_join(c: _Py) -> Match | None:
     if joining is None:
         return None
     getters = [t for t in c.py if vocab.python_at(t, "queue.py", "get", 2)]
+    alone = not getters and len(c.threads) == 1
     return Match(
         QUEUE_JOIN,
         HINTS[QUEUE_JOIN],
@@ -216,9 +218,13 @@ def _queue_join(c: _Py) -> Match | None:
                 f"{len(getters)} consumer(s) ({tids(getters)}) wait in Queue.get() for more items at "
                 f"{c.at(getters[0])}: the queue is drained, yet tasks are unfinished"
                 if getters
+                else "no other thread exists: the consumers that took the unfinished items (or were to) have "
+                "exited, and no thread is left to call task_done()"
+                if alone
                 else "no thread takes items from the queue, and no thread can call task_done()"
             ),
         ),
+        end=End.GONE if alone else None,
     )
 
 
