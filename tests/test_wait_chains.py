@@ -417,3 +417,11 @@ def test_a_wait_on_a_multiprocessing_condition_is_judged_by_who_maps_it(
     lock = SharedLock("0:1+0", "/dev/shm/sem.mp-x (deleted)", mappers, count=0)
     world = World((Proc(A, (main, feeder)),), shared={(A, 0x7F0058CB000): lock})
     assert ends(world)[A] == expected
+
+
+def test_a_healthy_wait_on_a_peer_says_what_the_peer_is_doing() -> None:
+    # a slow peer and a stuck one differ in what the peer does: the words say it
+    slow = reader_of(A, Th(B, SLEEP, comm="sleep", left_s=16.0)).judged()[A].waitfor
+    assert slow is not None
+    assert slow.end is End.OUTSIDE
+    assert f"pid {B} waits in clock_nanosleep() (at most 16 s left)" in " ".join(slow.parties), slow.parties

@@ -151,7 +151,7 @@ def wait_chain(
         )
     if f.kind is ProbeKind.STALLED:
         return WaitFor(End.OUTSIDE, (own,), (f"one look cannot tell whether it ends: {f.reason}",))
-    return WaitFor(End.OUTSIDE, (own,), _outside(f, wiring))
+    return WaitFor(End.OUTSIDE, (own,), _outside(f, wiring, judged))
 
 
 def _link(f: ProbeFinding) -> Link:
@@ -196,17 +196,17 @@ def _checked(f: ProbeFinding, relatives: Relatives) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _outside(f: ProbeFinding, wiring: Wiring) -> tuple[str, ...]:
+def _outside(f: ProbeFinding, wiring: Wiring, judged: Mapping[int, Judged]) -> tuple[str, ...]:
     """What may still end a healthy wait, stated with its object (so it never reads like a hang)."""
     if f.kind is ProbeKind.STOPPED:
         return ("SIGCONT from outside: the process is stopped (job control, a debugger)",)
     t = f.progress_thread()
     if t is None or t.wait is None:
         return (f.reason,)
-    return (_what_ends(t, f, wiring),)
+    return (_what_ends(t, f, wiring, judged),)
 
 
-def _what_ends(t: ThreadDelta, f: ProbeFinding, wiring: Wiring) -> str:
+def _what_ends(t: ThreadDelta, f: ProbeFinding, wiring: Wiring, judged: Mapping[int, Judged]) -> str:
     w = t.wait
     assert w is not None
     if retries(t, f.window_s):
@@ -234,9 +234,27 @@ def _what_ends(t: ThreadDelta, f: ProbeFinding, wiring: Wiring) -> str:
         return f"the holder of a file lock ({f'process {holder}' if holder and holder > 0 else 'holder unknown'}) releasing it"
     found = otherend.ends(t, f.pid, wiring)
     if found:
-        return "; ".join(e.words or e.target for e in found)
+        doing = _doing(sorted({o for e in found for o in e.others}), judged)
+        return "; ".join(e.words or e.target for e in found) + (f" ({doing})" if doing else "")
     if w.kind is WaitKind.LOCK:
         return f"another thread releasing what thread {t.tid} waits for ({w.detail}): " + (
             f.chain[-1] if f.chain else f.reason
         )
     return f"{w.detail}: {f.reason}"
+
+
+def _doing(pids: list[int], judged: Mapping[int, Judged]) -> str:
+    """What the processes at the other end are doing, as the look judged them (the reader's next
+    question, and what tells a slow peer from a stuck one): 'pid 12 waits in accept4() on fd 3'."""
+    out = []
+    for pid in pids[:3]:
+        j = judged.get(pid)
+        if j is None:
+            continue
+        f = j.finding
+        t = f.progress_thread()
+        if f.kind in (ProbeKind.BUSY, ProbeKind.LIVELOCK):
+            out.append(f"pid {pid} is working ({f.cpu_s:.2f} CPU-s over {f.window_s:.1f}s)")
+        elif t is not None and t.wait is not None:
+            out.append(f"pid {pid} waits in {t.wait.detail}")
+    return "; ".join(out)
