@@ -86,9 +86,6 @@ KNOWN_MISSES = {
     "is a self-wait: the task waits for an asyncio.Lock it holds itself (no coroutine stack shows it)",
     "3-07_zmq_req_recv_rep_peer_died": "idle: libzmq's I/O thread keeps retrying the connection on a timer; "
     "the case's end is the REP peer that died after taking the request",
-    "3-10_queue_join_worker_died_before_task_done": "named Queue.join() without task_done() (nobody); the "
-    "case's end is the worker thread that died before task_done() (a thread's exit leaves no trace a look "
-    "can read)",
     "3-13_numba_workqueue_nested_prange": "named a wait nothing left can end (nobody); the case's end is a "
     "self-wait: a pool thread waits for work queued to its own pool",
     "3-14_fsspec_sync_on_loop_of_same_thread": "idle: a thread polls an Event every second (a retry loop); "
@@ -110,6 +107,13 @@ KNOWN_MISSES = {
 }
 """Cases the code does not catch, or catches with a chain that ends elsewhere than the case says,
 each with why (measured on this release; `blind/hangs/after.md`)."""
+
+
+CONTROL_CODES = {
+    "3-16_grpc_server_del_at_exit_after_exception": 1,
+}
+"""Controls that end with another exit code by design: the program raises on purpose (the hang was
+at exit after an uncaught exception), and the fixed release exits with that exception's code."""
 
 
 @dataclass(frozen=True)
@@ -213,4 +217,4 @@ def test_the_fix_completes(case: Case) -> None:
         _, err = proc.communicate(timeout=CONTROL_S)
     finally:
         end_group(proc)
-    assert proc.returncode == 0, err.decode(errors="replace")[-2000:]
+    assert proc.returncode == CONTROL_CODES.get(case.name, 0), err.decode(errors="replace")[-2000:]
