@@ -5,8 +5,9 @@ The world is written with the builders of `lookshapes` (a `World` of `Proc`s of 
 process's counters (CPU, switches, bytes) grow at the rate its threads' figures over
 `lookshapes.WINDOW` say, so a parked process reads the same at every sample and a moving one moves
 between any two. A process may instead replay recorded /proc samples, each from the second
-it was taken on (whatever the number of reads in between). The clock starts at `time.monotonic()` (so a sample's ``at`` compares with a heartbeat
-board's times) and moves only when the look sleeps; every read is logged, so a test asserts how
+it was taken on (whatever the number of reads in between), and recorded py-spy output. The
+clock starts at `time.monotonic()` (so a sample's ``at`` compares with a heartbeat board's
+times) and moves only when the look sleeps; every read is logged, so a test asserts how
 many samples were taken, whose stacks, and how long the look watched.
 """
 
@@ -20,6 +21,7 @@ from dataclasses import dataclass, replace
 from gvlstress.model import NativeThread, ProcSample, ToolRun
 from gvlstress.model.stacks import Local
 from gvlstress.model.wiring import SharedLock, Wiring
+from gvlstress.probes import pyspy
 from gvlstress.probes.capture import Stacks
 from gvlstress.probes.tools import Hung
 from lookshapes import World, frames, python_threads, sample_at
@@ -44,7 +46,7 @@ class Recorded:
     """A `Host` that replays `world`: its processes (born and gone at the given seconds), their
     children (their `Proc.parent`), stacks, locals and wiring; `replay` gives a process its
     recorded /proc samples instead, as (seconds since the world began, sample): each read gets
-    the last one taken by then. `me`: the looking process's pid; `during`: called after
+    the last one taken by then; `dumps` its recorded py-spy output (JSON) as its Python view. `me`: the looking process's pid; `during`: called after
     every sleep with the seconds since the world began (a heartbeat that beats mid-look)."""
 
     def __init__(
@@ -54,6 +56,7 @@ class Recorded:
         born: Mapping[int, float] | None = None,
         gone: Mapping[int, float] | None = None,
         replay: Mapping[int, Sequence[tuple[float, ProcSample]]] | None = None,
+        dumps: Mapping[int, str] | None = None,
         me: int = ME,
         during: Callable[[float], None] | None = None,
     ) -> None:
@@ -62,6 +65,7 @@ class Recorded:
         self.born = dict(born or {})
         self.gone = dict(gone or {})
         self.replay = {pid: sorted(samples, key=lambda x: x[0]) for pid, samples in (replay or {}).items()}
+        self.dumps = dict(dumps or {})
         self.pid = me
         self.during = during
         self.start = time.monotonic()
@@ -170,6 +174,9 @@ class Recorded:
             )
         p = self.procs[pid]
         py = python_threads(p, later) if python_view else ()
+        raw = self.dumps.get(pid) if python_view else None
+        if raw is not None:
+            py = pyspy.parse_json(raw)
         py_run = (
             ToolRun("py-spy", True, 0.1)
             if python_view
@@ -190,7 +197,7 @@ class Recorded:
             if native_view
             else ToolRun("native", False, 0.0, (), "not asked for")
         )
-        return Stacks(pid, self.now, py_run, py, None, nat_run, nat, None, p.forked_from)
+        return Stacks(pid, self.now, py_run, py, raw, nat_run, nat, None, p.forked_from)
 
     def frame_locals(self, pid: int, wanted: Mapping[tuple[str, str], tuple[str, ...]]) -> tuple[Local, ...]:
         self.log("locals", pid)

@@ -8,6 +8,7 @@ Each shape is written with `lookshapes`; the live counterparts of these tables a
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import psutil
 import pytest
@@ -383,3 +384,22 @@ def test_the_live_host_reads_a_gone_process_as_gone() -> None:
     assert LIVE.origin(gone) is None
     assert LIVE.offspring(gone, False) == []
     assert LIVE.children(gone) == ()
+
+
+def test_a_recorded_py_spy_dump_is_the_python_view_a_look_keeps() -> None:
+    # GIVEN the native fixture's main thread, recorded by py-spy waiting in rayon's latch, alone
+    dump = (Path(__file__).parent / "data" / "pyspy_native_lock.json").read_text()
+    pid = 13810
+    host = Recorded(World((Proc(pid, (Th(pid, LOCK.format(addr=M1)),)),)), dumps={pid: dump})
+    # WHEN inspect looks at it
+    seen = look_and_judge([Subject(pid)], host=host)
+    # THEN the dump is its raw view and its frames are the main thread's, and with no thread left
+    # to set the latch the wait is judged one nothing can end
+    cap = seen.look.processes[pid].capture
+    assert cap is not None
+    assert cap.raw["pyspy.json"] == dump
+    main = cap.thread(pid)
+    assert main is not None
+    assert main.python is not None
+    assert "wait_and_reset" in [f.name for f in main.python.frames]
+    assert seen.judged[pid].finding.kind is ProbeKind.DEADLOCK
