@@ -13,6 +13,7 @@ many samples were taken, whose stacks, and how long the look watched.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -112,7 +113,8 @@ class Recorded:
 
     def sleep(self, seconds: float) -> None:
         assert seconds >= 0, seconds
-        self.now += seconds
+        # at least one step of the float: a loop that sleeps until a deadline always gets there
+        self.now = max(self.now + seconds, math.nextafter(self.now, math.inf)) if seconds > 0 else self.now
         self.naps.append(seconds)
         self.log("sleep", 0)
         if self.during is not None:
