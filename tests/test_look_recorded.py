@@ -21,7 +21,7 @@ from gvlstress.look.windows import LOOK_WINDOW_S, RUN_WINDOW_S
 from gvlstress.model import ProbeKind
 from gvlstress.model.look import Subject
 from gvlstress.model.stacks import Local
-from gvlstress.model.wiring import OpenFile
+from gvlstress.model.wiring import Exit, OpenFile
 from gvlstress.probes import kin, procfs
 from gvlstress.probes.tools import Hung
 from lookshapes import LOCK, MUTEX, READ, SLEEP, TIMED, WRITE, Proc, Th, World, held, sample_at
@@ -403,3 +403,9 @@ def test_a_recorded_py_spy_dump_is_the_python_view_a_look_keeps() -> None:
     assert main.python is not None
     assert "wait_and_reset" in [f.name for f in main.python.frames]
     assert seen.judged[pid].finding.kind is ProbeKind.DEADLOCK
+
+
+def test_what_a_watch_saw_exit_before_the_look_is_part_of_it() -> None:
+    exited = (Exit(610, "python worker.py", 3.0),)
+    seen = look_and_judge([Subject(P, P)], adaptive=True, exited=exited, host=Recorded(World((PARKED,))))
+    assert seen.look.relatives.exited == exited

@@ -199,3 +199,25 @@ def test_run_looks_at_its_workers_with_their_descendants() -> None:
     seen = look_at_workers({P: None}, host=host)
     assert set(seen.look.processes) == {P, 601}
     assert seen.look.progress == frozenset({P})
+
+
+def test_a_worker_that_exited_while_probed_is_left_to_its_future() -> None:
+    wave = Wave(World((self_locked(P),)), P)
+    wave.host.gone[P] = 0.0
+    (stalled,) = wave.slots
+    assert not wave.suspects([stalled])
+    assert stalled.finding is None
+    assert stalled.stalls == 0
+    assert wave.told == []
+
+
+def test_a_hung_worker_gone_before_its_capture_keeps_what_was_found() -> None:
+    wave = Wave(World((self_locked(P),)), P)
+    (hung,) = wave.slots
+    found = ProbeFinding(P, ProbeKind.DEADLOCK, 0.5, 0.0, (), (), "seen before")
+    hung.finding, hung.confirmed = found, True
+    wave.host.gone[P] = 0.0
+    wave.prober.capture({P: hung})
+    assert hung.finding is found
+    assert hung.capture is None
+    assert hung.confirmed
