@@ -122,6 +122,14 @@ def py_frames(py: tuple[tuple[str, str, int], ...]) -> tuple[Frame, ...]:
 
 
 def proc_sample(p: Proc, second: bool) -> ProcSample:
+    """Its first /proc sample, or its second one a WINDOW later."""
+    return sample_at(p, WINDOW if second else 0.0)
+
+
+def sample_at(p: Proc, elapsed: float) -> ProcSample:
+    """Its /proc sample `elapsed` seconds into the window: every counter (CPU, switches, bytes)
+    grows at the rate its thread's figure over WINDOW says."""
+    share = elapsed / WINDOW
     threads = []
     for t in p.threads:
         nr, args = parse_syscall_args(t.syscall or "running")
@@ -135,14 +143,14 @@ def proc_sample(p: Proc, second: bool) -> ProcSample:
                 futex_addr=args[0] if nr == 202 and args else None,
                 utime=0,
                 stime=0,
-                voluntary_ctxt=t.vol if second else 0,
+                voluntary_ctxt=round(t.vol * share),
                 nonvoluntary_ctxt=0,
-                run_ns=int(t.cpu_ms * 1e6) if second else 0,
+                run_ns=int(t.cpu_ms * 1e6 * share),
                 args=args,
                 fd_target=t.fd,
                 syscr=0,
                 syscw=0,
-                rchar=t.moved if second else 0,
+                rchar=round(t.moved * share),
                 wchar=0,
                 minflt=0,
                 watched=t.watched,
@@ -154,10 +162,10 @@ def proc_sample(p: Proc, second: bool) -> ProcSample:
                 mutex_owner_pid=t.owner_pid,
             )
         )
-    return ProcSample(p.pid, WINDOW if second else 0.0, tuple(threads), p.sigcgt)
+    return ProcSample(p.pid, elapsed, tuple(threads), p.sigcgt)
 
 
-def _python(p: Proc, later: bool) -> tuple[PyThread, ...]:
+def python_threads(p: Proc, later: bool) -> tuple[PyThread, ...]:
     out = []
     for t in p.threads:
         py = t.later_py if later and t.later_py is not None else t.py
@@ -168,7 +176,7 @@ def _python(p: Proc, later: bool) -> tuple[PyThread, ...]:
 
 
 def capture(p: Proc) -> Capture:
-    py = {t.tid: t for t in _python(p, later=False)}
+    py = {t.tid: t for t in python_threads(p, later=False)}
     views = tuple(
         ThreadView(
             t.tid, t.comm, t.state, None, None, None, t.cpu_ms / 1000, 0, 0, py.get(t.tid), frames(t.native)
@@ -180,9 +188,9 @@ def capture(p: Proc) -> Capture:
         for t in p.threads
     )
     resamples = (
-        StackSample(0.7, _python(p, later=True)),
-        StackSample(1.4, _python(p, later=True)),
-        StackSample(1.9, _python(p, later=True), last),
+        StackSample(0.7, python_threads(p, later=True)),
+        StackSample(1.4, python_threads(p, later=True)),
+        StackSample(1.9, python_threads(p, later=True), last),
     )
     return Capture(
         p.pid,

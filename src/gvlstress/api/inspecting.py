@@ -6,6 +6,7 @@ import contextlib
 import datetime as dt
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -116,7 +117,7 @@ def _inspect(
         if seen.look.window_s
         else "judged from two /proc samples and the stacks: a parked wait its stacks name (no window needed)"
     )
-    inspected = described(seen, procs, how)
+    inspected = described(seen, commands(procs), how)
     result = InspectResult(
         inspected,
         hostenv.snapshot(),
@@ -127,24 +128,32 @@ def _inspect(
     return write_inspected(result, run_dir)
 
 
-def described(seen: Seen, procs: list[psutil.Process], how: str) -> tuple[Inspected, ...]:
-    """Each judged process of a look as a report shows it: its command line (redacted), its
-    verdict explained, what it did over the window. The order of `procs` (the root first)."""
-    out = []
+def commands(procs: list[psutil.Process]) -> dict[int, str]:
+    """Each process's command line as a report shows it (redacted; '?' where it cannot be read),
+    in the order of `procs` (the root first)."""
+    out = {}
     for proc in procs:
-        j = seen.judged.get(proc.pid)
+        try:
+            out[proc.pid] = " ".join(redact_argv(proc.cmdline())) or proc.name()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            out[proc.pid] = "?"
+    return out
+
+
+def described(seen: Seen, commands: Mapping[int, str], how: str) -> tuple[Inspected, ...]:
+    """Each judged process of a look as a report shows it: its command line (`commands`, the
+    root first), its verdict explained, what it did over the window."""
+    out = []
+    for pid, cmdline in commands.items():
+        j = seen.judged.get(pid)
         if j is None:
             continue
-        try:
-            cmdline = " ".join(redact_argv(proc.cmdline())) or proc.name()
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            cmdline = "?"
-        looked = seen.look.processes[proc.pid]
+        looked = seen.look.processes[pid]
         cap = looked.capture
         diagnosis = explain(j.verdict, j.finding, cap, how, named=j.named, waitfor=j.waitfor)
         over = activity(list(looked.samples), looked.stops, cap)
         diagnosis = replace(diagnosis, evidence=(over.summary, *diagnosis.evidence))
-        out.append(Inspected(proc.pid, cmdline, j.finding, cap, diagnosis, over))
+        out.append(Inspected(pid, cmdline, j.finding, cap, diagnosis, over))
     return tuple(out)
 
 

@@ -19,7 +19,7 @@ from typing import Protocol
 
 import psutil
 
-from gvlstress.api.inspecting import described, write_inspected
+from gvlstress.api.inspecting import commands, described, write_inspected
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.judge.across import Judgement
 from gvlstress.look.pipeline import Seen
@@ -107,7 +107,7 @@ class _Reports:
             except psutil.Error:
                 continue
         how = f"no progress for {quiet_s:.0f}s, then looked at (/proc, stacks, a window where needed)"
-        inspected = described(seen, procs, how)
+        inspected = described(seen, commands(procs), how)
         if self.keep_core:
             hung = [p.pid for p in inspected if seen.judged[p.pid].hung]
             kept = keep_all(Keep(self.run_dir, self.keep_core, 0), hung)

@@ -8,15 +8,11 @@ workers, a forked child by the library threads its parent kept: so the look read
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections.abc import Iterable, Mapping
 
-import psutil
-
+from gvlstress.look.host import LIVE, Host
 from gvlstress.model import ThreadDelta, ThreadSample
 from gvlstress.model.wiring import PTY_SLAVE, Relatives
-from gvlstress.probes import procfs, wiring
 
 MAX_KIDS = 16
 """Descendants of one process looked at with it (a pool's workers, a loader child)."""
@@ -24,23 +20,15 @@ MAX_PEERS = 8
 """Processes outside the look's family taken in because they hold the other end of a wait."""
 
 
-def descendants(pid: int, limit: int = MAX_KIDS) -> list[int]:
+def descendants(pid: int, limit: int = MAX_KIDS, host: Host = LIVE) -> list[int]:
     """Its live descendants (zombies left out: a dead, unreaped child is its parent's evidence),
     nearest first, at most `limit`."""
-    try:
-        kids = psutil.Process(pid).children(recursive=True)
-    except psutil.Error:
-        return []
-    return [c.pid for c in kids if procfs.zombie_status(c.pid) is None][:limit]
+    return [c for c in host.offspring(pid, True) if host.zombie_status(c) is None][:limit]
 
 
-def zombies_of(pid: int) -> dict[int, int]:
+def zombies_of(pid: int, host: Host = LIVE) -> dict[int, int]:
     """Its dead, unreaped children: pid -> wait status."""
-    try:
-        kids = psutil.Process(pid).children()
-    except psutil.Error:
-        return {}
-    return {c.pid: st for c in kids if (st := procfs.zombie_status(c.pid)) is not None}
+    return {c: st for c in host.offspring(pid, False) if (st := host.zombie_status(c)) is not None}
 
 
 def waited_on(threads: Iterable[ThreadSample | ThreadDelta | None]) -> set[str]:
@@ -55,48 +43,46 @@ def waited_on(threads: Iterable[ThreadSample | ThreadDelta | None]) -> set[str]:
     return {t for t in out if t.startswith(("pipe:", "socket:", PTY_SLAVE, "ptmx:["))}
 
 
-def peers_of(pids: list[int]) -> list[int]:
+def peers_of(pids: list[int], host: Host = LIVE) -> list[int]:
     """Processes outside `pids` that hold the other end of what their main threads wait on (a
     pipe, a socket, a file lock):
     a look takes them in, so a wait is judged by what they do. (This process is never one: a
     tool cannot stop the process that runs it.)"""
     mains = [
-        next((t for t in s.threads if t.tid == s.pid), None) if (s := procfs.sample(p)) else None
-        for p in pids
+        next((t for t in s.threads if t.tid == s.pid), None) if (s := host.sample(p)) else None for p in pids
     ]
     # a terminal's master is held by the user's terminal (an emulator, sshd, tmux): never taken
     # in (a look would stop it); one already in the look is wired all the same
-    ends = wiring.wiring(pids, {t for t in waited_on(mains) if not t.startswith(PTY_SLAVE)})
+    ends = host.wiring(pids, {t for t in waited_on(mains) if not t.startswith(PTY_SLAVE)})
     found = {h.pid for held in ends.holders.values() for h in held}
     # a file lock's holder (/proc/locks names it): what the wait is judged by, like a pipe's writer
     found |= {
         t.lock_holder for t in mains if t is not None and t.lock_holder is not None and t.lock_holder > 0
     }
-    found -= {*pids, os.getpid()}
-    return sorted(p for p in found if procfs.zombie_status(p) is None)[:MAX_PEERS]
+    found -= {*pids, host.me()}
+    return sorted(p for p in found if host.zombie_status(p) is None)[:MAX_PEERS]
 
 
-def origins_of(pids: list[int]) -> list[int]:
+def origins_of(pids: list[int], host: Host = LIVE) -> list[int]:
     """The parents that `pids` are forks of (they never exec'd): the threads a library started
     there are what a forked child may wait for. This process may be one (``run --start-method
     fork`` forks its workers from the harness)."""
-    found = {parent for p in pids if (parent := procfs.forked_from(p)) is not None}
+    found = {parent for p in pids if (parent := host.forked_from(p)) is not None}
     return sorted(found - set(pids))
 
 
-def relatives_of(pids: list[int], before: Mapping[int, Mapping[int, int]], tree: bool) -> Relatives:
+def relatives_of(
+    pids: list[int], before: Mapping[int, Mapping[int, int]], tree: bool, host: Host = LIVE
+) -> Relatives:
     """Parents, start times, the zombies seen both before the look (`before`) and after it, and
     (for a tree) the pipes each process holds."""
     parents: dict[int, int | None] = {}
     begun: dict[int, float] = {}
     for pid in pids:
-        with contextlib.suppress(psutil.Error):
-            proc = psutil.Process(pid)
-            parents[pid] = proc.ppid()
-            begun[pid] = proc.create_time()
+        if (known := host.origin(pid)) is not None:
+            parents[pid], begun[pid] = known
     zombies = {
-        pid: {c: st for c, st in zombies_of(pid).items() if before.get(pid, {}).get(c) == st} for pid in pids
+        pid: {c: st for c, st in zombies_of(pid, host).items() if before.get(pid, {}).get(c) == st}
+        for pid in pids
     }
-    return Relatives(
-        parents, begun, zombies, {p: procfs.pipe_ends(p) for p in pids} if tree else {}, tree=tree
-    )
+    return Relatives(parents, begun, zombies, {p: host.pipe_ends(p) for p in pids} if tree else {}, tree=tree)

@@ -21,8 +21,6 @@ The stages, each only where the one before could not decide (DESIGN 4c, the adap
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -38,13 +36,14 @@ from gvlstress.look.family import (
     waited_on,
     zombies_of,
 )
+from gvlstress.look.host import LIVE, Host
 from gvlstress.look.series import Series, Taker
 from gvlstress.look.series import window as window_of
 from gvlstress.look.windows import LOOK_WINDOW_S, RUN_WINDOW_S
 from gvlstress.model import ProbeKind, ProcSample
 from gvlstress.model.look import Look, Looked, Subject
 from gvlstress.model.wiring import Exit, Wiring
-from gvlstress.probes import capture, procfs, shm, wiring
+from gvlstress.probes import capture, procfs
 from gvlstress.probes.capture import Stacks
 from gvlstress.probes.tools import Hung
 
@@ -73,6 +72,7 @@ def look_and_judge(
     adaptive: bool = False,
     hung: Hung | None = None,
     exited: tuple[Exit, ...] = (),
+    host: Host = LIVE,
 ) -> Seen:
     """Look at `subjects` (and, with `tree`, their descendants; always the peers at the other end
     of what they wait on, and the parents they were forked from), then judge them together.
@@ -80,8 +80,9 @@ def look_and_judge(
     `adaptive` (``run``, ``watch``): spend the window only on what one snapshot left open;
     otherwise (``inspect``) every process is looked at over the whole window. `hung` keeps the
     stack tools that ran out of time, so a wave or a watch asks a hung tool once. `exited`:
-    what a watch saw exit before this look (its history), for the chains' words."""
-    look = look_at(subjects, window, tree=tree, adaptive=adaptive, hung=hung)
+    what a watch saw exit before this look (its history), for the chains' words. `host`: what the
+    look reads the processes and the time through (`look.host`; this machine by default)."""
+    look = look_at(subjects, window, tree=tree, adaptive=adaptive, hung=hung, host=host)
     if exited:
         look = replace(look, relatives=replace(look.relatives, exited=exited))
     return Seen(look, judge_look(look))
@@ -94,35 +95,40 @@ def look_at(
     tree: bool = False,
     adaptive: bool = False,
     hung: Hung | None = None,
+    host: Host = LIVE,
 ) -> Look:
     """The look itself (see the module's docstring); `look_and_judge` judges it."""
     hung = hung if hung is not None else Hung()
     asked = {s.pid: s for s in subjects}
     focus = [s.pid for s in subjects if s.focus]
-    me = os.getpid()
-    below = [k for p in focus for k in descendants(p)] if tree else []
+    me = host.me()
+    below = [k for p in focus for k in descendants(p, host=host)] if tree else []
     # never itself nor its own helpers and tools when it runs inside the tree it looks at (the
     # pytest plugin's watch, a child of pytest): its look would otherwise judge itself
-    own = {me, *descendants(me)} if me in below else {me}
+    own = {me, *descendants(me, host=host)} if me in below else {me}
     kids = list(dict.fromkeys(k for k in below if k not in asked and k not in own))
     peers = (
-        [p for p in peers_of([*focus, *kids]) if p not in asked and p not in kids and p not in own]
+        [p for p in peers_of([*focus, *kids], host) if p not in asked and p not in kids and p not in own]
         if focus
         else []
     )
-    forks = origins_of([*focus, *kids, *peers])
+    forks = origins_of([*focus, *kids, *peers], host)
     parents = [p for p in forks if p not in own and p not in asked and p not in kids and p not in peers]
     relatives = list(dict.fromkeys([*kids, *peers, *parents]))
     family = [*asked, *relatives]
-    before = {p: zombies_of(p) for p in family}
-    series = {p: Series(sub, _start(sub, adaptive)) for p in family if (sub := asked.get(p) or Subject(p))}
+    before = {p: zombies_of(p, host) for p in family}
+    series = {
+        p: Series(sub, _start(sub, adaptive, host), host)
+        for p in family
+        if (sub := asked.get(p) or Subject(p))
+    }
     if tree:
         for p in series:
-            series[p].note_kids(time.monotonic())
+            series[p].note_kids(host.monotonic())
     spent = 0.0
     mine: Stacks | None = None
     with ThreadPoolExecutor(max_workers=len(series) + 1, thread_name_prefix="gvlstress-look") as pool:
-        stacks = Taker(pool, series, hung)
+        stacks = Taker(pool, series, hung, host)
         if adaptive:
             left = _snapshot(series, stacks, set(focus), set(relatives), tree)
             wide = set(left) | set(relatives) if left else set()
@@ -132,17 +138,17 @@ def look_at(
         if wide:
             spent = window_of(series, wide, window, stacks, kids=tree)
             if me in forks:  # the harness forked the workers: the parent's threads are evidence
-                mine = capture.take(me, True, hung, python_view=False)
+                mine = host.stacks(me, True, hung, python_view=False)
     processes = {p: x.looked() for p, x in series.items()}
-    if mine is not None and (now := procfs.sample(me)) is not None:
+    if mine is not None and (now := host.sample(me)) is not None:
         f = judge(now, now, progress=False)
         processes[me] = Looked(f, capture.assemble(f, mine), ())
     alive = [p for p, x in processes.items() if x.finding.kind is not ProbeKind.GONE and p != me]
     churn = {p: c for p, x in series.items() if (c := x.churn()) is not None}
     return Look(
         processes,
-        replace(relatives_of(alive, before, tree), churn=churn),
-        _wiring(processes, alive),
+        replace(relatives_of(alive, before, tree, host), churn=churn),
+        _wiring(processes, alive, host),
         frozenset(p for p, s in asked.items() if s.progress),
         tuple(asked),
         spent,
@@ -150,14 +156,14 @@ def look_at(
     )
 
 
-def _start(sub: Subject, adaptive: bool) -> ProcSample | None:
+def _start(sub: Subject, adaptive: bool, host: Host) -> ProcSample | None:
     """The first /proc sample: the caller's earlier one where the look is adaptive (``run``)."""
     if adaptive and sub.presample is not None:
         return sub.presample
-    return procfs.sample(sub.pid)
+    return host.sample(sub.pid)
 
 
-def _pair(series: dict[int, Series], kids: set[int]) -> None:
+def _pair(series: dict[int, Series], kids: set[int], host: Host) -> None:
     """Complete each series to a pair at least PAIR_S apart (the CPU and switch deltas), or
     STILL_PAIR_S apart where every thread was asleep in a syscall and nothing moved between the
     two (no CPU tick, no switch, no thread born or gone): a parked process is judged at once."""
@@ -166,15 +172,15 @@ def _pair(series: dict[int, Series], kids: set[int]) -> None:
         return
     still = all(_asleep(x.samples[0]) for x in todo)
     last = max(x.samples[0].at for x in todo)
-    time.sleep(max(0.0, (STILL_PAIR_S if still else PAIR_S) - (time.monotonic() - last)))  # the gap
+    host.sleep(max(0.0, (STILL_PAIR_S if still else PAIR_S) - (host.monotonic() - last)))  # the gap
     for pid, x in series.items():
         if len(x.samples) == 1:
-            x.add(procfs.sample(pid), pid in kids)
+            x.add(host.sample(pid), pid in kids)
     moved = [x for x in todo if len(x.samples) == 2 and not _same(*x.samples)] if still else []
     if moved:  # something stirred: the full gap, so CPU and switches have time to show
-        time.sleep(max(0.0, PAIR_S - (time.monotonic() - last)))  # the pair's gap itself
+        host.sleep(max(0.0, PAIR_S - (host.monotonic() - last)))  # the pair's gap itself
         for x in moved:
-            if (now := procfs.sample(x.subject.pid)) is not None:
+            if (now := host.sample(x.subject.pid)) is not None:
                 x.samples[-1] = now
 
 
@@ -202,10 +208,10 @@ def _snapshot(
     focused pids one snapshot did not settle (the window looks at them, with their relatives)."""
     for x in series.values():
         if x.samples and x.subject.presample is not None and x.samples[0] is x.subject.presample:
-            x.add(procfs.sample(x.subject.pid), tree and x.subject.pid in focus)
+            x.add(stacks.host.sample(x.subject.pid), tree and x.subject.pid in focus)
             if len(x.samples) == 2 and x.judge().kind not in TRUSTED_EARLY:
                 x.samples = x.samples[-1:]  # may hold the last work before the stall: a fresh pair
-    _pair(series, focus if tree else set())
+    _pair(series, focus if tree else set(), stacks.host)
     found = {p: x.judge() for p, x in series.items()}
     keen = focus | relatives
     if any(found[p].kind is ProbeKind.DEADLOCK for p in keen):
@@ -224,7 +230,7 @@ def _snapshot(
     return left
 
 
-def _wiring(processes: dict[int, Looked], alive: list[int]) -> Wiring:
+def _wiring(processes: dict[int, Looked], alive: list[int], host: Host) -> Wiring:
     """The wiring the rules need: the other ends of every pipe, socket and terminal any thread
     waits on (a cycle of waits may go through any thread: a server thread reading a connection
     whose other end the main thread keeps; one scan of /proc/*/fd finds them all)."""
@@ -236,4 +242,4 @@ def _wiring(processes: dict[int, Looked], alive: list[int]) -> Wiring:
         for t in shared_futex_waiters(f.threads)
         if t.futex_addr is not None
     ]
-    return replace(wiring.wiring(alive, waited), shared=shm.shared_locks(shared))
+    return replace(host.wiring(alive, waited), shared=host.shared_locks(shared))

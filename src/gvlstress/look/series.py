@@ -10,7 +10,6 @@ stop moved into ``restart_syscall`` is read from that first sample (`judge.threa
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -18,12 +17,13 @@ from dataclasses import replace
 from gvlstress.judge.across import LOCALS_WANTED
 from gvlstress.judge.threads import cut_short, wants_cpu_between
 from gvlstress.judge.verdict import decide, judge
+from gvlstress.look.host import LIVE, Host
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ProcSample
 from gvlstress.model.look import Looked, Subject
 from gvlstress.model.stacks import Local
 from gvlstress.model.syscalls import syscall_name
 from gvlstress.model.wiring import Churn
-from gvlstress.probes import capture, kin, procfs, pyspy
+from gvlstress.probes import capture
 from gvlstress.probes.capture import Stacks
 from gvlstress.probes.tools import Hung
 
@@ -35,8 +35,9 @@ class Series:
     """What the look has read of one process so far: its /proc samples (the first and the last
     decide its finding), its first stacks and the later ones."""
 
-    def __init__(self, subject: Subject, first: ProcSample | None) -> None:
+    def __init__(self, subject: Subject, first: ProcSample | None, host: Host = LIVE) -> None:
         self.subject = subject
+        self.host = host
         self.samples: list[ProcSample] = [first] if first is not None else []
         self.first: Stacks | None = None
         self.later: list[Stacks] = []
@@ -56,8 +57,8 @@ class Series:
 
     def note_kids(self, at: float) -> None:
         """Its children now, and the wait statuses of the dead ones among them."""
-        now = kin.children(self.subject.pid)
-        dead = {c: st for c in now if (st := procfs.zombie_status(c)) is not None}
+        now = self.host.children(self.subject.pid)
+        dead = {c: st for c in now if (st := self.host.zombie_status(c)) is not None}
         self.kids.append((at, now, dead))
 
     def churn(self) -> Churn | None:
@@ -113,8 +114,10 @@ class Series:
 class Taker:
     """Takes stacks of many processes at once (each tool with its own deadline), into their series."""
 
-    def __init__(self, pool: ThreadPoolExecutor, series: dict[int, Series], hung: Hung) -> None:
-        self.pool, self.series, self.hung = pool, series, hung
+    def __init__(
+        self, pool: ThreadPoolExecutor, series: dict[int, Series], hung: Hung, host: Host = LIVE
+    ) -> None:
+        self.pool, self.series, self.hung, self.host = pool, series, hung, host
 
     def __call__(self, pids: Iterable[int], native_view: bool = True) -> None:
         todo = []
@@ -133,7 +136,7 @@ class Taker:
                     )
                 continue
             todo.append(p)
-        taken = self.pool.map(lambda p: capture.take(p, native_view, self.hung), todo)
+        taken = self.pool.map(lambda p: self.host.stacks(p, native_view, self.hung), todo)
         for pid, st in zip(todo, taken, strict=True):
             x = self.series[pid]
             if x.first is None:
@@ -146,8 +149,8 @@ class Taker:
         """The locals a rule reads (`judge.across.LOCALS_WANTED`), once, of the processes whose
         stacks show such a frame (a queue's feeder, an event loop's turn)."""
         want = [p for p in pids if _shows(self.series[p].first, LOCALS_WANTED) and "py-spy" not in self.hung]
-        for pid, (_, found) in zip(
-            want, self.pool.map(lambda p: pyspy.frame_locals(p, LOCALS_WANTED), want), strict=True
+        for pid, found in zip(
+            want, self.pool.map(lambda p: self.host.frame_locals(p, LOCALS_WANTED), want), strict=True
         ):
             self.series[pid].locals = found
 
@@ -169,38 +172,39 @@ KIDS_EVERY_S = 0.1
 workers that die in a fifth of a second (a spawn interpreter's start) shows them all."""
 
 
-def _nap(seconds: float, watched: list[Series]) -> None:
+def _nap(seconds: float, watched: list[Series], host: Host) -> None:
     """Wait `seconds` (the window's own sampling interval), reading the children of `watched`
     every KIDS_EVERY_S meanwhile (cheap: /proc/PID/task/*/children)."""
-    end = time.monotonic() + seconds
-    while (left := end - time.monotonic()) > 0:
-        time.sleep(min(left, KIDS_EVERY_S) if watched else left)  # the window's interval itself
+    end = host.monotonic() + seconds
+    while (left := end - host.monotonic()) > 0:
+        host.sleep(min(left, KIDS_EVERY_S) if watched else left)  # the window's interval itself
         for x in watched:
             if x.samples:
-                x.note_kids(time.monotonic())
+                x.note_kids(host.monotonic())
 
 
 def window(series: dict[int, Series], pids: set[int], seconds: float, stacks: Taker, kids: bool) -> float:
     """Look at `pids` over `seconds`: /proc every EVERY_S (with `kids`, their children too),
     Python stacks between, native stacks again where a thread burned CPU; returns the seconds
-    looked."""
-    t0 = time.monotonic()
+    looked (on the clock of the stacks' host, which every read goes through)."""
+    host = stacks.host
+    t0 = host.monotonic()
     live = [p for p in pids if series[p].samples]
     first = [p for p in live if series[p].first is None]
     stacks(first)
-    cost = max(time.monotonic() - t0, 0.05)
+    cost = max(host.monotonic() - t0, 0.05)
     # the first stacks may take most of a short window: watch at least two intervals after them
-    end = max(t0 + seconds, time.monotonic() + 2 * EVERY_S + cost)
+    end = max(t0 + seconds, host.monotonic() + 2 * EVERY_S + cost)
     for p in live:
         if kids:
-            series[p].add(procfs.sample(p), kids)
-    while time.monotonic() + EVERY_S + cost < end:
-        _nap(EVERY_S, [series[p] for p in live] if kids else [])
-        alive = [p for p in live if series[p].add(procfs.sample(p), kids)]
+            series[p].add(host.sample(p), kids)
+    while host.monotonic() + EVERY_S + cost < end:
+        _nap(EVERY_S, [series[p] for p in live] if kids else [], host)
+        alive = [p for p in live if series[p].add(host.sample(p), kids)]
         stacks(alive, False)
-    _nap(max(0.0, end - cost - time.monotonic()), [series[p] for p in live] if kids else [])
-    hot = [p for p in live if wants_cpu_between(series[p].samples[0], procfs.sample(p))]
+    _nap(max(0.0, end - cost - host.monotonic()), [series[p] for p in live] if kids else [], host)
+    hot = [p for p in live if wants_cpu_between(series[p].samples[0], host.sample(p))]
     stacks(hot)
     for p in live:
-        series[p].add(procfs.sample(p), kids)
-    return time.monotonic() - t0
+        series[p].add(host.sample(p), kids)
+    return host.monotonic() - t0

@@ -17,10 +17,10 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 
 from gvlstress.judge.across import Judgement
+from gvlstress.look.host import LIVE, Host
 from gvlstress.look.pipeline import RUN_WINDOW_S, Seen, look_and_judge
 from gvlstress.model import ProbeFinding, ProbeKind, ProcSample
 from gvlstress.model.look import Subject
-from gvlstress.probes import procfs
 from gvlstress.probes.corewriter import Keep, keep_all
 from gvlstress.probes.procfs import PROBE_WINDOW_S
 from gvlstress.probes.tools import Hung
@@ -29,14 +29,18 @@ from gvlstress.system.heartbeat import Board
 
 
 def look_at_workers(
-    workers: Mapping[int, ProcSample | None], due: Collection[int] | None = None, hung: Hung | None = None
+    workers: Mapping[int, ProcSample | None],
+    due: Collection[int] | None = None,
+    hung: Hung | None = None,
+    host: Host = LIVE,
 ) -> Seen:
     """``run``'s look at its workers: each with a progress signal on its main thread (the one
     calling the target) and the /proc sample taken a window ahead; the `due` ones (all, by
     default) in focus, with their descendants and peers. The same pipeline and rules as
-    ``inspect --tree`` (`gvlstress.look`); only the window adapts."""
+    ``inspect --tree`` (`gvlstress.look`); only the window adapts. `host`: what it reads
+    through (`look.host`; this machine by default)."""
     subjects = [Subject(pid, pid, first, focus=due is None or pid in due) for pid, first in workers.items()]
-    return look_and_judge(subjects, RUN_WINDOW_S, tree=True, adaptive=True, hung=hung)
+    return look_and_judge(subjects, RUN_WINDOW_S, tree=True, adaptive=True, hung=hung, host=host)
 
 
 class Prober:
@@ -49,8 +53,11 @@ class Prober:
         quiet: Callable[[], contextlib.AbstractContextManager[object]],
         poll_s: float,
         cores: Keep | None = None,
+        host: Host = LIVE,
     ) -> None:
         self.board = board
+        self.host = host
+        """What the looks read the workers through (`look.host`; this machine by default)."""
         self.cores = cores
         """``--keep-core``: where the hung workers' cores go (`capture` writes them)."""
         self.threshold = threshold
@@ -80,14 +87,14 @@ class Prober:
                 if stale or not soon:
                     s.presample = None
                 elif s.presample is None:
-                    s.presample = procfs.sample(pid)  # with nothing stopped by chaos or the gang
+                    s.presample = self.host.sample(pid)  # with nothing stopped by chaos or the gang
 
     def judged(self, by_pid: dict[int, Slot], due: set[int] | None = None) -> dict[int, ProbeFinding]:
         """Look at the live workers `by_pid` (the `due` ones in focus: their stacks, their
         children and peers over a window where one snapshot cannot decide; the rest from /proc
         unless a hang is found) and keep each slot's judgement and the capture that shows it."""
         with self.quiet():
-            seen = look_at_workers({pid: s.presample for pid, s in by_pid.items()}, due, self.hung)
+            seen = look_at_workers({pid: s.presample for pid, s in by_pid.items()}, due, self.hung, self.host)
             for s in by_pid.values():
                 s.presample = None  # used once
             return {pid: self._keep(by_pid[pid], seen, pid) for pid in by_pid if pid in seen.judged}
@@ -164,7 +171,9 @@ class Prober:
         if todo:
             with self.quiet():
                 subjects = [Subject(pid, pid, evidence=True) for pid in todo]
-                seen = look_and_judge(subjects, RUN_WINDOW_S, tree=True, adaptive=True, hung=self.hung)
+                seen = look_and_judge(
+                    subjects, RUN_WINDOW_S, tree=True, adaptive=True, hung=self.hung, host=self.host
+                )
             for pid, s in todo.items():
                 if pid not in seen.judged or seen.judged[pid].finding.kind is ProbeKind.GONE:
                     continue
