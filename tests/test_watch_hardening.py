@@ -257,10 +257,13 @@ def test_a_quiet_tree_the_last_look_found_healthy_is_judged_again_from_proc_alon
     spells = watch_json(report_dir)["quiet"]
     assert isinstance(spells, list)
     # THEN the first look took stacks (two, when the children were still starting at the first);
-    # every later one, of the same unchanged tree, is /proc alone, with the verdict it had
+    # the later ones, of the same unchanged tree, are /proc alone, with the verdict it had (one may
+    # look again with stacks on a loaded host: a thread the last look's ptrace stops woke can still
+    # be runnable, so the tree's picture differs once; seen in one CI run of four)
     alone = ["judged from /proc alone, no stack taken, no process stopped" in s["summary"] for s in spells]
     whole = alone.index(True)
     assert 1 <= whole <= 2, spells
-    assert all(alone[whole:]), spells
-    assert len(spells) - whole >= 2
+    assert alone[whole:].count(False) <= 1, spells
+    assert alone[-1], spells
+    assert alone.count(True) >= 2, spells
     assert {s["verdict"] for s in spells} == {spells[0]["verdict"]}
