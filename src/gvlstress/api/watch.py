@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -23,7 +22,7 @@ from gvlstress.api.inspecting import commands, described, write_inspected
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.judge.across import Judgement
 from gvlstress.look.pipeline import Seen
-from gvlstress.model import Inspected, InspectResult
+from gvlstress.model import HostFacts, Inspected, InspectResult
 from gvlstress.model.cores import KeptCore
 from gvlstress.model.watch import Quiet, TreeReading, WatchResult
 from gvlstress.probes import host as hostenv
@@ -33,8 +32,7 @@ from gvlstress.reporters.files import write_atomic
 from gvlstress.supervisor.events import StopFlag
 from gvlstress.supervisor.job import WatchPlan, restricted_ptrace
 from gvlstress.supervisor.jobio import check_pid
-from gvlstress.supervisor.watching import Watcher
-from gvlstress.system import watchdog
+from gvlstress.supervisor.watching import LIVE_SEAM, Seam, Watcher
 from gvlstress.system.redact import redact_argv, redact_path
 
 
@@ -65,8 +63,10 @@ class _Reports:
         command: tuple[str, ...],
         view: View | None,
         keep_core: int | None,
+        facts: Callable[[], HostFacts] = hostenv.snapshot,
     ) -> None:
         self.make_dir, self.command, self.view, self.keep_core = make_dir, command, view, keep_core
+        self.facts = facts
         self.found: InspectResult | None = None
         self._run_dir: Path | None = None
 
@@ -114,7 +114,7 @@ class _Reports:
             inspected = tuple(_with_core(p, kept[p.pid]) if p.pid in kept else p for p in inspected)
         result = InspectResult(
             inspected,
-            hostenv.snapshot(),
+            self.facts(),
             utc_now().isoformat(timespec="seconds"),
             self.command,
             redact_path(str(self.run_dir)),
@@ -172,13 +172,15 @@ def watch(
     name: str | None = None,
     hangs_only: bool = False,
     blind: tuple[str, ...] | None = None,
+    seam: Seam = LIVE_SEAM,
 ) -> WatchResult:
     """Watch the job until it ends (or a stop); report a hang with the look ``inspect --tree``
     gives. `keep_core`: bytes kept per core of a hung process (None: no core). `name`: the run
     directory's (default: watch-PID or watch-COMMAND; made as the watch ends, or at a hang;
     none for a job that failed at once, `AT_ONCE_S`). `hangs_only` (the pytest plugin's watch
     of one test): no run directory and no files unless a hang was found. `blind`: what the
-    caller knows this watch cannot see (default: `blind_spots`)."""
+    caller knows this watch cannot see (default: `blind_spots`). `seam`: the job, its tree and
+    the clock (`supervisor.watching.Seam`: this machine by default; a test's recorded world)."""
     check_report_dir(report_dir)
     if plan.pid is not None:
         check_pid(plan.pid)
@@ -186,19 +188,20 @@ def watch(
     if name is None:
         name = f"watch-{plan.pid}" if plan.pid is not None else f"watch-{Path(plan.command[0]).name}"
     said = redact_argv(command if command is not None else tuple(sys.argv))
-    reports = _Reports(lambda: new_run_dir(report_dir, name, started), said, view, keep_core)
+    reports = _Reports(lambda: new_run_dir(report_dir, name, started), said, view, keep_core, seam.facts)
     stop = stop if stop is not None else StopFlag()
-    t0 = time.monotonic()
-    watcher = Watcher(plan, stop, reports)
-    with watchdog.guarding():
+    clock = seam.host.monotonic
+    t0 = clock()
+    watcher = Watcher(plan, stop, reports, seam)
+    with seam.guard():
         try:
             watcher.run()
         finally:
-            seconds = round(time.monotonic() - t0, 1)
+            seconds = round(clock() - t0, 1)
             at_once = (
                 plan.pid is None
                 and watcher.exit_code in AT_ONCE_CODES
-                and time.monotonic() - t0 < AT_ONCE_S
+                and clock() - t0 < AT_ONCE_S
                 and reports.found is None
                 and not stop
             )

@@ -83,6 +83,11 @@ class Job:
             ]
         self._foreground(tty)
 
+    @property
+    def ours(self) -> bool:
+        """Started here (not attached to with ``--pid``)."""
+        return self.popen is not None
+
     def _foreground(self, tty: int | None) -> None:
         """Give the job the terminal `tty` (gvlstress's when the job started, or now), as a
         shell does. The child took it already, before its exec: this records it, and is the

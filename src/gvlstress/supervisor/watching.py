@@ -14,6 +14,11 @@ The job keeps the terminal: it runs in its own process group, made the terminal'
 group when gvlstress has the terminal, so Ctrl-C and its stdin reach it as if it ran alone.
 Signals gvlstress itself gets (a scheduler's SIGTERM) are passed to the job's group, which gets
 `GRACE_S` to end before the rest of its tree is killed.
+
+What the loop reads and acts on goes through one seam: the job (`Watched`: `job.Job` by default),
+the tree's membership and stops (`Tree`: /proc by default), and the clock, each thread's wait and
+the look itself (`look.host.Host`: `LIVE` by default), bundled as a `Seam`. A test hands in a recorded world and a job
+that replays it, so the loop's decisions run in the fast tier without a process started.
 """
 
 from __future__ import annotations
@@ -21,21 +26,24 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import time
+from collections.abc import Callable, Collection
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Protocol
 
 from gvlstress.judge import progress
+from gvlstress.look.host import LIVE, Host
 from gvlstress.look.pipeline import Seen, look_and_judge
-from gvlstress.model import worst
+from gvlstress.model import HostFacts, worst
 from gvlstress.model.look import Subject
 from gvlstress.model.watch import HangAction, Quiet, TreeReading
-from gvlstress.probes import procfs
+from gvlstress.probes import host as hostenv
 from gvlstress.probes import progress as counters
 from gvlstress.probes.tools import Hung
 from gvlstress.supervisor.events import StopFlag
 from gvlstress.supervisor.history import ExitLog
 from gvlstress.supervisor.job import Job, WatchPlan
-from gvlstress.system import proctree
+from gvlstress.system import proctree, watchdog
 
 TICK_S = 1.0
 """Between two readings of the tree's counters (/proc only)."""
@@ -73,6 +81,82 @@ class Watching(Protocol):
         """A hang was found and the job is left running for a human (--on-hang keep)."""
 
 
+class Watched(Protocol):
+    """The watched job as the loop uses it (`job.Job`)."""
+
+    pid: int
+
+    @property
+    def ours(self) -> bool:
+        """Started by this watch (not attached to with ``--pid``)."""
+        ...
+
+    def ended(self, timeout: float = 0.0, wake: StopFlag | None = None) -> int | None: ...
+
+    def reading(self, pids: tuple[int, ...]) -> TreeReading: ...
+
+    def signal(self, sig: int) -> None: ...
+
+    def kill_tree(self) -> None: ...
+
+    def resume(self) -> bool: ...
+
+    def release_terminal(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Tree(Protocol):
+    """Which processes the job's tree holds, and which are stopped or gone (/proc only)."""
+
+    def members(self, root: int, skip: Collection[int]) -> tuple[int, ...]:
+        """`root` and every live descendant, not `skip` nor what descends from it."""
+        ...
+
+    def stopped(self, pids: tuple[int, ...]) -> tuple[int, ...]:
+        """Those of `pids` stopped (state T)."""
+        ...
+
+    def alive(self, pid: int) -> bool:
+        """`pid` exists and is not a zombie."""
+        ...
+
+
+class ProcTree:
+    """This machine's /proc (`probes.progress`, `system.proctree`)."""
+
+    def members(self, root: int, skip: Collection[int]) -> tuple[int, ...]:
+        return counters.tree(root, skip=skip)
+
+    def stopped(self, pids: tuple[int, ...]) -> tuple[int, ...]:
+        return counters.stopped(pids)
+
+    def alive(self, pid: int) -> bool:
+        return proctree.alive(pid)
+
+
+PROC: Tree = ProcTree()
+"""The default tree: this machine, now."""
+
+
+@dataclass(frozen=True)
+class Seam:
+    """What a watch reads and acts on: the job `start` makes from the plan, its `tree`, the clock,
+    each thread's wait and what a look reads (`host`), the `guard` a watch runs under (the
+    watchdog that ends what the job leaves behind if gvlstress dies) and the host's `facts` a
+    report gives (tools and versions). `LIVE_SEAM`: this machine."""
+
+    start: Callable[[WatchPlan], Watched] = Job
+    tree: Tree = PROC
+    host: Host = LIVE
+    guard: Callable[[], AbstractContextManager[object]] = watchdog.guarding
+    facts: Callable[[], HostFacts] = hostenv.snapshot
+
+
+LIVE_SEAM = Seam()
+"""The default of every watch: this machine, now."""
+
+
 RESUMES = 3
 """How often a job stopped by job control is resumed before it is only reported (a process
 that keeps reading the terminal from a group of its own would be stopped again at once)."""
@@ -81,8 +165,16 @@ that keeps reading the terminal from a group of its own would be stopped again a
 class Watcher:
     """One watch: read, wait for a stall, look, report, act; until the job ends or a stop."""
 
-    def __init__(self, plan: WatchPlan, stop: StopFlag, tell: Watching) -> None:
+    def __init__(
+        self,
+        plan: WatchPlan,
+        stop: StopFlag,
+        tell: Watching,
+        seam: Seam = LIVE_SEAM,
+    ) -> None:
+        """`seam`: the job, its tree, the clock and what the look reads (this machine, by default)."""
         self.plan, self.stop, self.tell = plan, stop, tell
+        self.start, self.tree, self.host = seam.start, seam.tree, seam.host
         self.hung = Hung()
         self.spells: list[Quiet] = []
         self.hang_seen: Seen | None = None
@@ -93,25 +185,25 @@ class Watcher:
         self.healthy_prints: dict[int, tuple[tuple[object, ...], ...]] = {}
         """Each process's `fingerprint` as the last look, which found the tree healthy, left it."""
         self.last_healthy: tuple[Seen, Quiet] | None = None
-        self.t0 = time.monotonic()
+        self.t0 = self.host.monotonic()
         self.log = ExitLog()
 
     def run(self) -> None:
-        job = Job(self.plan)
+        job = self.start(self.plan)
         self.pid = job.pid
         try:
             self._loop(job)
         except BaseException:  # a second Ctrl-C, a bug: a job we started does not outlive us
-            if job.popen is not None and job.ended() is None:
+            if job.ours and job.ended() is None:
                 job.kill_tree()
             raise
         finally:
             job.close()
 
-    def _loop(self, job: Job) -> None:
+    def _loop(self, job: Watched) -> None:
         explicit = self.plan.heartbeat is not None or self.plan.progress_regex is not None
         me = (os.getpid(),)  # never itself: a watcher inside the tree it watches (the pytest plugin's)
-        pids = counters.tree(job.pid, skip=me)
+        pids = self.tree.members(job.pid, me)
         self.log.see(pids, 0.0)
         last = job.reading(pids)
         moved_at, tree_at, step = last.at, last.at, 0
@@ -124,9 +216,9 @@ class Watcher:
             if self.stop:
                 self._stop(job)
                 return
-            now = time.monotonic()
+            now = self.host.monotonic()
             if now - tree_at >= TREE_S:
-                pids, tree_at = counters.tree(job.pid, skip=me), now
+                pids, tree_at = self.tree.members(job.pid, me), now
                 self.log.see(pids, now - self.t0)
             r = job.reading(pids)
             moved = progress.between(last, r, explicit)
@@ -135,27 +227,27 @@ class Watcher:
                 moved_at, step, said = r.at, 0, "; ".join(moved.signs)
                 self.healthy_prints = {}  # a new spell: its first look is a whole one
             quiet = r.at - moved_at
-            if quiet >= TICK_S and (stopped := counters.stopped(pids)):
+            if quiet >= TICK_S and (stopped := self.tree.stopped(pids)):
                 self._stopped(job, stopped, r.at)
             self.tell.reading(r, quiet, said)
             if self.hang_seen is not None or quiet < look_due(self.plan.stall_s, step):
                 continue
-            tree_now = counters.tree(job.pid, skip=me)
+            tree_now = self.tree.members(job.pid, me)
             self.log.see(tree_now, r.at - self.t0)
             if self._unchanged(tree_now, r.at, quiet):
                 step += 1
                 continue
-            prints = {q: fingerprint(q) for q in tree_now}  # before the look's stops disturb them
+            prints = {q: fingerprint(q, self.host) for q in tree_now}  # before the look's stops disturb them
             seen = self._look(tree_now)
             hung = [p for p, j in seen.judged.items() if j.hung]
-            ended = _ended_since(job, pids, r, hung, explicit) if hung else None
+            ended = _ended_since(job, self.tree, pids, r, hung, explicit) if hung else None
             if ended is not None:
                 # a hang never ends by itself: what moved or exited during the look was a wait
                 # that ended (a pipeline's writer closing, a feeder thread's late write)
                 spell = Quiet(round(r.at - self.t0, 1), round(quiet, 1), "stalled", ended, False)
                 self.spells.append(spell)
                 self.tell.quiet(spell, seen)
-                moved_at, step = time.monotonic(), 0
+                moved_at, step = self.host.monotonic(), 0
                 continue
             if hung:
                 self.hang_seen = seen
@@ -180,7 +272,7 @@ class Watcher:
         before) and no stack is taken, no process stopped: the look's cost is a /proc read."""
         if not self.healthy_prints or self.last_healthy is None or set(pids) != set(self.healthy_prints):
             return False
-        if any(fingerprint(p) != self.healthy_prints[p] for p in pids):
+        if any(fingerprint(p, self.host) != self.healthy_prints[p] for p in pids):
             return False
         seen, before = self.last_healthy
         summary = (
@@ -192,7 +284,7 @@ class Watcher:
         self.tell.quiet(spell, seen)
         return True
 
-    def _stopped(self, job: Job, pids: tuple[int, ...], at: float) -> None:
+    def _stopped(self, job: Watched, pids: tuple[int, ...], at: float) -> None:
         """Processes of the job stopped (state T): job control's SIGTTIN/SIGTTOU (a read or a
         write of the terminal from a background group), or a SIGSTOP. Resumed as a shell's
         ``fg`` would when the terminal is gvlstress's to give (at most RESUMES times), else
@@ -207,7 +299,7 @@ class Watcher:
             return
         else:
             self.reported_stop = True
-            cont = f"kill -CONT -- -{job.pid}" if job.popen is not None else f"kill -CONT {job.pid}"
+            cont = f"kill -CONT -- -{job.pid}" if job.ours else f"kill -CONT {job.pid}"
             what = (
                 f"it is left stopped and NOT judged healthy: continue it with `{cont}`, or run watch in "
                 "the foreground of the terminal the job reads"
@@ -222,10 +314,16 @@ class Watcher:
         signal on each: a closed wait set is a deadlock, a burn without progress a livelock)."""
         subjects, window = [Subject(p, p) for p in pids], self.plan.window_s
         return look_and_judge(
-            subjects, window, tree=True, adaptive=True, hung=self.hung, exited=self.log.history
+            subjects,
+            window,
+            tree=True,
+            adaptive=True,
+            hung=self.hung,
+            exited=self.log.history,
+            host=self.host,
         )
 
-    def _act(self, job: Job) -> None:
+    def _act(self, job: Watched) -> None:
         """--on-hang, once the report is written."""
         if self.plan.on_hang is HangAction.KILL:
             job.kill_tree()
@@ -236,12 +334,12 @@ class Watcher:
         else:
             self.action = f"left the job running (pid {job.pid}) for a human"
             job.release_terminal()  # Ctrl-C now reaches watch, which passes it on and ends the tree
-            self.tell.kept(job.pid, job.popen is not None)
+            self.tell.kept(job.pid, job.ours)
 
-    def _stop(self, job: Job) -> None:
+    def _stop(self, job: Watched) -> None:
         """gvlstress was asked to stop: the job gets the same signal and GRACE_S to end, then its
         tree is killed; an attached job (not ours) is left as it is."""
-        if job.popen is None:
+        if not job.ours:
             return
         job.signal(self.stop.signum or signal.SIGTERM)
         self.exit_code = job.ended(GRACE_S)
@@ -249,11 +347,11 @@ class Watcher:
             job.kill_tree()
 
 
-def fingerprint(pid: int) -> tuple[tuple[object, ...], ...] | None:
+def fingerprint(pid: int, host: Host = LIVE) -> tuple[tuple[object, ...], ...] | None:
     """Where each of the process's threads waits, from /proc alone (no ptrace): its id,
     state, wait channel, system call and arguments. None when it is gone, or when a thread
     runs or waits on the disk (no picture to compare: a spin looks the same twice)."""
-    sample = procfs.sample(pid)
+    sample = host.sample(pid)
     if sample is None or any(t.state in ("R", "D") for t in sample.threads):
         return None
     return tuple((t.tid, t.state, t.wchan, t.syscall, t.args) for t in sample.threads)
@@ -269,12 +367,12 @@ def _summary(seen: Seen) -> str:
 
 
 def _ended_since(
-    job: Job, pids: tuple[int, ...], before: TreeReading, hung: list[int], explicit: bool
+    job: Watched, tree: Tree, pids: tuple[int, ...], before: TreeReading, hung: list[int], explicit: bool
 ) -> str | None:
     """What says the look's hang had already ended when the look was done, or None: a process
     judged hung has exited, or the tree made progress since the reading before the look (a
     final check from /proc alone: a hang found, then confirmed, before anything is acted on)."""
-    gone = [p for p in hung if not proctree.alive(p)]
+    gone = [p for p in hung if not tree.alive(p)]
     if gone:
         return f"process(es) {', '.join(map(str, gone))} judged hung exited during the look: it was a wait that ended"
     moved = progress.between(before, job.reading(pids), explicit)
