@@ -10,14 +10,17 @@ import contextlib
 import io
 import itertools
 import json
+import os
 import signal
-from collections.abc import Collection
+import threading
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
+from gvlstress.api import watch_tests
 from gvlstress.api.watch import watch as watch_job
 from gvlstress.look.pipeline import Seen
 from gvlstress.model import HostFacts
@@ -52,11 +55,13 @@ class Job:
     stubborn: bool = False
     terminal: bool = False
     beats: tuple[float, ...] = ()
+    started: bool = True
+    """Started by the watch (False: attached to, as the pytest plugin's watch of pytest)."""
     done: list[str] = field(default_factory=list)
 
     @property
     def ours(self) -> bool:
-        return True
+        return self.started
 
     def _t(self) -> float:
         return self.host.now - self.host.start
@@ -374,3 +379,68 @@ def test_a_watch_stopped_by_sigterm_still_writes_its_report(tmp_path: Path) -> N
     assert result.quiet
     assert (Path(result.report_dir) / "report.md").is_file()
     assert json.loads((Path(result.report_dir) / "watch.json").read_text())["stopped_by"] == "SIGTERM"
+
+
+# the pytest plugin's helper (`api.watch_tests`): pytest's messages in, a hang told at once
+
+
+class Pipe(io.StringIO):
+    """What the helper writes to pytest; `hung` is set once a hang's line was written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hung = threading.Event()
+
+    def write(self, s: str) -> int:
+        n = super().write(s)
+        if '"hang"' in s:
+            self.hung.set()
+        return n
+
+
+def messages(pipe: Pipe, nodeid: str, until_hang: bool) -> Iterator[str]:
+    """pytest's side: a test begins, then ends (once its hang was told, with `until_hang`)."""
+    yield json.dumps({"begin": nodeid, "stall": 2.0}) + "\n"
+    if until_hang:
+        assert pipe.hung.wait(60), "no hang told"
+    yield json.dumps({"end": nodeid}) + "\n"
+
+
+def test_the_plugins_watch_tells_pytest_of_a_hung_test_at_once_and_writes_its_report(tmp_path: Path) -> None:
+    job = Job(Recorded(World((SELF_LOCK,))), started=False)
+    out, err = Pipe(), io.StringIO()
+    nodeid = "tests/test_x.py::test_stuck[a b]"
+    code = watch_tests.serve(
+        [str(os.getppid()), str(tmp_path)], messages(out, nodeid, True), watch_tests._Out(out, err), seam(job)
+    )
+    assert code == 0
+    told = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [next(iter(m)) for m in told] == ["hang", "ended"]
+    assert told[0]["hang"] == nodeid
+    assert told[1] == {"ended": nodeid}
+    assert Path(told[0]["report"]).name.endswith("-watch-test_stuck-a-b")
+    assert (Path(told[0]["report"]) / "report.md").is_file()
+    assert f"gvlstress watch: {nodeid}:" in told[0]["text"]
+    assert f"gvlstress watch: {nodeid}:" in err.getvalue()
+    assert job.done == ["release_terminal"]  # kept: the plugin's watch never acts on a test
+
+
+def test_the_plugins_watch_of_a_test_that_ends_leaves_no_file(tmp_path: Path) -> None:
+    job = Job(Recorded(World((SLEEPER,))), started=False)
+    out, err = Pipe(), io.StringIO()
+    code = watch_tests.serve(
+        [str(os.getppid()), str(tmp_path)],
+        messages(out, "t.py::ok", False),
+        watch_tests._Out(out, err),
+        seam(job),
+    )
+    assert code == 0
+    assert [json.loads(line) for line in out.getvalue().splitlines()] == [{"ended": "t.py::ok"}]
+    assert list(tmp_path.iterdir()) == []
+    assert job.done == []
+
+
+def test_the_plugins_helper_refuses_bad_arguments() -> None:
+    err = io.StringIO()
+    assert watch_tests.serve(["pid", "dir"], [], watch_tests._Out(io.StringIO(), err)) == 2
+    assert "usage: python -m gvlstress.api.watch_tests PYTEST_PID REPORT_DIR" in err.getvalue()

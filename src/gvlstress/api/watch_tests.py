@@ -30,7 +30,7 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -42,7 +42,7 @@ from gvlstress.model.watch import HangAction, Quiet, TreeReading
 from gvlstress.reporters.console.watch import watched_test_lines
 from gvlstress.supervisor.events import StopFlag
 from gvlstress.supervisor.job import WatchPlan, restricted_ptrace
-from gvlstress.system import watchdog
+from gvlstress.supervisor.watching import LIVE_SEAM, Seam
 
 END_S = 30.0
 """How long a test's watch may take to end once the test has (a look in progress finishes)."""
@@ -109,8 +109,10 @@ def _slug(nodeid: str) -> str:
 class _Test:
     """One test's watch, in a thread of its own."""
 
-    def __init__(self, pid: int, nodeid: str, stall: float, report_dir: Path, out: _Out) -> None:
-        self.nodeid, self.out = nodeid, out
+    def __init__(
+        self, pid: int, nodeid: str, stall: float, report_dir: Path, out: _Out, seam: Seam = LIVE_SEAM
+    ) -> None:
+        self.nodeid, self.out, self.seam = nodeid, out, seam
         self.stop = StopFlag()
         plan = WatchPlan(pid=pid, stall_s=stall, on_hang=HangAction.KEEP)
         self.thread = threading.Thread(
@@ -129,6 +131,7 @@ class _Test:
                 name=_slug(self.nodeid),
                 hangs_only=True,
                 blind=blind(),
+                seam=self.seam,
             )
         except GvlstressError as exc:
             self.out.send(error=self.nodeid, text=str(exc))
@@ -144,14 +147,19 @@ class _Test:
 
 def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is pytest's to handle; it ends us
+    return serve(argv, sys.stdin, _Out(sys.stdout, sys.stderr))
+
+
+def serve(argv: list[str], lines: Iterable[str], out: _Out, seam: Seam = LIVE_SEAM) -> int:
+    """The helper's work: a watch of each test `lines` (pytest's messages) begins, told on `out`.
+    `seam`: what the watches read (this machine; a test's recorded world)."""
     if len(argv) != 2 or not argv[0].isdigit():
-        sys.stderr.write("usage: python -m gvlstress.api.watch_tests PYTEST_PID REPORT_DIR\n")
+        out.say("usage: python -m gvlstress.api.watch_tests PYTEST_PID REPORT_DIR")
         return 2
     pid, report_dir = int(argv[0]), Path(argv[1])
-    out = _Out(sys.stdout, sys.stderr)
     current: _Test | None = None
-    with watchdog.guarding():  # one for the session: the looks' tools never outlive this helper
-        for raw in sys.stdin:  # until pytest closes it (or dies)
+    with seam.guard():  # one for the session: the looks' tools never outlive this helper
+        for raw in lines:  # until pytest closes it (or dies)
             try:
                 message = json.loads(raw)
             except ValueError:
@@ -160,7 +168,7 @@ def main(argv: list[str]) -> int:
                 current.end()
                 current = None
             if "begin" in message:
-                current = _Test(pid, str(message["begin"]), float(message["stall"]), report_dir, out)
+                current = _Test(pid, str(message["begin"]), float(message["stall"]), report_dir, out, seam)
             elif "end" in message:
                 out.send(ended=str(message["end"]))
         if current is not None:
