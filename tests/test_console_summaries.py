@@ -4,16 +4,29 @@ scripts and how to submit them."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 from rich.console import Console
 
 from builders import run, wave, worker
 from gvlstress.campaign.slurm import SlurmJobs
-from gvlstress.model import Verdict
-from gvlstress.model.campaign import Plan
+from gvlstress.campaign.sweep import SweepCell, SweepResult
+from gvlstress.model import HostFacts, Verdict
+from gvlstress.model.campaign import HuntResult, Plan
 from gvlstress.model.inspect import Check
-from gvlstress.reporters.console.summaries import print_checks, print_plan, print_slurm, print_summary
+from gvlstress.model.rate import Rate
+from gvlstress.model.run import HostShard, Shard
+from gvlstress.reporters.console.summaries import (
+    print_checks,
+    print_hosts,
+    print_hunt,
+    print_plan,
+    print_slurm,
+    print_summary,
+    print_sweep,
+)
+from gvlstress.scenario import Scenario
 
 
 def said(print_it: object, *args: object) -> str:
@@ -80,3 +93,66 @@ def test_slurm_says_what_was_written_and_how_to_submit_it() -> None:
     submitted = said(print_slurm, SlurmJobs("d", "a", "m", "s", array_job="41", merge_job="42"))
     assert "submitted array job 41; merge job 42 runs after it (afterany)" in submitted
     assert "submit with" not in submitted
+
+
+def cell(workers: int, rayon: int, amplifier: str, hung: int) -> SweepCell:
+    return SweepCell(
+        workers, rayon, amplifier, "r", 10, hung, 1000, 1.0, Rate(hung, 1000, 0.001, 0.004), None
+    )
+
+
+def test_a_sweep_shows_the_hazard_per_cell_and_says_when_no_heatmap_was_drawn() -> None:
+    r = SweepResult(
+        (cell(1, 2, "none", 2), cell(2, 2, "none", 0), cell(1, 2, "chaos", 5)),
+        (1, 2),
+        (2,),
+        ("none", "chaos"),
+        Scenario(),
+        "reports/sweep",
+        None,
+    )
+    lines = said(print_sweep, r).splitlines()
+    row = next(line for line in lines if "1 x 2" in line)
+    assert "2.00 [1.00-4.00] (2/10)" in row
+    assert "5.00 [1.00-4.00] (5/10)" in row
+    other = next(line for line in lines if "2 x 2" in line)
+    assert "0.00 [1.00-4.00] (0/10)" in other
+    assert other.rstrip(" │|").endswith("-")  # no chaos cell for 2 workers
+    assert "no heatmap: matplotlib is not installed here" in "\n".join(lines)
+    assert lines[-1] == "report: reports/sweep/report.md"
+    drawn = said(print_sweep, dataclasses.replace(r, heatmap="reports/sweep/heatmap.png"))
+    assert "heatmap: reports/sweep/heatmap.png" in drawn
+
+
+def test_merge_says_each_input_and_flags_the_host_out_of_line() -> None:
+    hosts = (
+        HostShard("a", Shard(0, 2), HostFacts(host="node1"), (), 50, 1, 500, 0.9, False),
+        HostShard("b", None, HostFacts(host="node2"), (), 50, 20, 500, 0.0001, True),
+    )
+    lines = said(print_hosts, run(hosts=hosts, warnings=tuple(f"w{i}" for i in range(22)))).splitlines()
+    assert lines[0] == "shard 0/2 on node1: 1/50 waves hung (p = 0.9 against the others)"
+    assert lines[1] == "run on node2: 20/50 waves hung (p = 0.0001 against the others)  out of line"
+    assert lines[2:4] == ["warning: w0", "warning: w1"]
+    assert len([line for line in lines if line.startswith("warning:")]) == 20
+    assert lines[-1] == "... and 2 more warnings in run.json"
+
+
+def test_a_hunt_says_why_it_stopped_its_hazard_and_the_first_hang() -> None:
+    h = HuntResult(
+        run(), "a hang found", 1, 3, 400, 2.5, Rate(1, 400, 0.0001, 0.014), (0.4, 0.01, 2.2), 350, 41.0
+    )
+    lines = said(print_hunt, h).splitlines()
+    assert lines[0] == "hunt stopped: a hang found; 3 waves, 400 batches, 2.5 CPU-minutes of workers"
+    assert (
+        lines[1]
+        == "hazard: 2.50 hangs per 1000 batches [95% CI 0.10-14.00]; 0.400 per CPU-minute [0.010-2.200]"
+    )
+    assert lines[2] == "first hang after 350 batches and 41.0s"
+    assert lines[-1] == "report: /r/host/report.md  (run.json, junit.xml beside it)"
+
+
+def test_a_hunt_without_a_hang_has_no_first_hang_line() -> None:
+    h = HuntResult(run(), "budget spent", 0, 2, 10, 0.1, Rate(0, 10, 0.0, 0.3), None, None, None)
+    text = said(print_hunt, h)
+    assert "0.000 per CPU-minute [0.000-inf]" in text
+    assert "first hang" not in text
