@@ -115,7 +115,8 @@ def test_init_race_is_a_nondeterministic_error_with_its_rate(report_dir: Path) -
     run = load_run(report_dir)
     errored = [w for w in workers_of(run) if w["verdict"] == "error"]
     assert errored
-    assert {w["verdict"] for w in workers_of(run)} <= {"ok", "error"}  # never a crash or a hang
+    # never a crash or a hang (slow: a loaded host stretched a batch past the stall floor)
+    assert {w["verdict"] for w in workers_of(run)} <= {"ok", "error", "slow"}
     named = {w["diagnosis"]["pattern"] for w in errored}
     assert names.NONDETERMINISTIC_ERROR in named
     mixed = next(w for w in errored if w["diagnosis"]["pattern"] == names.NONDETERMINISTIC_ERROR)
