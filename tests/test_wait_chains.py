@@ -197,6 +197,30 @@ LOOP = (
     ("BaseEventLoop._run_once", "/usr/lib/python3.11/asyncio/base_events.py", 1922),
     ("BaseEventLoop.run_forever", "/usr/lib/python3.11/asyncio/base_events.py", 607),
 )
+THREADING = "/usr/lib/python3.8/threading.py"
+ENUMERATE_REENTERED = (
+    ("enumerate", THREADING, 1344),
+    ("Resource.__del__", "/srv/app.py", 17),
+    ("enumerate", THREADING, 1345),
+    ("main", "/srv/app.py", 27),
+)
+ENUMERATE_ONCE = (("enumerate", THREADING, 1344), ("main", "/srv/app.py", 27))
+CACHE = "/venv/lib/python3.11/site-packages/cache/utils.py"
+WRAPPER_REENTERED = (
+    ("_Lock.__enter__", CACHE, 370),
+    ("cached.<locals>.wrapped", CACHE, 450),
+    ("SamplingFilter.filter", "/srv/app.py", 29),
+    ("Logger.info", "/usr/lib/python3.11/logging/__init__.py", 1489),
+    ("get_flag", "/srv/app.py", 19),
+    ("cached.<locals>.wrapped", CACHE, 467),
+    ("main", "/srv/app.py", 40),
+)
+WRAPPER_ONCE = (
+    ("_Lock.__enter__", CACHE, 370),
+    ("cached.<locals>.wrapped", CACHE, 450),
+    ("get_flag", "/srv/app.py", 19),
+    ("main", "/srv/app.py", 40),
+)
 PLUGGY = "/venv/lib/python3.11/site-packages/pluggy/_callers.py"
 UNDER_PYTEST = (
     ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
@@ -232,6 +256,24 @@ NO_LOOP = (
             REENTERED, (names.SELF_LOCK, End.SELF), id="a finalizer re-enters emit(), which holds the lock"
         ),
         pytest.param(ONCE, (names.CLOSED_WAIT, End.NOBODY), id="look-alike: emit() once on the stack"),
+        pytest.param(
+            ENUMERATE_REENTERED,
+            (names.SELF_LOCK, End.SELF),
+            id="a finalizer calls threading.enumerate() inside threading.enumerate(): stdlib code re-entered",
+        ),
+        pytest.param(
+            ENUMERATE_ONCE, (names.CLOSED_WAIT, End.NOBODY), id="look-alike: threading.enumerate() once"
+        ),
+        pytest.param(
+            WRAPPER_REENTERED,
+            (names.SELF_LOCK, End.SELF),
+            id="a lock class's __enter__ under a cached wrapper that a logging filter re-enters",
+        ),
+        pytest.param(
+            WRAPPER_ONCE,
+            (names.CLOSED_WAIT, End.NOBODY),
+            id="look-alike: the cached wrapper once on the stack",
+        ),
         pytest.param(LOOP, (names.LOOP_SELF_WAIT, End.SELF), id="the loop's own thread blocks on a future"),
         pytest.param(
             UNDER_PYTEST,
@@ -425,3 +467,65 @@ def test_a_healthy_wait_on_a_peer_says_what_the_peer_is_doing() -> None:
     assert slow is not None
     assert slow.end is End.OUTSIDE
     assert f"pid {B} waits in clock_nanosleep() (at most 16 s left)" in " ".join(slow.parties), slow.parties
+
+
+JOIN = (
+    ("Thread._wait_for_tstate_lock", "/usr/lib/python3.11/threading.py", 1139),
+    ("Thread.join", "/usr/lib/python3.11/threading.py", 1119),
+    ("Live.stop", "/srv/live.py", 160),
+    ("main", "/srv/app.py", 21),
+)
+TAKES_THE_LOCK = (
+    ("RefreshThread.run", "/srv/live.py", 42),
+    ("Thread._bootstrap_inner", "/usr/lib/python3.11/threading.py", 1045),
+)
+WAITS_FOR_A_NOTIFY = (
+    ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
+    ("Event.wait", "/usr/lib/python3.11/threading.py", 629),
+    ("Scheduler.main_loop", "/srv/sched.py", 28),
+)
+ELSEWHERE = (
+    ("Worker.run", "/srv/work.py", 9),
+    ("Thread._bootstrap_inner", "/usr/lib/python3.11/threading.py", 1045),
+)
+
+
+def joined(*others: tuple[tuple[str, str, int], ...]) -> World:
+    """The main thread joins; each of `others` is a Python thread blocked on its own futex."""
+    threads = [Th(A, LOCK.format(addr=0xA0), py=JOIN, native=ACQUIRE)]
+    for i, py in enumerate(others, 1):
+        native = ACQUIRE if py[0][0] != "Condition.wait" else ()
+        threads.append(Th(A + i, LOCK.format(addr=0xB0 + 0x10 * i), py=py, native=native))
+    return World((Proc(A, tuple(threads)),))
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        pytest.param(
+            joined(TAKES_THE_LOCK),
+            (names.JOIN_BLOCKED, End.CYCLE),
+            id="a join on the one thread that waits for a lock: only the joiner can hold it, a cycle",
+        ),
+        pytest.param(
+            joined(WAITS_FOR_A_NOTIFY),
+            (names.LOST_WAKEUP, End.NOBODY),
+            id="look-alike: the joined thread waits for a notify (lost before it began, or the joiner's)",
+        ),
+        pytest.param(
+            joined(TAKES_THE_LOCK, ELSEWHERE),
+            (names.JOIN_BLOCKED, End.NOBODY),
+            id="look-alike: another thread beside the joined one may hold the lock: no cycle is shown",
+        ),
+    ],
+)
+def test_a_join_on_a_thread_only_the_joiner_can_release_is_a_cycle(
+    world: World, expected: tuple[str, End]
+) -> None:
+    j = world.judged()[A]
+    assert j.finding.kind is ProbeKind.DEADLOCK
+    assert j.named is not None
+    assert j.waitfor is not None
+    assert (j.named.pattern, j.waitfor.end) == expected
+    if j.waitfor.end is End.CYCLE and j.named.pattern == names.JOIN_BLOCKED:
+        assert any(f"only thread {A} can hold" in e for e in j.named.evidence)
