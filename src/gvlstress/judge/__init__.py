@@ -46,6 +46,8 @@ Modules (one line each, from their docstrings):
   come.
 - `symptoms`: A hung wave's symptoms beside the ones a known hang's reporter saw, one by one, so
   a reader can see whether the run reproduced *that* hang or...
+- `taskpools`: Native thread pools whose tasks wait for futures of their own pool (pure): every
+  worker of the pool is inside a task blocked on a future, so none...
 - `threads`: Per-thread facts across two /proc samples: CPU used, parked or not, what each waits
   on, and the threads grouped by futex address.
 - `tree`: Process trees (``inspect --tree``): a parent's wait linked to what its children do.

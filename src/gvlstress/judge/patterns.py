@@ -32,6 +32,7 @@ from gvlstress.judge.names import (
     Match,
 )
 from gvlstress.judge.pyshapes import python_shapes
+from gvlstress.judge.taskpools import pool_waits_on_itself
 from gvlstress.model import Capture, ProbeFinding, ThreadView
 
 
@@ -147,6 +148,9 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
                 f"thread {latch_waiters[0].tid} waits in {vocab.first(latch_waiters[0], vocab.LATCH)} for the pool",
             ),
         )
+    own = pool_waits_on_itself(threads, pid)
+    if own is not None:
+        return own
     return python_shapes(threads, pid, capture.forked_from)
 
 

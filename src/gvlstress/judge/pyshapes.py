@@ -395,6 +395,7 @@ def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
                 for t in others[:2]
             ),
         ),
+        end=End.SELF if len(workers) == 1 else None,  # the only worker waits for itself
     )
 
 
