@@ -104,8 +104,6 @@ KNOWN_MISSES = {
     "3-25_ppe_worker_died_feeder_blocked_on_call_queue": "named a process waiting on its own pipe, the main "
     "thread waiting for the thread that writes it (a cycle); the case's end is the worker that died",
     # the fourth corpus, measured blind twice (blind/hangs4/before.md, after.md), then here
-    "4-03_asyncio_forked_child_closes_shared_epoll": "idle: an event loop in epoll_wait() may be woken; "
-    "the case's end is nobody: a forked child unregistered the loop's self-pipe from the shared epoll set",
     "4-04_asyncio_pending_task_garbage_collected": "named an event loop's lost wake-up (nobody); the case's "
     "end is the task the garbage collector took (a gone party), which no look sees",
     "4-08_mp_barrier_waiter_killed_notify_waits": "named a lost wake-up (nobody); the case's end is the "
@@ -120,8 +118,6 @@ KNOWN_MISSES = {
     "is a self-wait: the server's only worker runs the handler that waits for its own server",
     "4-21_redis_lock_holder_killed_no_expiry": "idle: a retry loop (SET NX every 0.1 s); the case's end is "
     "the lock's holder, killed (the lock lives in redis, where no look reads it)",
-    "4-22_pyarrow_dataset_count_rows_one_io_thread": "named a closed wait (nobody); the case's end is a "
-    "self-wait: the IO pool's only worker waits for a read queued to its own pool",
     "4-24_twisted_reactor_joins_thread_blocking_on_reactor": "idle: the process catches SIGTERM, whose handler "
     "may end the condition wait; the case's end is a cycle (the reactor's thread joins a worker that waits "
     "for the reactor)",

@@ -221,9 +221,10 @@ def loop_world(
     other: Th | None = None,
     peer_pid: int = E,
     timers: str = "0",
+    watched: tuple[tuple[int, str], ...] | None = ((5, f"socket:[{SELF_A}]"),),
 ) -> World:
     threads = [
-        Th(E, EPOLL.format(epfd=7, timeout=timeout), watched=((5, f"socket:[{SELF_A}]"),), py=LOOP),
+        Th(E, EPOLL.format(epfd=7, timeout=timeout), watched=watched, py=LOOP),
         *((other,) if other else ()),
     ]
     proc = Proc(
@@ -250,8 +251,27 @@ def loop_world(
         (loop_world(other=Th(E + 1, SLEEP)), (ProbeKind.IDLE, None)),
         # the other end of the watched socket is another live process: judged by it (idle)
         (loop_world(peer_pid=E + 50), (ProbeKind.IDLE, None)),
+        # its epoll set is empty (a forked child closed its copy of the loop): even the idle pool
+        # thread's call_soon_threadsafe would write a wake-up pipe no longer watched
+        (
+            loop_world(watched=(), other=Th(E + 1, LOCK.format(addr=0xC0))),
+            (ProbeKind.DEADLOCK, names.LOOP_LOST_WAKEUP),
+        ),
+        # the same, but a thread sleeps: it may register a descriptor or end the process
+        (loop_world(watched=(), other=Th(E + 1, SLEEP)), (ProbeKind.IDLE, None)),
+        # a set that could not be read is no empty set
+        (loop_world(watched=None), (ProbeKind.IDLE, None)),
     ],
-    ids=["no-timer-no-waker", "timer", "catches-sigterm", "another-thread-sleeps", "peer-outside"],
+    ids=[
+        "no-timer-no-waker",
+        "timer",
+        "catches-sigterm",
+        "another-thread-sleeps",
+        "peer-outside",
+        "empty-epoll-set",
+        "empty-set-another-thread-sleeps",
+        "set-unread",
+    ],
 )
 def test_an_event_loop_nothing_can_wake(world: World, expected: Verdict) -> None:
     assert judged(world, E) == expected

@@ -83,13 +83,17 @@ def judge_loop(case: Case) -> Found | None:
     if caught:
         line = f"the event loop waits with nothing scheduled, but the process catches {', '.join(caught)}"
         return replace(f, kind=ProbeKind.IDLE, reason=f"{f.reason}; {line}: a signal may wake it"), None
-    watched = ", ".join(e.target for e in found) or "no descriptor"
+    watched = ", ".join(e.target for e in found)
     evidence = (
         f"thread {t.tid} runs an asyncio event loop (BaseEventLoop._run_once) and waits in "
         f"{t.wait.detail} with no timeout: no timer is scheduled"
         + (f" (sched_count {timers})" if timers is not None else ""),
         f"it watches only {watched}, whose other end no other process holds (the loop's own wake-up "
-        "pipe): no I/O can arrive",
+        "pipe): no I/O can arrive"
+        if watched
+        else "its selector watches no descriptor at all, not even the loop's own wake-up pipe (something "
+        "unregistered it: a forked child that closed its copy of the loop shares the parent's epoll set): "
+        "nothing, not even call_soon_threadsafe, can wake it",
         (
             f"the process's {len(others)} other thread(s) wait forever themselves: none can call "
             "call_soon_threadsafe"
@@ -102,5 +106,13 @@ def judge_loop(case: Case) -> Found | None:
     )
     reason = "an event loop with no timer and nothing left that can wake it"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        LOOP_LOST_WAKEUP, HINTS[LOOP_LOST_WAKEUP], evidence
+        LOOP_LOST_WAKEUP, HINTS[LOOP_LOST_WAKEUP] if watched else EMPTIED_HINT, evidence
     )
+
+
+EMPTIED_HINT = (
+    "the loop's epoll set was emptied under it: a process forked while the loop ran shares its epoll "
+    "instance, and closing the loop there unregisters the parent's descriptors; in the child, leave the "
+    "inherited loop unclosed (os._exit, or exec), or start workers with spawn/forkserver, never fork "
+    "from a running loop"
+)

@@ -173,7 +173,7 @@ def ends(t: ThreadDelta, pid: int, wiring: Wiring) -> tuple[End, ...] | None:
         if not direction:
             return None
         return (end_of(w.fd_target, direction, pid, wiring),)
-    if w.kind is WaitKind.POLL and t.watched:
+    if w.kind is WaitKind.POLL and t.watched is not None:  # () : a set read, and empty
         out = []
         for fd, target in t.watched:
             f = wiring.file(pid, fd)
