@@ -529,3 +529,45 @@ def test_a_join_on_a_thread_only_the_joiner_can_release_is_a_cycle(
     assert (j.named.pattern, j.waitfor.end) == expected
     if j.waitfor.end is End.CYCLE and j.named.pattern == names.JOIN_BLOCKED:
         assert any(f"only thread {A} can hold" in e for e in j.named.evidence)
+
+
+NOTIFY_ALL = (
+    ("Condition.notify", "/usr/lib/python3.11/multiprocessing/synchronize.py", 297),
+    ("Condition.notify_all", "/usr/lib/python3.11/multiprocessing/synchronize.py", 304),
+    ("Barrier._release", "/usr/lib/python3.11/threading.py", 723),
+    ("loader", "/srv/app.py", 18),
+)
+
+
+@pytest.mark.parametrize(
+    ("exited", "shared", "expected"),
+    [
+        pytest.param(
+            (Exit(B, "python loader.py", 2.0),),
+            True,
+            End.GONE,
+            id="a watch saw a process exit: the party that was to post the shared semaphore has gone",
+        ),
+        pytest.param((), True, End.NOBODY, id="one look, no history: nobody can end it"),
+        pytest.param(
+            (Exit(B, "python loader.py", 2.0),),
+            False,
+            End.NOBODY,
+            id="look-alike: a private futex, which no other process posts, says nothing of an exit",
+        ),
+    ],
+)
+def test_a_shared_semaphore_nothing_posts_ends_in_the_process_a_watch_saw_exit(
+    exited: tuple[Exit, ...], shared: bool, expected: End
+) -> None:
+    """multiprocessing's notify_all() waits for every woken sleeper's acknowledgement on a
+    semaphore in shared memory; a sleeper killed at the barrier never gives it."""
+    wait = (SHARED_LOCK if shared else LOCK).format(addr=0x7F0058CB000)
+    main = Th(A, wait, py=NOTIFY_ALL, native=SEM_ACQUIRE)
+    feeder = Th(A + 1, LOCK.format(addr=0x7F000002C50), py=FEEDER)
+    j = World((Proc(A, (main, feeder)),), exited=exited).judged()[A]
+    assert j.finding.kind is ProbeKind.DEADLOCK
+    assert j.waitfor is not None
+    assert j.waitfor.end is expected
+    if expected is End.GONE:
+        assert any("seen by watch: process 301 (python loader.py) exited" in p for p in j.waitfor.parties)

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from gvlstress.judge import names, otherend
-from gvlstress.judge.threads import WAKING_SIGNALS, caught_signals, retries, waits_forever
+from gvlstress.judge.threads import WAKING_SIGNALS, caught_signals, private_futex, retries, waits_forever
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.waitfor import End, Link, WaitFor
 from gvlstress.model.wiring import Relatives, Wiring
@@ -102,8 +102,37 @@ def wait_chains(judged: Mapping[int, Judged], wiring: Wiring, relatives: Relativ
         undecided = chain.end is End.OUTSIDE and judged[pid].finding.kind is ProbeKind.STALLED
         if relatives.exited and (chain.end is End.GONE or undecided):
             chain = replace(chain, parties=(*chain.parties, *_exits(relatives)))
+        elif relatives.exited and chain.end is End.NOBODY:
+            chain = _gone_sharer(
+                chain, judged[chain.through[-1] if chain.through else pid].finding, relatives
+            )
         out[pid] = chain
     return out
+
+
+def _gone_sharer(chain: WaitFor, last: ProbeFinding, relatives: Relatives) -> WaitFor:
+    """A wait nothing left can end, on a semaphore or lock in shared memory (a futex without
+    FUTEX_PRIVATE_FLAG: only a process sharing it posts it), in a tree where a watch saw a process
+    exit: the party that was to post it has gone (killed at a barrier, crashed holding the lock)."""
+    shared = [
+        t
+        for t in last.threads
+        if t.parked
+        and t.wait is not None
+        and t.wait.kind is WaitKind.LOCK
+        and t.futex_addr is not None
+        and len(t.args) > 1
+        and not private_futex(t)
+    ]
+    if not shared:
+        return chain
+    t = shared[0]
+    why = (
+        f"thread {t.tid} of process {last.pid} waits on futex {t.futex_addr:#x} in memory shared between "
+        "processes (a multiprocessing semaphore, lock or condition): only another process can post it, none "
+        "left does, and a process of the tree has exited"
+    )
+    return replace(chain, end=End.GONE, parties=(*chain.parties, why, *_exits(relatives)))
 
 
 def _exits(relatives: Relatives) -> tuple[str, ...]:

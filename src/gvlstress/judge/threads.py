@@ -17,6 +17,10 @@ from gvlstress.model.wiring import PTY_SLAVE
 LIVELOCK_CPU_SHARE = 0.2
 
 
+FUTEX_PRIVATE_FLAG = 128
+"""futex(2)'s flag for a futex private to one process; without it, processes share the word
+(a semaphore or process-shared mutex in shared memory)."""
+
 RUNNABLE_SHARE = 0.6
 """A thread runnable (on a CPU, or queued for one) this share of the window wants the CPU all
 along: a spinner on a crowded host, even when it got little CPU."""
@@ -252,4 +256,4 @@ def caught_signals(f: ProbeFinding, signals: tuple[signal.Signals, ...] = WAKING
 def private_futex(t: ThreadDelta) -> bool:
     """The thread's futex wait is process-private (FUTEX_PRIVATE_FLAG in its op): only a thread of
     its own process can wake it (a multiprocessing lock in shared memory is not private)."""
-    return len(t.args) > 1 and bool(t.args[1] & 128)
+    return len(t.args) > 1 and bool(t.args[1] & FUTEX_PRIVATE_FLAG)

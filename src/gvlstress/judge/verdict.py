@@ -27,6 +27,7 @@ from gvlstress.judge.chain import follow, who
 from gvlstress.judge.finalize import is_native_join
 from gvlstress.judge.frames import span
 from gvlstress.judge.threads import (
+    FUTEX_PRIVATE_FLAG,
     LIVELOCK_CPU_SHARE,
     PARKED_CPU_SHARE,
     caught_signals,
@@ -247,9 +248,6 @@ def _closed_without_progress(
         # closed within the process, flat CPU, stacks of every thread: a hang even unnamed
         return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {names.CLOSED_WAIT}")
     return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {named.pattern}")
-
-
-FUTEX_PRIVATE_FLAG = 128
 
 
 def shared_futex_waiters(threads: tuple[ThreadDelta, ...]) -> list[ThreadDelta]:
