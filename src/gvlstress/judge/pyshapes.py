@@ -25,7 +25,7 @@ from gvlstress.judge.names import (
     THREAD_POOL_EXHAUSTION,
     Match,
 )
-from gvlstress.model import Frame, ThreadView
+from gvlstress.model import Frame, ThreadView, WaitKind
 from gvlstress.model.waitfor import End
 
 SIGNAL_DISPATCH = ("_PyErr_CheckSignalsTstate", "_PyErr_CheckSignals", "PyErr_CheckSignals", "handle_signals")
@@ -309,8 +309,8 @@ def _joins_and_waits(c: _Py) -> Match | None:
             ),
             end=End.CYCLE if cycle else None,
         )
-    if waiters:
-        w = waiters[0]
+    if waiters:  # led by a waiter that is not idle by design (a queue's feeder waiting for items)
+        w = next((t for t in waiters if vocab.idle_reason(t, WaitKind.LOCK) is None), waiters[0])
         notifiers = [t for t in c.py if t not in waiters]
         return Match(
             LOST_WAKEUP,
