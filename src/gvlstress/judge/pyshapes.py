@@ -382,6 +382,8 @@ def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
     workers = [t for t in py if vocab.is_thread_pool_worker(t)]
     if not workers or not all(vocab.waits_for_pool_results(t) for t in workers):
         return None
+    # the only worker, and nothing else waits but for the pool's results: it waits for itself (a
+    # thread that joins it, a loop it waits on, is a party of a cycle instead)
     others = [t for t in py if t not in workers and vocab.waits_for_pool_results(t)]
     return Match(
         THREAD_POOL_EXHAUSTION,
@@ -395,7 +397,7 @@ def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
                 for t in others[:2]
             ),
         ),
-        end=End.SELF if len(workers) == 1 else None,  # the only worker waits for itself
+        end=End.SELF if len(workers) == 1 and len(py) == len(workers) + len(others) else None,
     )
 
 
