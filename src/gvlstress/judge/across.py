@@ -30,6 +30,7 @@ from gvlstress.judge.names import Match
 from gvlstress.judge.peers import judge_peer
 from gvlstress.judge.pools import behind_workers, judge_pool
 from gvlstress.judge.relock import judge_relock
+from gvlstress.judge.semcycle import semaphore_cycle
 from gvlstress.judge.settle import GENERIC
 from gvlstress.judge.spins import judge_spins
 from gvlstress.judge.tree import (
@@ -90,6 +91,7 @@ RULES: list[Rule] = [
     queues.dead_holder,
     queues.dead_sem_holder,
     queues.orphaned_semaphore,
+    semaphore_cycle,
     judge_loop,
     judge_peer,
     judge_relock,

@@ -1,0 +1,69 @@
+"""A multiprocessing semaphore only processes that join the waiter could post
+(`judge.semcycle`), as a table: a parent that took the lock and joins the child waiting for it is
+a cycle; a parent that sleeps (and may release it), one that joins another child, and a second
+mapper that may post it are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from gvlstress.judge import names
+from gvlstress.model import ProbeKind
+from gvlstress.model.waitfor import End
+from gvlstress.model.wiring import SharedLock
+from lookshapes import LIBC, PYTHON, SHARED_LOCK, SLEEP, Proc, Th, World
+
+PARENT, CHILD, OTHER = 900, 901, 902
+ADDR = 0x7F0058CB000
+WAIT4 = "61 0x{pid:x} 0x7ffd00002000 0x0 0x0 0x0 0x0 0x7f0 0x7f1"
+SEM_ACQUIRE = (f"__new_sem_wait_slow64@{LIBC}", f"_multiprocessing_SemLock_acquire_impl@{PYTHON}")
+ACQUIRE = (
+    ("SemLock.__enter__", "/usr/lib/python3.11/multiprocessing/synchronize.py", 95),
+    ("work", "/srv/app.py", 5),
+)
+
+
+def world(parent: Th, mappers: tuple[int, ...] = (PARENT, CHILD), count: int = 0) -> World:
+    """The child waits on the semaphore; the parent does what `parent` does."""
+    child = Th(CHILD, SHARED_LOCK.format(addr=ADDR), py=ACQUIRE, native=SEM_ACQUIRE)
+    procs = [Proc(PARENT, (parent,)), Proc(CHILD, (child,), parent=PARENT)]
+    if OTHER in mappers:
+        procs.append(Proc(OTHER, (Th(OTHER, SLEEP, left_s=5.0),), parent=PARENT))
+    lock = SharedLock("0:1+0", "/dev/shm/sem.mp-x (deleted)", mappers, count=count)
+    return World(tuple(procs), shared={(CHILD, ADDR): lock})
+
+
+@pytest.mark.parametrize(
+    ("w", "expected"),
+    [
+        pytest.param(
+            world(Th(PARENT, WAIT4.format(pid=CHILD))),
+            (ProbeKind.DEADLOCK, names.WAIT_CYCLE, End.CYCLE),
+            id="the parent took the lock and joins the child that waits for it",
+        ),
+        pytest.param(
+            world(Th(PARENT, SLEEP, left_s=5.0)),
+            (ProbeKind.IDLE, None, End.OUTSIDE),
+            id="look-alike: the parent sleeps, and may release it when it wakes",
+        ),
+        pytest.param(
+            world(Th(PARENT, WAIT4.format(pid=OTHER)), mappers=(PARENT, CHILD, OTHER)),
+            None,
+            id="look-alike: the parent joins another child, which sleeps and maps the semaphore too",
+        ),
+        pytest.param(
+            world(Th(PARENT, WAIT4.format(pid=CHILD)), count=1),
+            None,
+            id="look-alike: the semaphore reads 1, free: the wait is ending",
+        ),
+    ],
+)
+def test_a_semaphore_only_its_joiners_could_post_is_a_cycle(
+    w: World, expected: tuple[ProbeKind, str | None, End] | None
+) -> None:
+    j = w.judged()[CHILD]
+    got = (j.finding.kind, j.named.pattern if j.named else None, j.waitfor.end if j.waitfor else None)
+    if expected is None:
+        assert got[0] is not ProbeKind.DEADLOCK, got
+    else:
+        assert got == expected
