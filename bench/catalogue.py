@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gvlstress import api
-from gvlstress.controls.realbugs import CATALOGUE, SHAPES, Outcome, RealBug
+from gvlstress.controls.realbugs import CATALOGUE
+from gvlstress.model.controls import SHAPES, Outcome, RealBug
 
 
 @dataclass

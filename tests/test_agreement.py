@@ -39,6 +39,7 @@ import pytest
 from conftest import ROOT, SUPPORT, cli_env, run_cli, wait_for
 from gvlstress.api import realbugs
 from gvlstress.controls.catalogue import CATALOGUE
+from gvlstress.controls.realbug import script
 from gvlstress.controls.realbugs import BUGS_DIR, NO_RUNTIME
 from gvlstress.judge import names
 from gvlstress.judge.ends import END_OF
@@ -80,7 +81,7 @@ class Hang:
 
 HANGS = [
     *(
-        Hang(b.name, b.script, b.pattern, b.args, b.env, packages=b.packages, python=b.python, end=b.end)
+        Hang(b.name, script(b), b.pattern, b.args, b.env, packages=b.packages, python=b.python, end=b.end)
         for b in CATALOGUE
     ),
     *(
@@ -284,7 +285,7 @@ def test_run_names_each_shape_at_the_stall(kind: str, entry: str, report_dir: Pa
     """A real `gvlstress run` over the program: named at the stall (stall + the look's window),
     never left to the launch timeout, with the name inspect gives."""
     bug = next(b for b in CATALOGUE if b.name == entry)
-    args = ["--target", "program", "-o", f"path={bug.script}", "--workers", "1", "--waves", "1"]
+    args = ["--target", "program", "-o", f"path={script(bug)}", "--workers", "1", "--waves", "1"]
     args += ["--stall", "3", "--startup-grace", "3", "--timeout", "120", "--report-dir", str(report_dir)]
     if bug.args:
         args += ["-o", "args=" + " ".join(bug.args)]

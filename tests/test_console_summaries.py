@@ -10,10 +10,8 @@ import io
 from rich.console import Console
 
 from builders import run, wave, worker
-from gvlstress.campaign.slurm import SlurmJobs
-from gvlstress.campaign.sweep import SweepCell, SweepResult
 from gvlstress.model import HostFacts, Verdict
-from gvlstress.model.campaign import HuntResult, Plan
+from gvlstress.model.campaign import HuntResult, Plan, SlurmJobs, SweepCell, SweepResult
 from gvlstress.model.inspect import Check
 from gvlstress.model.rate import Rate
 from gvlstress.model.run import HostShard, Shard

@@ -22,11 +22,12 @@ from gvlstress.cli.help import USAGES
 from gvlstress.cli.main import cli
 from gvlstress.cli.reference import GENERATED, MARKER, expand
 from gvlstress.cli.reference import commands as cli_commands
-from gvlstress.controls.catalogue import CATALOGUE, SHAPES
+from gvlstress.controls.catalogue import CATALOGUE
 from gvlstress.controls.selftest import CONTROLS
 from gvlstress.errors import ExitCode
 from gvlstress.judge import names
 from gvlstress.model import IN_INSPECT, IN_RUN, Capture, RunResult, Summary, Verdict
+from gvlstress.model.controls import SHAPES
 from gvlstress.reporters import docs
 from gvlstress.reporters.json_report import EXTRA_PROPERTIES
 from gvlstress.scenario_sources import list_scenarios
@@ -66,7 +67,7 @@ def test_the_pattern_page_has_every_pattern_with_its_sign_and_hint() -> None:
 
 
 def test_the_catalogue_page_has_every_entry_under_its_shape_with_its_sources() -> None:
-    page = docs.catalogue()
+    page = docs.catalogue(CATALOGUE)
     for shape in SHAPES:
         part = section(page, shape.capitalize())
         for bug in CATALOGUE:
@@ -79,7 +80,7 @@ def test_the_catalogue_page_has_every_entry_under_its_shape_with_its_sources() -
 
 
 def test_the_controls_table_has_every_selftest_control() -> None:
-    page = docs.controls()
+    page = docs.controls(CONTROLS)
     for c in CONTROLS:
         assert f"| `{c.name}` |" in page
         assert f"`{c.expect.value}`" in page

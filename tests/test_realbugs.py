@@ -15,8 +15,8 @@ import psutil
 import pytest
 
 from conftest import run_cli
-from gvlstress.controls.catalogue import SHAPES
 from gvlstress.controls.realbugs import BUGS_DIR, CATALOGUE
+from gvlstress.model.controls import SHAPES
 from gvlstress.probes.interpreter import satisfied
 
 HERE = tuple(b.name for b in CATALOGUE if satisfied((*b.packages, *(b.control_packages or ())), b.python))

@@ -6,9 +6,10 @@ import math
 
 import pytest
 
-from gvlstress.campaign.stats import rate, rate_ratio, wilson, zero_upper
+from gvlstress.campaign.stats import rate, rate_ratio
 from gvlstress.judge import names, patterns
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView, ToolRun
+from gvlstress.model.rate import wilson, zero_upper
 
 
 def test_wilson_matches_known_values() -> None:

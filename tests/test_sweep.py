@@ -11,6 +11,7 @@ from conftest import run_cli
 from gvlstress.campaign import sweep
 from gvlstress.campaign.stats import rate
 from gvlstress.errors import UsageError
+from gvlstress.model.campaign import SweepCell, SweepResult
 from gvlstress.reporters.markdown import render_sweep
 from gvlstress.scenario import Scenario
 
@@ -103,8 +104,8 @@ def test_a_sweep_axis_takes_the_bounds_run_enforces(text: str, option: str, sett
 
 
 def test_a_sweep_report_without_a_heatmap_says_why() -> None:
-    cell = sweep.SweepCell(1, 2, "none", "/r/c1", 3, 1, 600, 0.5, rate(1, 600), (2.0, 0.05, 11.1))
-    result = sweep.SweepResult((cell,), (1,), (2,), ("none",), Scenario(), "/r", None)
+    cell = SweepCell(1, 2, "none", "/r/c1", 3, 1, 600, 0.5, rate(1, 600), (2.0, 0.05, 11.1))
+    result = SweepResult((cell,), (1,), (2,), ("none",), Scenario(), "/r", None)
     md = render_sweep(result)
     assert "(no heatmap: matplotlib is not installed here: `pip install 'gvlstress[plot]'`)" in md
     assert "| 1 | 2 | none | 1/3 | 600 | 1.67 [" in md

@@ -23,8 +23,10 @@ import psutil
 import pytest
 
 from conftest import GVL, SUPPORT, all_gone, cli_env, wait_for
-from gvlstress.controls.catalogue import CATALOGUE, NO_RUNTIME, RealBug
+from gvlstress.controls.catalogue import CATALOGUE, NO_RUNTIME
+from gvlstress.controls.realbug import script as trigger_of
 from gvlstress.controls.realbugs import BUGS_DIR
+from gvlstress.model.controls import RealBug
 from gvlstress.probes.interpreter import satisfied
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
@@ -261,7 +263,7 @@ def test_every_catalogue_control_runs_to_its_end_under_watch_with_no_hang(
             "2",
             "--",
             sys.executable,
-            str(bug.script),
+            str(trigger_of(bug)),
             "control",
             *bug.args,
             timeout=180,

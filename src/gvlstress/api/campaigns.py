@@ -14,7 +14,6 @@ from gvlstress.api.running import run
 from gvlstress.campaign import shards as campaign
 from gvlstress.campaign import slurm as slurm_mod
 from gvlstress.campaign import sweep as sweep_mod
-from gvlstress.campaign.compare import Comparison
 from gvlstress.campaign.compare import compare as compare_runs
 from gvlstress.errors import EnvironmentProblem, UsageError
 from gvlstress.judge.audit import audit
@@ -23,6 +22,7 @@ from gvlstress.model import (
     RunResult,
     Verdict,
 )
+from gvlstress.model.campaign import Comparison, SlurmJobs, SweepResult
 from gvlstress.reporters import markdown, plot
 from gvlstress.reporters.files import write_atomic
 from gvlstress.scenario import Scenario
@@ -104,7 +104,7 @@ def slurm(
     sbatch: tuple[str, ...] = (),
     submit: bool = False,
     waves: int | None = None,
-) -> slurm_mod.SlurmJobs:
+) -> SlurmJobs:
     """A Slurm array of shards and its afterany merge job (the CLI checked the run options;
     `waves`, the campaign's total, bounds the shards)."""
     return slurm_mod.write(directory, shards, run_args, parallel, sbatch, submit, waves)
@@ -122,7 +122,7 @@ def sweep(
     progress: SweepProgress | None = None,
     stop: StopFlag | None = None,
     command: tuple[str, ...] | None = None,
-) -> sweep_mod.SweepResult:
+) -> SweepResult:
     """One run per grid cell (its own run directory under the sweep's), then the hazard table
     and heatmap in the sweep's report.md. A stop signal ends the sweep after the current cell."""
     stop = stop if stop is not None else StopFlag()
@@ -141,7 +141,7 @@ def sweep(
         measured.append(sweep_mod.measure(w, r, amp, cell_run))
     if progress is not None:
         progress(len(measured), len(grid), "done")
-    result = sweep_mod.SweepResult(
+    result = SweepResult(
         cells=tuple(measured),
         workers=workers,
         rayon=rayon,

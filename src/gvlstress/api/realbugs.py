@@ -18,8 +18,10 @@ import psutil
 
 from gvlstress.api.inspecting import inspect
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
-from gvlstress.controls.realbugs import NO_RUNTIME, Outcome, RealBug, RealBugsResult, as_dict, select
+from gvlstress.controls.realbug import script
+from gvlstress.controls.realbugs import NO_RUNTIME, as_dict, select
 from gvlstress.errors import GvlstressError
+from gvlstress.model.controls import Outcome, RealBug, RealBugsResult
 from gvlstress.probes.interpreter import interpreter
 from gvlstress.reporters import markdown
 from gvlstress.reporters.files import write_atomic
@@ -88,7 +90,7 @@ def _trigger(bug: RealBug, python: str, out_dir: Path) -> Outcome:
     """Start the trigger, wait for its handshake, inspect the process it names, end it."""
     with (out_dir / "trigger.stderr").open("wb") as err:
         proc = subprocess.Popen(
-            [python, str(bug.script), *bug.args],
+            [python, str(script(bug)), *bug.args],
             stdout=subprocess.PIPE,
             stderr=err,
             start_new_session=True,
@@ -155,7 +157,7 @@ def _control(bug: RealBug, python: str, out_dir: Path) -> tuple[bool, str, float
     started = time.monotonic()
     with (out_dir / "control.stderr").open("wb") as err:
         proc = subprocess.Popen(
-            [python, str(bug.script), "control", *bug.args],
+            [python, str(script(bug)), "control", *bug.args],
             stdout=subprocess.DEVNULL,
             stderr=err,
             start_new_session=True,

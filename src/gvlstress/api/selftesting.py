@@ -8,6 +8,7 @@ from pathlib import Path
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.api.running import run
 from gvlstress.controls import selftest as selftest_mod
+from gvlstress.model.controls import Row, SelftestResult
 from gvlstress.reporters import markdown
 from gvlstress.reporters.files import write_atomic
 from gvlstress.supervisor import StopFlag
@@ -21,7 +22,7 @@ def selftest(
     report_dir: Path = Path("reports"),
     progress: selftest_mod.ProgressFn | None = None,
     stop: StopFlag | None = None,
-) -> selftest_mod.SelftestResult:
+) -> SelftestResult:
     """Run every control (positive and negative) `repeat` times on this host."""
     from gvlstress.scenario_sources import resolve
 
@@ -42,8 +43,8 @@ def selftest(
             attempts.append(attempt)
             if progress is not None:
                 progress(control, i, attempt)
-        rows.append(selftest_mod.Row(control, tuple(attempts)))
-    out = selftest_mod.SelftestResult(tuple(rows), str(run_dir))
+        rows.append(Row(control, tuple(attempts)))
+    out = SelftestResult(tuple(rows), str(run_dir))
     write_atomic(run_dir / "selftest.json", json.dumps(selftest_mod.as_dict(out), indent=2) + "\n")
     write_atomic(run_dir / "selftest.md", markdown.render_selftest(out))
     return out

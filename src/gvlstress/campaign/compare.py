@@ -1,53 +1,17 @@
 """`gvlstress compare`: hang rates of runs side by side, with intervals and an exact test.
 
-Pure: RunResults in, a Comparison out; reporters print it and write it as Markdown.
+Pure: RunResults in, a `model.campaign.Comparison` out; reporters print it and write it as
+Markdown.
 """
 
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
 from pathlib import Path
 
 from gvlstress.campaign.stats import fisher_exact, rate
-from gvlstress.model import Rate, RunResult, SequentialResult
-from gvlstress.model.profile import HostProfile
-
-
-@dataclass(frozen=True)
-class RunStats:
-    run_dir: str
-    name: str
-    versions: str
-    """What the workers actually imported (the release under the loader record's `version_key`,
-    e.g. 'mylib 0.36.0'), else the target's versions."""
-    config: str
-    waves: int
-    hung: int
-    errored: int
-    rate: Rate
-    batches: int
-    batches_per_s: float | None
-    """Median per-worker throughput (batches per second of iterating)."""
-    threads: str
-    """OS threads per worker (median of the most seen) and the rayon pool size."""
-
-
-@dataclass(frozen=True)
-class Pair:
-    a: int
-    b: int
-    p_value: float
-
-
-@dataclass(frozen=True)
-class Comparison:
-    runs: tuple[RunStats, ...]
-    pairs: tuple[Pair, ...]
-    sequential: SequentialResult | None = None
-    """``compare --sequential``: the SPRT on the two runs' discordant wave pairs."""
-    hosts: tuple[tuple[str, HostProfile], ...] = ()
-    """Runs made with ``--like``: the profile's host and the host each ran on, labelled."""
+from gvlstress.model import RunResult
+from gvlstress.model.campaign import Comparison, Pair, RunStats
 
 
 def _versions(result: RunResult) -> str:

@@ -12,24 +12,12 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from gvlstress.errors import EnvironmentProblem, UsageError
+from gvlstress.model.campaign import SlurmJobs
 
 SUBMIT_S = 60.0
-
-
-@dataclass(frozen=True)
-class SlurmJobs:
-    """The scripts written and, when submitted, the job ids."""
-
-    directory: str
-    array_script: str
-    merge_script: str
-    submit_script: str
-    array_job: str | None = None
-    merge_job: str | None = None
 
 
 def _printable(what: str, value: str) -> None:

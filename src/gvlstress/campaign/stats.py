@@ -1,7 +1,7 @@
 """A race is a probability: hang rates with honest intervals.
 
-Wilson score interval for k of n (well behaved at k = 0 and small n); for k = 0 the exact
-one-sided 95% upper bound 1 - 0.05**(1/n) (about 3/n, the "rule of three").
+A rate of k in n with its interval is `model.rate.rate` (re-exported here): every layer that
+shows one builds it the same way. Here: exact tests, Poisson rates, their ratio and the SPRT.
 """
 
 from __future__ import annotations
@@ -10,33 +10,7 @@ import math
 from dataclasses import dataclass
 
 from gvlstress.model.rate import Rate
-
-Z95 = 1.959963984540054
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion k/n."""
-    if n <= 0:
-        return 0.0, 1.0
-    if not 0 <= k <= n:
-        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def zero_upper(n: int, confidence: float = 0.95) -> float:
-    """Exact upper bound on the rate after 0 events in n trials (~3/n at 95%)."""
-    return 1.0 - (1.0 - confidence) ** (1.0 / n) if n > 0 else 1.0
-
-
-def rate(k: int, n: int) -> Rate:
-    low, high = wilson(k, n)
-    if k == 0 and n > 0:
-        low, high = 0.0, zero_upper(n)
-    return Rate(k, n, low, high)
+from gvlstress.model.rate import rate as rate  # re-exported: campaigns, bench and tests ask here
 
 
 def fisher_exact(a: int, b: int, c: int, d: int) -> float:

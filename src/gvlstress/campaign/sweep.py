@@ -2,8 +2,8 @@
 
 Which configuration makes a race frequent is a measurement, not a guess: the lock-order
 yardstick (hangs per 1000 batches from 1 x 2 to 5 x 16) is one sweep. Pure parts here (the
-grid, the amplifier presets, each cell's numbers from its run); the API runs the cells and the
-reporters draw the table and the heatmap.
+grid, the amplifier presets, each cell's numbers from its run, as `model.campaign.SweepCell`);
+the API runs the cells and the reporters draw the table and the heatmap.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 
 from gvlstress.campaign import stats
 from gvlstress.errors import UsageError
-from gvlstress.model import Rate, RunResult
+from gvlstress.model import RunResult
+from gvlstress.model.campaign import SweepCell
 from gvlstress.scenario import Scenario, check_setting
 
 AMPLIFIERS: Mapping[str, Mapping[str, Any]] = {
@@ -31,38 +32,6 @@ AMPLIFIERS: Mapping[str, Mapping[str, Any]] = {
     "switch": {"switch_interval": 0.0001},
 }
 """Named amplifier settings a sweep axis can take (the values of `run`'s options)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class SweepCell:
-    """One cell: its settings, the run that measured it, and the hazard with intervals."""
-
-    workers: int
-    rayon: int
-    amplifier: str
-    run_dir: str
-    waves: int
-    hung: int
-    batches: int
-    cpu_minutes: float
-    hazard: Rate
-    """Hung waves per batch (shown per 1000 batches)."""
-    per_cpu_minute: tuple[float, float, float] | None
-
-
-@dataclasses.dataclass(frozen=True)
-class SweepResult:
-    """Every cell in grid order, where the sweep's report went, and the heatmap if drawn."""
-
-    cells: tuple[SweepCell, ...]
-    workers: tuple[int, ...]
-    rayon: tuple[int, ...]
-    amplifiers: tuple[str, ...]
-    base: Scenario
-    sweep_dir: str
-    heatmap: str | None
-    """Path of heatmap.png, or None when matplotlib (the `plot` extra) is not installed."""
-    interrupted: bool = False
 
 
 def parse_list(text: str, option: str, setting: str) -> tuple[int, ...]:

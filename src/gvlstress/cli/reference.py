@@ -3,7 +3,8 @@ directive over the `gvlstress` group renders every command's usage, options and 
 codes and examples: `gvlstress.cli.help.USAGES`, the data each ``--help`` ends with).
 
 `GENERATED` is every generated section a page can ask for with a line ``::: gvlstress NAME``:
-the reporters' tables (`gvlstress.reporters.docs`) and, here, ``cli``; `expand` replaces those
+the reporters' tables (`gvlstress.reporters.docs`, fed the real-bug catalogue and the controls
+from here: the reporters never import the controls) and, here, ``cli``; `expand` replaces those
 lines (the docs extension `docs/_ext/gvlstress_docs.py` calls it, and so do the tests).
 """
 
@@ -11,10 +12,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 
 import click
 
 from gvlstress.cli.group import cli, load_all
+from gvlstress.controls.catalogue import CATALOGUE
+from gvlstress.controls.selftest import CONTROLS
 from gvlstress.reporters import docs
 
 
@@ -38,7 +42,12 @@ def reference() -> str:
     )
 
 
-GENERATED: dict[str, Callable[[], str]] = {**docs.GENERATED, "cli": reference}
+GENERATED: dict[str, Callable[[], str]] = {
+    **docs.GENERATED,
+    "catalogue": partial(docs.catalogue, CATALOGUE),
+    "controls": partial(docs.controls, CONTROLS),
+    "cli": reference,
+}
 
 MARKER = re.compile(r"^::: gvlstress ([\w-]+)[ \t]*$", re.M)
 """A line asking for a generated section (the docs extension and the tests find them the same way)."""

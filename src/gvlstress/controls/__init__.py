@@ -7,10 +7,10 @@ Modules (one line each, from their docstrings):
   and PyPI packages, each with the documented fix or workaround as...
 - `doctor`: `gvlstress doctor`: will a run on this host get full diagnostics? Checks, each with
   a hint.
-- `realbug`: One entry of the real-bug catalogue (`controls.catalogue`) and the words its fields
-  take.
-- `realbugs`: Real bugs as positive controls: how an entry of the catalogue
-  (`controls.catalogue`) fared on this host: its trigger caught and named, its control...
+- `realbug`: Where a real-bug entry's trigger runs from: its program in ``controls/bugs``, and
+  the exit code of a host that cannot run it.
+- `realbugs`: Real bugs as positive controls: which catalogue entries to run, and how they fared
+  on this host as JSON (`gvlstress selftest --real`; the entries...
 - `selftest`: Positive and negative controls: prove on this host that the harness catches and
   names every known failure class before anyone trusts a clean run...
 """

@@ -1,65 +1,13 @@
-"""Real bugs as positive controls: how an entry of the catalogue (`controls.catalogue`) fared on
-this host: its trigger caught and named, its control clean (`gvlstress selftest --real`)."""
+"""Real bugs as positive controls: which catalogue entries to run, and how they fared on this
+host as JSON (`gvlstress selftest --real`; the entries are `controls.catalogue`, the result
+types `model.controls`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from gvlstress.controls.catalogue import BUGS_DIR, CATALOGUE, NAMES, NO_RUNTIME
+from gvlstress.model.controls import RealBug, RealBugsResult
 
-from gvlstress.controls.catalogue import BUGS_DIR, CATALOGUE, NAMES, NO_RUNTIME, SHAPES, RealBug
-
-__all__ = [
-    "BUGS_DIR",
-    "CATALOGUE",
-    "NAMES",
-    "NO_RUNTIME",
-    "SHAPES",
-    "Outcome",
-    "RealBug",
-    "RealBugsResult",
-    "as_dict",
-    "select",
-]
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One entry on this host: the trigger's inspection and the control's run."""
-
-    bug: RealBug
-    skipped: str | None = None
-    """Why the entry could not run here (a missing runtime); None when it ran."""
-    verdict: str | None = None
-    pattern: str | None = None
-    summary: str = ""
-    inspect_s: float | None = None
-    """Seconds `inspect` took on the hung process."""
-    control_clean: bool | None = None
-    control_note: str = ""
-    control_s: float | None = None
-    error: str | None = None
-    """The trigger never reached its hang (it printed this)."""
-
-    @property
-    def caught(self) -> bool:
-        return self.verdict == self.bug.verdict
-
-    @property
-    def named(self) -> bool:
-        return self.caught and self.pattern == self.bug.pattern
-
-    @property
-    def passed(self) -> bool:
-        return self.skipped is not None or (self.named and self.control_clean is True)
-
-
-@dataclass(frozen=True)
-class RealBugsResult:
-    outcomes: tuple[Outcome, ...]
-    run_dir: str
-
-    @property
-    def passed(self) -> bool:
-        return all(o.passed for o in self.outcomes)
+__all__ = ["BUGS_DIR", "CATALOGUE", "NAMES", "NO_RUNTIME", "as_dict", "select"]
 
 
 def select(names: tuple[str, ...] | None) -> tuple[RealBug, ...]:

@@ -3,34 +3,20 @@ known failure class before anyone trusts a clean run of a real target.
 
 Each control is a short run of the native fixture in one fault mode. It passes when the verdict
 and the named pattern are the expected ones (negative controls: no hang, no false alarm).
-Pattern recognition never sees the requested mode; only frames and /proc facts.
+Pattern recognition never sees the requested mode; only frames and /proc facts. The controls
+and their results are types of `model.controls`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gvlstress.judge import names
 from gvlstress.model import RunResult, Verdict
-
-
-@dataclass(frozen=True)
-class Control:
-    name: str
-    expect: Verdict
-    pattern: str | None
-    settings: dict[str, Any] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def negative(self) -> bool:
-        return self.pattern is None
-
+from gvlstress.model.controls import Attempt, Control, SelftestResult
 
 _WAITS = {"target": "shapes", "iterations": 4, "stall_floor": 0.5, "timeout": 30.0}
 """Negative controls that wait past the stall floor the ways real loaders wait (see targets/shapes)."""
@@ -71,84 +57,6 @@ CONTROLS: tuple[Control, ...] = (
     ),
 )
 NAMES = tuple(c.name for c in CONTROLS)
-
-
-@dataclass(frozen=True)
-class Attempt:
-    verdict: Verdict
-    patterns: tuple[str, ...]
-    detect_s: float | None
-    run_dir: str
-
-    def caught(self, c: Control) -> bool:
-        return self.verdict is c.expect
-
-    def named(self, c: Control) -> bool:
-        return self.caught(c) and (c.pattern in self.patterns if c.pattern else not self.patterns)
-
-
-@dataclass(frozen=True)
-class Row:
-    control: Control
-    attempts: tuple[Attempt, ...]
-
-    @property
-    def caught(self) -> int:
-        return sum(a.caught(self.control) for a in self.attempts)
-
-    @property
-    def named(self) -> int:
-        return sum(a.named(self.control) for a in self.attempts)
-
-    @property
-    def passed(self) -> bool:
-        return self.named == len(self.attempts)
-
-    @property
-    def verdicts(self) -> str:
-        counts = Counter(a.verdict.value for a in self.attempts)
-        return ", ".join(f"{n}x {v}" if len(self.attempts) > 1 else v for v, n in counts.most_common())
-
-    @property
-    def named_patterns(self) -> str:
-        counts = Counter(p for a in self.attempts for p in a.patterns)
-        return ", ".join(f"{n}x {p}" if len(self.attempts) > 1 else p for p, n in counts.most_common()) or "-"
-
-    @property
-    def detection(self) -> str:
-        times = [a.detect_s for a in self.attempts if a.detect_s is not None]
-        if not times:
-            return "-"
-        lo, hi = f"{min(times):.1f}", f"{max(times):.1f}"
-        return f"{lo}s" if lo == hi else f"{lo}-{hi}s"
-
-    def cells(self) -> list[str]:
-        """The table row both reporters show (without the pass/fail mark, which they style)."""
-        n = len(self.attempts)
-        return [
-            self.control.name,
-            self.expected,
-            self.verdicts,
-            self.named_patterns,
-            self.detection,
-            f"{self.caught}/{n}",
-            f"{self.named}/{n}",
-        ]
-
-    @property
-    def expected(self) -> str:
-        c = self.control
-        return c.expect.value + (f" / {c.pattern}" if c.pattern else " (negative control)")
-
-
-@dataclass(frozen=True)
-class SelftestResult:
-    rows: tuple[Row, ...]
-    run_dir: str
-
-    @property
-    def passed(self) -> bool:
-        return all(r.passed for r in self.rows)
 
 
 def attempt_of(result: RunResult) -> Attempt:
@@ -212,5 +120,4 @@ def as_dict(result: SelftestResult) -> dict[str, Any]:
     }
 
 
-HEADER = ("class", "expected", "verdicts", "named patterns", "detection", "caught", "named")
 ProgressFn = Callable[[Control, int, Attempt], None]

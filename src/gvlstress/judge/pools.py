@@ -125,7 +125,7 @@ def _queued(wiring: Wiring, pids: list[int]) -> list[str]:
     queued: dict[str, int] = {}
     for pid in pids:
         for f in wiring.files.get(pid, ()):
-            if f.target.startswith("pipe:"):
+            if f.link.is_pipe:
                 held.setdefault(f.target, set()).add(pid)
                 if f.queued:
                     queued[f.target] = f.queued

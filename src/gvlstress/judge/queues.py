@@ -42,7 +42,7 @@ def _main(f: ProbeFinding) -> ThreadDelta | None:
 def _reads_pipe(t: ThreadDelta | None) -> str | None:
     if t is None or not t.parked or t.wait is None or t.wait.kind is not WaitKind.IO:
         return None
-    if t.wait.syscall not in ("read", "readv") or not (t.wait.fd_target or "").startswith("pipe:"):
+    if t.wait.syscall not in ("read", "readv") or not t.wait.link.is_pipe:
         return None
     return t.wait.fd_target
 
@@ -124,7 +124,7 @@ def dead_holder(case: Case) -> Found | None:
     queued = [
         x
         for x in wiring.files.get(f.pid, ())
-        if x.target.startswith("pipe:")
+        if x.link.is_pipe
         and x.queued
         and "r" in x.mode
         and all(any(y.target == x.target and "r" in y.mode for y in wiring.files.get(w, ())) for w in waiters)

@@ -11,7 +11,6 @@ from dataclasses import replace
 from gvlstress.judge.waits import classify
 from gvlstress.model import FutexGroup, ProbeFinding, ProcSample, ThreadDelta, ThreadSample, WaitKind
 from gvlstress.model.syscalls import CLK_TCK, futex_syscalls, syscall_name
-from gvlstress.model.wiring import PTY_SLAVE
 
 # A process using at least this share of one CPU without making progress is burning, not parked.
 LIVELOCK_CPU_SHARE = 0.2
@@ -178,11 +177,9 @@ def cut_short(sample: ProcSample | None) -> ThreadSample | None:
     if sample is None:
         return None
     for t in sample.threads:
-        target = t.fd_target or ""
+        link = t.link
         name = syscall_name(t.syscall)
-        if name in WRITES and target.startswith(
-            ("pipe:", "socket:", PTY_SLAVE, "/dev/tty", "/dev/ptmx", "ptmx:[")
-        ):
+        if name in WRITES and (link.is_pipe or link.is_socket or link.is_terminal):
             return t
         if name in _SYSV:
             return t

@@ -42,7 +42,7 @@ def link_tree(
                     if t.wait
                     and t.wait.kind is WaitKind.IO
                     and t.wait.syscall in WRITES
-                    and (t.wait.fd_target or "").startswith("pipe:")
+                    and t.wait.link.is_pipe
                 ),
                 None,
             )
@@ -121,7 +121,7 @@ def wedged_launcher(
             if t.wait is not None
             and t.wait.kind is WaitKind.IO
             and t.wait.syscall in ("read", "readv")
-            and (t.wait.fd_target or "").startswith("pipe:")
+            and t.wait.link.is_pipe
             and (v := views.get(t.tid)) is not None
             and vocab.python_at(v, "concurrent/futures/process.py", "wait_result_broken_or_wakeup", depth=12)
         ),
@@ -192,7 +192,7 @@ def pipe_waited(f: ProbeFinding) -> str | None:
     ):
         return None
     target = p.wait.fd_target or ""
-    return target if target.startswith("pipe:") else None
+    return target if p.wait.link.is_pipe else None
 
 
 def child_waited(f: ProbeFinding) -> int | None:
@@ -255,7 +255,7 @@ def pipe_written(f: ProbeFinding) -> str | None:
     if p is None or p.wait is None or p.wait.kind is not WaitKind.IO or p.wait.syscall not in WRITES:
         return None
     target = p.wait.fd_target or ""
-    return target if target.startswith("pipe:") else None
+    return target if p.wait.link.is_pipe else None
 
 
 def link_pipes(

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping
 
 from gvlstress.look.host import LIVE, Host
 from gvlstress.model import ThreadDelta, ThreadSample
-from gvlstress.model.wiring import PTY_SLAVE, Relatives
+from gvlstress.model.fd import FdTarget
+from gvlstress.model.wiring import Relatives
 
 MAX_KIDS = 16
 """Descendants of one process looked at with it (a pool's workers, a loader child)."""
@@ -40,7 +41,7 @@ def waited_on(threads: Iterable[ThreadSample | ThreadDelta | None]) -> set[str]:
         if t.fd_target:
             out.add(t.fd_target)
         out.update(target for _, target in t.watched or ())
-    return {t for t in out if t.startswith(("pipe:", "socket:", PTY_SLAVE, "ptmx:["))}
+    return {t for t in out if FdTarget.parse(t).connects}
 
 
 def peers_of(pids: list[int], host: Host = LIVE) -> list[int]:
@@ -53,7 +54,7 @@ def peers_of(pids: list[int], host: Host = LIVE) -> list[int]:
     ]
     # a terminal's master is held by the user's terminal (an emulator, sshd, tmux): never taken
     # in (a look would stop it); one already in the look is wired all the same
-    ends = host.wiring(pids, {t for t in waited_on(mains) if not t.startswith(PTY_SLAVE)})
+    ends = host.wiring(pids, {t for t in waited_on(mains) if not FdTarget.parse(t).is_pty_slave})
     found = {h.pid for held in ends.holders.values() for h in held}
     # a file lock's holder (/proc/locks names it): what the wait is judged by, like a pipe's writer
     found |= {

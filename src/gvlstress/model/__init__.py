@@ -4,11 +4,16 @@ when first asked for (PEP 562), so a command's start-up pays only for the types 
 
 Modules (one line each, from their docstrings):
 
-- `campaign`: Campaign results: sequential tests, hunts, plans.
+- `campaign`: Campaign results: sequential tests, hunts, plans, compared runs, sweeps, Slurm
+  jobs.
+- `controls`: Controls and their results: selftest's controls, the real-bug catalogue's entries,
+  and how each fared on this host (`gvlstress selftest`...
 - `cores`: Kept hangs: a core of a hung worker written before it was killed, and what judging
   one offline can and cannot say.
 - `diagnosis`: Why a worker (or a process) is judged what it is, with evidence a reader can
   check.
+- `fd`: What a descriptor links to, typed: readlink's text for /proc/PID/fd/N parsed into its
+  kind.
 - `inspect`: `gvlstress inspect` and `doctor`: live processes looked at (never killed), this
   host checked.
 - `live`: What the live display shows of a wave while it runs.

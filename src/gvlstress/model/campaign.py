@@ -1,11 +1,16 @@
-"""Campaign results: sequential tests, hunts, plans."""
+"""Campaign results: sequential tests, hunts, plans, compared runs, sweeps, Slurm jobs.
+
+The engines in `campaign` (and the API that runs them) fill these in; the reporters read them,
+and never the engines."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gvlstress.model.profile import HostProfile
 from gvlstress.model.rate import Rate
 from gvlstress.model.run import RunResult
+from gvlstress.scenario import Scenario
 
 
 @dataclass(frozen=True)
@@ -70,3 +75,83 @@ class Plan:
     """Clean waves the run already has (they count towards the plan if nothing else changed)."""
     hung: int | None = None
     """Hung waves in the run: with any, no bound below the observed rate can be claimed."""
+
+
+@dataclass(frozen=True)
+class RunStats:
+    run_dir: str
+    name: str
+    versions: str
+    """What the workers actually imported (the release under the loader record's `version_key`,
+    e.g. 'mylib 0.36.0'), else the target's versions."""
+    config: str
+    waves: int
+    hung: int
+    errored: int
+    rate: Rate
+    batches: int
+    batches_per_s: float | None
+    """Median per-worker throughput (batches per second of iterating)."""
+    threads: str
+    """OS threads per worker (median of the most seen) and the rayon pool size."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    a: int
+    b: int
+    p_value: float
+
+
+@dataclass(frozen=True)
+class Comparison:
+    runs: tuple[RunStats, ...]
+    pairs: tuple[Pair, ...]
+    sequential: SequentialResult | None = None
+    """``compare --sequential``: the SPRT on the two runs' discordant wave pairs."""
+    hosts: tuple[tuple[str, HostProfile], ...] = ()
+    """Runs made with ``--like``: the profile's host and the host each ran on, labelled."""
+
+
+@dataclass(frozen=True)
+class SweepCell:
+    """One cell: its settings, the run that measured it, and the hazard with intervals."""
+
+    workers: int
+    rayon: int
+    amplifier: str
+    run_dir: str
+    waves: int
+    hung: int
+    batches: int
+    cpu_minutes: float
+    hazard: Rate
+    """Hung waves per batch (shown per 1000 batches)."""
+    per_cpu_minute: tuple[float, float, float] | None
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """Every cell in grid order, where the sweep's report went, and the heatmap if drawn."""
+
+    cells: tuple[SweepCell, ...]
+    workers: tuple[int, ...]
+    rayon: tuple[int, ...]
+    amplifiers: tuple[str, ...]
+    base: Scenario
+    sweep_dir: str
+    heatmap: str | None
+    """Path of heatmap.png, or None when matplotlib (the `plot` extra) is not installed."""
+    interrupted: bool = False
+
+
+@dataclass(frozen=True)
+class SlurmJobs:
+    """The scripts written and, when submitted, the job ids."""
+
+    directory: str
+    array_script: str
+    merge_script: str
+    submit_script: str
+    array_job: str | None = None
+    merge_job: str | None = None

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from gvlstress.model.fd import FdTarget
+
 
 @dataclass(frozen=True, slots=True)
 class ThreadSample:
@@ -59,6 +61,11 @@ class ThreadSample:
     @property
     def ticks(self) -> int:
         return self.utime + self.stime
+
+    @property
+    def link(self) -> FdTarget:
+        """`fd_target` typed (its kind, inode or path); the empty text's when there is none."""
+        return FdTarget.parse(self.fd_target or "")
 
 
 @dataclass(frozen=True)
@@ -153,6 +160,11 @@ class Wait:
         """A sleep whose timer will not fire within any job's life (``sleep infinity``)."""
         return self.kind is WaitKind.SLEEP and self.left_s is not None and self.left_s >= FOREVER_S
 
+    @property
+    def link(self) -> FdTarget:
+        """`fd_target` typed (its kind, inode or path); the empty text's when there is none."""
+        return FdTarget.parse(self.fd_target or "")
+
 
 @dataclass(frozen=True, slots=True)
 class ThreadDelta:
@@ -194,6 +206,11 @@ class ThreadDelta:
     mutex_owner: int | None = None
     """A pthread mutex's lock wait: its owner's thread id (see ThreadSample)."""
     mutex_owner_pid: int | None = None
+
+    @property
+    def link(self) -> FdTarget:
+        """`fd_target` typed (its kind, inode or path); the empty text's when there is none."""
+        return FdTarget.parse(self.fd_target or "")
 
 
 @dataclass(frozen=True)

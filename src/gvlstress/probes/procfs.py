@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from gvlstress.model import ProcSample, ThreadSample
+from gvlstress.model.fd import FdTarget
 from gvlstress.model.syscalls import (
     FD_SYSCALLS,
     FILE_LOCK_SYSCALLS,
@@ -279,7 +280,7 @@ def _shown(link: str | None) -> str:
     """An fd's target as the report may show it (paths redacted; '?' if it closed)."""
     if link is None:
         return "?"
-    return link if link.startswith(("pipe:", "socket:", "anon_inode:")) else redact_path(link)
+    return FdTarget.parse(link).shown
 
 
 IO_KEYS = ("rchar", "wchar", "syscr", "syscw")
@@ -352,7 +353,7 @@ def pipe_ends(pid: int, proc: Path = Path("/proc")) -> dict[str, str]:
         return out
     for fd in fds:
         target = _readlink(fd_dir / fd)
-        if not target or not target.startswith("pipe:"):
+        if not target or not FdTarget.parse(target).is_pipe:
             continue
         flags = 0
         for line in (_read(proc / str(pid) / "fdinfo" / fd) or "").splitlines():

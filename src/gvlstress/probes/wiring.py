@@ -24,10 +24,10 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from gvlstress.model.wiring import PTY_SLAVE, Endpoint, Holder, OpenFile, Wiring, pty_master
+from gvlstress.model.fd import FdTarget
+from gvlstress.model.wiring import Endpoint, Holder, OpenFile, Wiring, pty_master
 from gvlstress.probes import filelocks
 from gvlstress.probes.tcp import TCP_STATES, tcp_endpoints
-from gvlstress.system.redact import redact_path
 
 SYS_PIDFD_GETFD = 438
 """The same number on every architecture (new syscalls share one table since Linux 5.1)."""
@@ -83,9 +83,9 @@ def open_files(pid: int, proc: Path = Path("/proc"), queues: bool = True) -> tup
                 info = (proc / str(pid) / "fdinfo" / name).read_text()
             except OSError:
                 info = ""
-            queued = _queued(pidfd, int(name)) if pidfd is not None and target.startswith("pipe:") else None
-            shown = target if target.startswith(("pipe:", "socket:", "anon_inode:")) else redact_path(target)
-            out.append(OpenFile(int(name), shown, _mode(info), queued, *_lock_facts(info)))
+            link = FdTarget.parse(target)
+            queued = _queued(pidfd, int(name)) if pidfd is not None and link.is_pipe else None
+            out.append(OpenFile(int(name), link.shown, _mode(info), queued, *_lock_facts(info)))
     finally:
         if pidfd is not None:
             os.close(pidfd)
@@ -252,6 +252,7 @@ def holders(targets: Iterable[str], proc: Path = Path("/proc")) -> tuple[dict[st
     if not want:
         return {}, True
     complete = True
+    wants_masters = any(FdTarget.parse(w).is_pty_master for w in want)
     try:
         pids = [n for n in os.listdir(proc) if n.isdigit()]
     except OSError:
@@ -267,7 +268,7 @@ def holders(targets: Iterable[str], proc: Path = Path("/proc")) -> tuple[dict[st
             continue
         for fd in fds:
             target = _readlink(fd_dir / fd)
-            masters = target == "/dev/ptmx" and any(w.startswith("ptmx:[") for w in want)
+            masters = target == "/dev/ptmx" and wants_masters
             if (target in want or masters) and fd.isdigit():
                 try:
                     info = (proc / name / "fdinfo" / fd).read_text()
@@ -283,9 +284,8 @@ def holders(targets: Iterable[str], proc: Path = Path("/proc")) -> tuple[dict[st
 
 def socket_inode(target: str) -> int | None:
     """'socket:[123]' -> 123."""
-    if target.startswith("socket:[") and target.endswith("]") and target[8:-1].isdigit():
-        return int(target[8:-1])
-    return None
+    link = FdTarget.parse(target)
+    return link.inode if link.is_socket else None
 
 
 def wiring(pids: Iterable[int], waited: Iterable[str] = ()) -> Wiring:
@@ -308,8 +308,7 @@ def wiring(pids: Iterable[int], waited: Iterable[str] = ()) -> Wiring:
             if listener is not None:
                 sockets[listener.inode] = listener
     want = set(waited)
-    want |= {pty_master(t[len(PTY_SLAVE) :]) for t in want if t.startswith(PTY_SLAVE)}
-    want |= {PTY_SLAVE + t[len("ptmx:[") : -1] for t in want if t.startswith("ptmx:[")}
+    want |= {end for t in want if (end := FdTarget.parse(t).other_pty_end) is not None}
     for target in list(want):
         ino = socket_inode(target)
         if ino is not None and ino in sockets and (peer := sockets[ino].peer) is not None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gvlstress.campaign.compare import Comparison
-from gvlstress.controls.realbugs import Outcome
 from gvlstress.model import ArmStats, SequentialResult, plural
+from gvlstress.model.campaign import Comparison
+from gvlstress.model.controls import Outcome
 
 
 def arm_cells(a: ArmStats) -> list[str]:

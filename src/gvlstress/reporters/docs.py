@@ -1,7 +1,8 @@
 """The documentation's tables, made from the tables the code itself keeps, never typed by hand:
 the verdicts (`model.verdicts`), the patterns with their signs and hints (`judge.names`), the
-real-bug catalogue (`controls.catalogue`) and the fixture's controls (`controls.selftest`), the
-exit codes (`errors.ExitCode`), run.json's schema (the model's dataclasses) and the scenario files.
+real-bug catalogue and the fixture's controls (handed in: `controls.catalogue.CATALOGUE` and
+`controls.selftest.CONTROLS`, by `cli.reference`), the exit codes (`errors.ExitCode`), run.json's
+schema (the model's dataclasses) and the scenario files.
 
 The docs build calls these through its extension (``docs/_ext/gvlstress_docs.py``: a line ``::: gvlstress
 NAME`` in a page becomes ``GENERATED[NAME]()``), and the tests call them too, so the code and
@@ -18,15 +19,14 @@ import re
 import textwrap
 import types
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
 from typing import Any
 
-from gvlstress.controls.catalogue import CATALOGUE, SHAPES, RealBug
-from gvlstress.controls.selftest import CONTROLS
 from gvlstress.errors import ExitCode
 from gvlstress.judge import names
 from gvlstress.model import IN_INSPECT, IN_RUN, Capture, RunResult, Summary, Verdict, WorkerOutcome
+from gvlstress.model.controls import SHAPES, Control, RealBug
 from gvlstress.reporters.json_report import EXTRA_PROPERTIES, HEX_FIELDS
 from gvlstress.scenario_sources import describe, list_scenarios, read_scenario_file
 from gvlstress.store import SCHEMA
@@ -110,11 +110,11 @@ SHAPE_WORDS = {
 }
 
 
-def catalogue() -> str:
+def catalogue(entries: Sequence[RealBug]) -> str:
     """The real-bug catalogue (`selftest --real`), grouped by the shape of the hang."""
     out = []
     for shape in SHAPES:
-        bugs = [b for b in CATALOGUE if b.shape == shape]
+        bugs = [b for b in entries if b.shape == shape]
         out.append(f"## {shape.capitalize()}: {SHAPE_WORDS[shape]} ({len(bugs)})\n")
         rows = (
             (
@@ -130,10 +130,10 @@ def catalogue() -> str:
     return "\n".join(out)
 
 
-def controls() -> str:
+def controls(given: Iterable[Control]) -> str:
     """The fixture's positive and negative controls (`gvlstress selftest`)."""
 
-    def settings(c: Any) -> str:
+    def settings(c: Control) -> str:
         given = {**c.settings, **c.options}
         return ", ".join(f"`{k}={v}`" for k, v in given.items()) or "defaults"
 
@@ -145,7 +145,7 @@ def controls() -> str:
             c.pattern or "-",
             settings(c),
         )
-        for c in CONTROLS
+        for c in given
     )
     return table(("control", "kind", "expected verdict", "expected pattern", "settings"), rows)
 
@@ -263,12 +263,10 @@ def run_json() -> str:
 GENERATED: dict[str, Callable[[], str]] = {
     "verdicts": verdicts,
     "patterns": patterns,
-    "catalogue": catalogue,
-    "controls": controls,
     "exit-codes": exit_codes,
     "run-json": run_json,
     "scenarios": scenarios,
     "plugin-settings": plugin_settings,
 }
-"""What a page can ask for with a line ``::: gvlstress NAME`` (the CLI reference is the CLI's own:
-`gvlstress.cli.reference`)."""
+"""What a page can ask for with a line ``::: gvlstress NAME`` (the CLI reference, the catalogue
+and the controls are added by `gvlstress.cli.reference`, which hands the tables in)."""

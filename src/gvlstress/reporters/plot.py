@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gvlstress.campaign.sweep import SweepResult
+from gvlstress.model.campaign import SweepResult
 
 
 def available() -> bool:

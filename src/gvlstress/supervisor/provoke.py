@@ -24,6 +24,7 @@ import time
 from typing import Any
 
 from gvlstress.judge.outcome import Wedge, wedged
+from gvlstress.model.fd import FdTarget
 from gvlstress.model.syscalls import syscall_name
 from gvlstress.supervisor.slots import Slot
 from gvlstress.system.heartbeat import Board, Phase
@@ -41,7 +42,7 @@ def blocked_writing_a_pipe(pid: int) -> bool:
             parts = fh.read().split()
         if not parts or parts[0] == "running" or syscall_name(int(parts[0])) not in _WRITES:
             return False
-        return os.readlink(f"/proc/{pid}/fd/{int(parts[1], 16)}").startswith("pipe:")
+        return FdTarget.parse(os.readlink(f"/proc/{pid}/fd/{int(parts[1], 16)}")).is_pipe
     except (OSError, ValueError, IndexError):
         return False
 

@@ -7,7 +7,7 @@ and expects the entry's verdict (``deadlock``, or ``livelock`` for a spin; exit 
 and its pattern. ``PROGRAM control`` runs the fixed variant, which must finish with exit 0.
 Entries with packages (or a CPython of their own) run in an interpreter that has exactly the
 pinned versions: this one if it does, else a venv built once in the cache. An entry's fields
-and the shapes that group the entries in the docs: ``controls.realbug``.
+and the shapes that group the entries in the docs: ``model.controls``.
 
 The entries live in one module per family of shapes (the docs group them by `SHAPES`, in this
 order): `cycles` (threads or processes waiting on each other), `spins` (a livelock) and `lost`
@@ -28,9 +28,10 @@ from __future__ import annotations
 from gvlstress.controls.catalogue.cycles import CYCLES
 from gvlstress.controls.catalogue.lost import LOST
 from gvlstress.controls.catalogue.spins import SPINS
-from gvlstress.controls.realbug import BUGS_DIR, NO_RUNTIME, SHAPES, RealBug
+from gvlstress.controls.realbug import BUGS_DIR, NO_RUNTIME
+from gvlstress.model.controls import RealBug
 
-__all__ = ["BUGS_DIR", "CATALOGUE", "NAMES", "NO_RUNTIME", "SHAPES", "RealBug"]
+__all__ = ["BUGS_DIR", "CATALOGUE", "NAMES", "NO_RUNTIME"]
 
 CATALOGUE: tuple[RealBug, ...] = (*CYCLES, *SPINS, *LOST)
 """Every entry, grouped by shape in the order of `SHAPES` (the order `selftest --real` runs them)."""

@@ -8,8 +8,8 @@ The classic deadlock, and the default shape of an entry (``shape="cycle"``): `in
 
 from __future__ import annotations
 
-from gvlstress.controls.realbug import RealBug
 from gvlstress.judge import names
+from gvlstress.model.controls import RealBug
 
 CYCLES: tuple[RealBug, ...] = (
     RealBug(

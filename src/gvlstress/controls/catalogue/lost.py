@@ -9,8 +9,8 @@ name what is missing.
 
 from __future__ import annotations
 
-from gvlstress.controls.realbug import RealBug
 from gvlstress.judge import names
+from gvlstress.model.controls import RealBug
 from gvlstress.model.waitfor import End
 
 LOST: tuple[RealBug, ...] = (

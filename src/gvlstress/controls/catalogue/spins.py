@@ -8,8 +8,8 @@ must see the loop over a window and say ``livelock`` (exit 1 all the same).
 
 from __future__ import annotations
 
-from gvlstress.controls.realbug import RealBug
 from gvlstress.judge import names
+from gvlstress.model.controls import RealBug
 
 _DUCKDB_PANDAS_DEPS = (
     "pandas==1.5.3",

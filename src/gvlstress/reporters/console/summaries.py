@@ -8,12 +8,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from gvlstress.campaign.compare import Comparison
-from gvlstress.campaign.slurm import SlurmJobs
-from gvlstress.campaign.sweep import SweepResult
-from gvlstress.controls.realbugs import RealBugsResult
-from gvlstress.controls.selftest import HEADER as SELFTEST_HEADER
-from gvlstress.controls.selftest import SelftestResult
 from gvlstress.model import (
     Check,
     HuntResult,
@@ -22,6 +16,8 @@ from gvlstress.model import (
     RunResult,
     plural,
 )
+from gvlstress.model.campaign import Comparison, SlurmJobs, SweepResult
+from gvlstress.model.controls import SELFTEST_HEADER, RealBugsResult, SelftestResult
 from gvlstress.model.profile import HostProfile, Recreation
 from gvlstress.reporters.cells import (
     COMPARE_HEADER,

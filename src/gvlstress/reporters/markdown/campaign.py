@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gvlstress.campaign.compare import Comparison
-from gvlstress.campaign.sweep import SweepResult
-from gvlstress.controls.realbugs import RealBugsResult
-from gvlstress.controls.selftest import SelftestResult
 from gvlstress.model import plural
+from gvlstress.model.campaign import Comparison, SweepResult
+from gvlstress.model.controls import RealBugsResult, SelftestResult
 from gvlstress.reporters.cells import (
     COMPARE_HEADER,
     REALBUG_HEADER,

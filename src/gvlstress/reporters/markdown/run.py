@@ -10,8 +10,8 @@ from __future__ import annotations
 import shlex
 from collections import Counter
 
-from gvlstress.campaign import stats
 from gvlstress.model import Diagnosis, RunResult, Verdict, WaveResult, WorkerOutcome, plural
+from gvlstress.model.rate import rate
 from gvlstress.reporters.cells import amplifier_cell, arm_cells, ratio_cell
 from gvlstress.reporters.chain import chain_lines
 from gvlstress.reporters.markdown.cores import core_lines, secrets_note
@@ -78,7 +78,7 @@ def summary_paragraph(result: RunResult) -> str:
                 else ""
             )
             parts.append(
-                f"**A worker {verb} in {k} of {plural(s.waves, 'wave')}** ({stats.rate(k, s.waves)} of waves){how}."
+                f"**A worker {verb} in {k} of {plural(s.waves, 'wave')}** ({rate(k, s.waves)} of waves){how}."
             )
     if s.interrupted:
         parts.append("The run was interrupted before it finished.")
@@ -120,7 +120,7 @@ def _hosts(result: RunResult) -> list[str]:
         env = h.environment
         quota = env.cpu_quota
         budget = f"{env.cpu_budget}" + (f" (quota {quota:g})" if isinstance(quota, (int, float)) else "")
-        r = stats.rate(h.hung, max(h.waves, 1))
+        r = rate(h.hung, max(h.waves, 1))
         rows.append(
             [
                 f"{h.shard.index}/{h.shard.count}" if h.shard else "-",
