@@ -27,6 +27,7 @@ from gvlstress.judge import names
 from gvlstress.judge.otherend import ends
 from gvlstress.judge.threads import WAKING_SIGNALS, WRITES, caught_signals, private_futex, waits_forever
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.fd import FdTarget
 from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import Relatives, Wiring
 
@@ -119,13 +120,13 @@ def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Ste
     words = "; ".join(e.words for e in found)
     how = f"{w.detail} ({words})" if words else w.detail
     io = w.kind is WaitKind.IO
-    no_wakeup = io and all(_tcp(wiring, e.target) or e.target.startswith("ptmx:[") or e.queued for e in found)
+    no_wakeup = io and all(_tcp(wiring, e.target) or e.link.is_pty_master or e.queued for e in found)
     return Step(pid, t.tid, how, parties, fd=io, no_wakeup=no_wakeup, writes=writing) if parties else None
 
 
 def _tcp(wiring: Wiring, target: str) -> bool:
-    ino = target[8:-1] if target.startswith("socket:[") else ""
-    ep = wiring.sockets.get(int(ino)) if ino.isdigit() else None
+    link = FdTarget.parse(target)
+    ep = wiring.sockets.get(link.inode) if link.is_socket and link.inode is not None else None
     return ep is not None and ep.family.startswith("tcp")
 
 
@@ -133,9 +134,9 @@ def _queued(wiring: Wiring, pid: int, target: str) -> bool:
     for f in wiring.files.get(pid, ()):
         if f.target == target and f.queued:
             return True
-    if target.startswith("socket:["):
-        ino = target[8:-1]
-        ep = wiring.sockets.get(int(ino)) if ino.isdigit() else None
+    link = FdTarget.parse(target)
+    if link.is_socket:
+        ep = wiring.sockets.get(link.inode) if link.inode is not None else None
         return ep is not None and bool(ep.rqueue)
     return False
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from gvlstress.judge.threads import waits_forever
 from gvlstress.model import ThreadDelta, WaitKind
-from gvlstress.model.wiring import PTY_SLAVE, Endpoint, Holder, Wiring, pty_master
+from gvlstress.model.fd import FdTarget
+from gvlstress.model.wiring import Endpoint, Holder, Wiring
 
 _READS = frozenset({"read", "readv", "pread64", "recvfrom", "recvmsg", "recvmmsg", "accept", "accept4"})
 """Waits for the other end to write (or, accept, to connect)."""
@@ -35,6 +36,11 @@ class End:
     queued: bool = False
     """Its other side is a connection still in a listener's accept queue: the holders are the
     listener's, who must accept it (nobody has gone)."""
+
+    @property
+    def link(self) -> FdTarget:
+        """`target` typed (its kind, inode or path)."""
+        return FdTarget.parse(self.target)
 
 
 def _queued(ino: int, wiring: Wiring) -> bool:
@@ -81,7 +87,8 @@ def _socket_end(ino: int, wiring: Wiring, pid: int) -> tuple[str | None, tuple[H
 
 def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
     """The other end of `target` for a wait that needs the other side to 'write' or 'read'."""
-    if target.startswith("pipe:"):
+    link = FdTarget.parse(target)
+    if link.is_pipe:
         want = "w" if direction == "write" else "r"
         held = wiring.holders.get(target)
         if held is None:
@@ -108,8 +115,8 @@ def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
                 words,
             )
         return End(target, others, own, None, words)
-    if target.startswith("socket:["):
-        ino = int(target[8:-1]) if target[8:-1].isdigit() else -1
+    if link.is_socket:
+        ino = link.inode if link.inode is not None else -1
         outside, held, words = _socket_end(ino, wiring, pid)
         if outside is not None or held is None:
             return End(
@@ -124,20 +131,18 @@ def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
         if _queued(ino, wiring):  # the holders are the listener's: whoever accepts it
             return End(target, others, own, None, f"{words}, which {holders} can accept", queued=True)
         return End(target, others, own, None, f"{words}, its other end held by {holders}")
-    masters = (
-        wiring.holders.get(pty_master(target[len(PTY_SLAVE) :])) if target.startswith(PTY_SLAVE) else None
-    )
+    masters = wiring.holders.get(end) if link.is_pty_slave and (end := link.other_pty_end) else None
     if masters:
         # a pseudo-terminal: its other end is whoever holds the master (a terminal emulator, an
         # ssh server, pexpect): a write into a full tty waits for them to read, a read for them
         # to write
         others, own = _split(masters, pid)
         return End(target, others, own, None, f"the master of {target}: {_listed(masters)}")
-    if target.startswith("ptmx:["):
+    if link.is_pty_master:
         # a pty master: its other end is whoever holds the slave (the program in the terminal);
         # with the slave closed everywhere a read gets EIO at once, so a blocked one means some
         # process holds it
-        slave = PTY_SLAVE + target[len("ptmx:[") : -1]
+        slave = link.other_pty_end or ""
         slaves = wiring.holders.get(slave)
         if not slaves:
             return End(
@@ -147,7 +152,7 @@ def end_of(target: str, direction: str, pid: int, wiring: Wiring) -> End:
         return End(
             target, others, own, None, f"the master of {slave}, whose slave is held by {_listed(slaves)}"
         )
-    if target.startswith("anon_inode:") and ("eventfd" in target or "eventpoll" in target):
+    if link.is_anon_inode and ("eventfd" in link.name or "eventpoll" in link.name):
         return End(target, (), True, None, f"{target} (this process's own)")
     return End(target, (), False, f"{target or 'an unknown descriptor'}: ends from outside", target)
 

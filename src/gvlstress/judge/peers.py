@@ -210,7 +210,7 @@ def _no_peer(
                 "ever answers, or set the library's linger/timeout so its teardown cannot wait forever"
             )
             return replace(f, kind=ProbeKind.STALLED, reason=reason), None
-    elif found and all(e.target.startswith("anon_inode:") for e in found) and not dead:
+    elif found and all(e.link.is_anon_inode for e in found) and not dead:
         return None  # an event loop waiting on its own wakeup: judged by the threads, not here
     views = {t.tid: t for t in capture.threads} if capture else {}
     python_waits = [
