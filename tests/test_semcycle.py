@@ -67,3 +67,41 @@ def test_a_semaphore_only_its_joiners_could_post_is_a_cycle(
         assert got[0] is not ProbeKind.DEADLOCK, got
     else:
         assert got == expected
+
+
+def crossed(second: Th) -> World:
+    """Two processes, each holding one multiprocessing Lock and waiting for the other's (the
+    second does what `second` does instead when it is no lock wait)."""
+    a = Th(PARENT, SHARED_LOCK.format(addr=ADDR), py=ACQUIRE, native=SEM_ACQUIRE)
+    shared = {
+        (PARENT, ADDR): SharedLock("0:1+0", "/dev/shm/sem.mp-a", (PARENT, CHILD), count=0),
+        (CHILD, ADDR + 0x1000): SharedLock("0:2+0", "/dev/shm/sem.mp-b", (PARENT, CHILD), count=0),
+    }
+    return World((Proc(PARENT, (a,)), Proc(CHILD, (second,), parent=PARENT)), shared=shared)
+
+
+@pytest.mark.parametrize(
+    ("w", "cycle"),
+    [
+        pytest.param(
+            crossed(Th(CHILD, SHARED_LOCK.format(addr=ADDR + 0x1000), py=ACQUIRE, native=SEM_ACQUIRE)),
+            True,
+            id="two processes take two multiprocessing Locks in opposite orders",
+        ),
+        pytest.param(
+            crossed(Th(CHILD, SLEEP, left_s=5.0)),
+            False,
+            id="look-alike: the other mapper sleeps, and may release the lock when it wakes",
+        ),
+    ],
+)
+def test_semaphores_each_held_by_a_process_that_waits_for_the_other_are_a_cycle(
+    w: World, cycle: bool
+) -> None:
+    j = w.judged()[PARENT]
+    if cycle:
+        assert j.finding.kind is ProbeKind.DEADLOCK
+        assert j.waitfor is not None
+        assert j.waitfor.end is End.CYCLE
+    else:
+        assert j.finding.kind is not ProbeKind.DEADLOCK

@@ -1,9 +1,12 @@
-"""A multiprocessing semaphore only processes that wait for this one could post (pure).
+"""Multiprocessing semaphores only processes that wait themselves could post (pure).
 
 A semaphore has no owner: who can post it is found by elimination among the processes that map
-it (`model.wiring.SharedLock`). When every other mapper waits, untimed, for this process to exit
-(a parent that took the lock, started the child and joins it) and no other thread of either can
-post it, each waits for the other: a cycle, named with the semaphore and the join.
+it (`model.wiring.SharedLock`). A process waits, untimed, on one at 0; every other process that
+maps it is blocked in turn, either joining a process of the set (a parent that took the lock,
+then started and joined the child) or waiting, untimed, on another such semaphore whose mappers
+are all in the set (two multiprocessing Locks taken in opposite orders by two processes); and no
+other thread of any of them can post anything. Each waits for another of the set: a cycle,
+named with the semaphores and the joins.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from dataclasses import replace
 from gvlstress.judge.case import Case, Found
 from gvlstress.judge.names import HINTS, WAIT_CYCLE, Match
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.wiring import Relatives
+from gvlstress.model.wiring import Relatives, SharedLock, Wiring
+
+MAX_SET = 16
+"""Processes followed at most: a set that large is judged by whoever looks at it whole."""
 
 
 def _blocked_on_locks(threads: tuple[ThreadDelta, ...], but: int) -> bool:
@@ -23,22 +29,9 @@ def _blocked_on_locks(threads: tuple[ThreadDelta, ...], but: int) -> bool:
     )
 
 
-def _joins(m: ProbeFinding, pid: int, relatives: Relatives) -> ThreadDelta | None:
-    """The thread of `m` waiting for `pid`'s exit (wait4 on it, or on any child when `pid` is
-    its child), when nothing else of `m` can act."""
-    p = m.progress_thread()
-    if p is None or not p.parked or p.wait is None or p.wait.kind is not WaitKind.CHILD:
-        return None
-    child = p.wait.child
-    if not (child == pid or ((child is None or child <= 0) and relatives.parents.get(pid) == m.pid)):
-        return None
-    return p if _blocked_on_locks(m.threads, p.tid) else None
-
-
-def semaphore_cycle(case: Case) -> Found | None:
-    """An untimed wait on a multiprocessing semaphore at 0 whose every other mapper joins this
-    process: the lock is theirs to release, and they wait for this process to end first."""
-    f, wiring, relatives = case.finding, case.wiring, case.relatives
+def _sem_wait(f: ProbeFinding, wiring: Wiring) -> tuple[ThreadDelta, SharedLock] | None:
+    """The process's thread waiting, untimed, on a semaphore at 0 in shared memory, when nothing
+    else of it can act: (the thread, the semaphore)."""
     p = f.progress_thread()
     if (
         p is None
@@ -56,26 +49,67 @@ def semaphore_cycle(case: Case) -> Found | None:
         or not _blocked_on_locks(f.threads, p.tid)
     ):
         return None
-    others = sorted(set(lock.mappers) - {f.pid})
-    findings = case.others.findings
-    if not others or any(m not in findings for m in others):
+    return p, lock
+
+
+def _joins(m: ProbeFinding, within: set[int], relatives: Relatives) -> tuple[ThreadDelta, int] | None:
+    """The thread of `m` waiting for the exit of a process of `within` (wait4 on it, or on any
+    child when one of them is its child), when nothing else of `m` can act."""
+    p = m.progress_thread()
+    if p is None or not p.parked or p.wait is None or p.wait.kind is not WaitKind.CHILD:
         return None
-    joiners = [(m, t) for m in others if (t := _joins(findings[m], f.pid, relatives)) is not None]
-    if len(joiners) != len(others):
+    child = p.wait.child
+    kids = [
+        c
+        for c in within
+        if c == child or ((child is None or child <= 0) and relatives.parents.get(c) == m.pid)
+    ]
+    return (p, kids[0]) if kids and _blocked_on_locks(m.threads, p.tid) else None
+
+
+def semaphore_cycle(case: Case) -> Found | None:
+    """An untimed wait on a multiprocessing semaphore at 0 that only processes blocked in turn
+    (on such semaphores, or joining one of them) could post: a cycle across processes."""
+    f, wiring, relatives = case.finding, case.wiring, case.relatives
+    findings = {**case.others.findings, f.pid: f}
+    first = _sem_wait(f, wiring)
+    if first is None:
         return None
+    waits: dict[int, tuple[ThreadDelta, SharedLock]] = {f.pid: first}
+    joins: dict[int, tuple[ThreadDelta, int]] = {}
+    todo = sorted(set(first[1].mappers) - {f.pid})
+    if not todo:
+        return None  # no other process maps it: `queues.orphaned_semaphore` names that
+    while todo:
+        m = todo.pop()
+        if m in waits or m in joins:
+            continue
+        if m not in findings or len(waits) + len(joins) >= MAX_SET:
+            return None  # a mapper this look did not judge may post it
+        sem = _sem_wait(findings[m], wiring)
+        if sem is not None:
+            waits[m] = sem
+            todo.extend(x for x in sem[1].mappers if x not in waits and x not in joins)
+            continue
+        joined = _joins(findings[m], set(waits), relatives)
+        if joined is None:
+            return None  # it may still post it: it reads, polls, sleeps or runs
+        joins[m] = joined
     evidence = (
-        f"thread {p.tid} waits, untimed, on a multiprocessing semaphore in shared memory ({lock.path}), "
-        f"value {lock.count if lock.count is not None else '?'}; only the processes that map it can post it: "
-        f"{', '.join(map(str, others))}",
         *(
-            f"process {m} (thread {t.tid}) waits for process {f.pid} to exit ({t.wait.detail if t.wait else 'wait4'}), "
-            "and none of its other threads can post the semaphore"
-            for m, t in joiners
+            f"process {pid} (thread {t.tid}) waits, untimed, on a multiprocessing semaphore in shared memory "
+            f"({lock.path}), value {lock.count if lock.count is not None else '?'}, mapped by "
+            f"{', '.join(map(str, lock.mappers))}"
+            for pid, (t, lock) in sorted(waits.items())
         ),
-        f"each waits for the other: process {f.pid} for the semaphore they hold (a lock taken before the "
-        "process was started), they for its exit",
+        *(
+            f"process {pid} (thread {t.tid}) waits for process {kid} to exit, and none of its other threads can "
+            "post a semaphore"
+            for pid, (t, kid) in sorted(joins.items())
+        ),
+        f"a semaphore names no owner: only the processes that map one can post it, and each of "
+        f"{', '.join(map(str, sorted({*waits, *joins})))} waits for another of them, with no other thread free",
     )
-    reason = (
-        f"waits on a semaphore that only process(es) {', '.join(map(str, others))} can post, which join it"
-    )
+    who = ", ".join(map(str, sorted(set(first[1].mappers) - {f.pid})))
+    reason = f"waits on a semaphore that only process(es) {who} could post, and they wait too"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(WAIT_CYCLE, HINTS[WAIT_CYCLE], evidence)
