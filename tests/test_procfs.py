@@ -166,3 +166,22 @@ def test_lock_holder_of_a_live_flock(tmp_path: Path) -> None:
         assert filelocks.lock_holder(fd_link, waiter=-2) is None  # nothing locked yet
         fcntl.flock(fh, fcntl.LOCK_EX)
         assert filelocks.lock_holder(fd_link, waiter=-2) == os.getpid()
+
+
+def test_a_pipes_write_end_reads_non_blocking_only_when_it_is() -> None:
+    """fdinfo's flags give O_NONBLOCK per open file description: the signal wakeup fd's mark
+    (recorded flags first, then this process's own pipe, live)."""
+    from gvlstress.probes.wiring import nonblocking, open_files
+
+    assert nonblocking("pos:\t0\nflags:\t04001\nmnt_id:\t15\n") is True
+    assert nonblocking("pos:\t0\nflags:\t01\nmnt_id:\t15\n") is False
+    assert nonblocking("") is False
+    r, w = os.pipe()
+    try:
+        os.set_blocking(w, False)
+        files = {f.fd: f for f in open_files(os.getpid(), queues=False)}
+    finally:
+        os.close(r)
+        os.close(w)
+    assert files[w].nonblocking is True
+    assert files[r].nonblocking is False

@@ -436,6 +436,13 @@ def test_peers(world: World, expected: tuple[ProbeKind, str | None]) -> None:
 
 FLOCK_WAIT = "73 0x4 0x2 0x0 0x0 0x0 0x0 0x7ffd8ea85678 0x7fee93728f63"
 SELF_PIPE = held("pipe:[9]", (L, 3, "r"), (L, 4, "w"))
+
+
+def own_pipe_ends(nonblocking: bool) -> tuple[OpenFile, ...]:
+    """Both ends of pipe:[9], its write end (non-)blocking."""
+    return (OpenFile(3, "pipe:[9]", "r"), OpenFile(4, "pipe:[9]", "w", nonblocking=nonblocking))
+
+
 SIGCHLD_CAUGHT = 1 << 16
 SELF_FD = (ProbeKind.DEADLOCK, names.SELF_FD)
 TCP_PAIR = {
@@ -501,6 +508,33 @@ KEEPALIVE = Proc(
         # ... with no dead child: a Python read of its own pipe may be a wait for Ctrl-C (its SIGINT
         # handler writes a wakeup fd): idle
         (World((waiter(fd="pipe:[9]", py=BARE_READ),), holders=SELF_PIPE), (ProbeKind.IDLE, None)),
+        # ... the same read, its write end non-blocking: it may be the wakeup fd a handler writes
+        (
+            World((waiter(fd="pipe:[9]", py=BARE_READ, files=own_pipe_ends(True)),), holders=SELF_PIPE),
+            (ProbeKind.IDLE, None),
+        ),
+        # ... its write end blocking: set_wakeup_fd refuses a blocking descriptor, so no handler
+        # writes it: the read waits for itself
+        (
+            World((waiter(fd="pipe:[9]", py=BARE_READ, files=own_pipe_ends(False)),), holders=SELF_PIPE),
+            SELF_FD,
+        ),
+        # ... and the thread that would write it waits on a lock of this process (the reader holds
+        # it while it reads): the two threads wait for one another
+        (
+            World(
+                (
+                    waiter(
+                        fd="pipe:[9]",
+                        py=BARE_READ,
+                        files=own_pipe_ends(False),
+                        extra=(Th(L + 1, LOCK.format(addr=0x30), py=(("produce", APP, 6),), native=ACQUIRE),),
+                    ),
+                ),
+                holders=SELF_PIPE,
+            ),
+            SELF_FD,
+        ),
         # ... but a Python write into its own full pipe: a handler writes a wakeup fd, nobody waits
         # for a signal by writing (a queue's feeder writing a task only a dead worker would read)
         (
@@ -532,6 +566,9 @@ KEEPALIVE = Proc(
         "own-pipe-sigchld-handler",
         "errpipe-child-exited",
         "own-pipe-python-no-dead-child",
+        "own-pipe-python-nonblocking-write-end",
+        "own-pipe-python-blocking-write-end",
+        "own-pipe-python-writer-waits-on-the-readers-lock",
         "own-pipe-python-write",
         "flock-held-by-itself",
         "flock-held-by-a-sleeper",

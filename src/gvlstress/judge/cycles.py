@@ -120,8 +120,20 @@ def _step(pid: int, t: ThreadDelta, wiring: Wiring, relatives: Relatives) -> Ste
     words = "; ".join(e.words for e in found)
     how = f"{w.detail} ({words})" if words else w.detail
     io = w.kind is WaitKind.IO
-    no_wakeup = io and all(_tcp(wiring, e.target) or e.link.is_pty_master or e.queued for e in found)
+    no_wakeup = io and all(
+        _tcp(wiring, e.target) or e.link.is_pty_master or e.queued or _blocking_writers(wiring, pid, e.target)
+        for e in found
+    )
     return Step(pid, t.tid, how, parties, fd=io, no_wakeup=no_wakeup, writes=writing) if parties else None
+
+
+def _blocking_writers(wiring: Wiring, pid: int, target: str) -> bool:
+    """Every write end of the pipe `target` that `pid` holds is blocking: none of them is a
+    signal's wakeup fd (``signal.set_wakeup_fd`` refuses a blocking descriptor), so a read of it
+    is no wait for Ctrl-C."""
+    link = FdTarget.parse(target)
+    ends = [f for f in wiring.files.get(pid, ()) if f.target == target and "w" in f.mode]
+    return link.is_pipe and bool(ends) and not any(f.nonblocking for f in ends)
 
 
 def _tcp(wiring: Wiring, target: str) -> bool:
@@ -253,6 +265,19 @@ def _self_wait(
             f"thread {main.tid} waits for a thread that waits on a descriptor whose other end only process {p} "
             "holds, and no thread of it is left to write, close or unlock that end but the ones waiting: the "
             "threads wait for one another"
+        )
+    elif (
+        main is not None
+        and any(s.fd and s.tid == main.tid for s in steps)
+        and any(not s.fd and s.tid != main.tid for s in steps)
+    ):
+        # the thread that must progress waits on its own descriptor, and the thread that would
+        # write it waits on a lock of this process: one only the waiters can release
+        cycle = True
+        closing = (
+            f"thread {main.tid} waits on a descriptor whose other end only process {p} holds, and the other "
+            "thread(s) that could write, close or unlock it wait on a lock of this process that none but the "
+            "waiters can release: the threads wait for one another"
         )
     lines.append(closing)
     match = names.Match(

@@ -29,6 +29,9 @@ class OpenFile:
     flock: bool = False
     """Its open file description holds a flock or OFD lock (an fdinfo ``lock:`` line): a second
     open of the same file does not, and a lock taken through it waits for this one."""
+    nonblocking: bool = False
+    """O_NONBLOCK is set on its open file description (fdinfo flags): a signal's wakeup fd
+    (``signal.set_wakeup_fd``) must be; a blocking write end never is one."""
 
     @property
     def link(self) -> FdTarget:

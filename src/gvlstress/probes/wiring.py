@@ -63,6 +63,18 @@ def _mode(fdinfo: str) -> str:
     return "r"
 
 
+O_NONBLOCK = 0o4000
+
+
+def nonblocking(fdinfo: str) -> bool:
+    """O_NONBLOCK in an fdinfo file's octal ``flags``."""
+    for line in fdinfo.splitlines():
+        if line.startswith("flags:"):
+            with contextlib.suppress(ValueError, IndexError):
+                return bool(int(line.split()[1], 8) & O_NONBLOCK)
+    return False
+
+
 def open_files(pid: int, proc: Path = Path("/proc"), queues: bool = True) -> tuple[OpenFile, ...]:
     """Every descriptor of `pid` (paths redacted), with the bytes queued in each pipe."""
     fd_dir = proc / str(pid) / "fd"
@@ -85,7 +97,16 @@ def open_files(pid: int, proc: Path = Path("/proc"), queues: bool = True) -> tup
                 info = ""
             link = FdTarget.parse(target)
             queued = _queued(pidfd, int(name)) if pidfd is not None and link.is_pipe else None
-            out.append(OpenFile(int(name), link.shown, _mode(info), queued, *_lock_facts(info)))
+            out.append(
+                OpenFile(
+                    int(name),
+                    link.shown,
+                    _mode(info),
+                    queued,
+                    *_lock_facts(info),
+                    nonblocking=nonblocking(info),
+                )
+            )
     finally:
         if pidfd is not None:
             os.close(pidfd)
