@@ -101,6 +101,7 @@ HANGS = [
             ("loop_fork_emptied", names.LOOP_LOST_WAKEUP, None),
             ("sem_join_cycle", names.WAIT_CYCLE, None),
             ("mp_lock_order", names.WAIT_CYCLE, None),
+            ("read_under_lock", names.SELF_FD, End.CYCLE),
             ("native_relock", names.SELF_LOCK, None),
             ("native_mutex_cycle", names.LOCK_ORDER, None),
             ("native_mutex_orphan", names.MUTEX_OWNER_GONE, None),

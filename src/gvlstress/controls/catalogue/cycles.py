@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from gvlstress.judge import names
 from gvlstress.model.controls import RealBug
+from gvlstress.model.waitfor import End
 
 CYCLES: tuple[RealBug, ...] = (
     RealBug(
@@ -35,6 +36,7 @@ CYCLES: tuple[RealBug, ...] = (
         "https://docs.python.org/3/library/concurrent.futures.html#threadpoolexecutor",
         "threadpool_nested",
         names.THREAD_POOL_EXHAUSTION,
+        end=End.SELF,  # its only worker waits for a task queued behind itself
     ),
     RealBug(
         "import-spawns-and-joins",
