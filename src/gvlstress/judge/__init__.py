@@ -42,8 +42,7 @@ Modules (one line each, from their docstrings):
   (pure).
 - `runtimes`: Native runtimes recognised by the library a frame is in, not its name: OpenMP's
   (GNU libgomp, LLVM/Intel libomp) internals are stripped in most...
-- `semcycle`: A multiprocessing semaphore only processes that wait for this one could post
-  (pure).
+- `semcycle`: Multiprocessing semaphores only processes that wait themselves could post (pure).
 - `settle`: What one snapshot settles (pure): the look pipeline asks, to spend its window only
   where the verdict could still change: a closed wait its stacks...
 - `spins`: Hangs that burn CPU (pure): a thread spinning in one loop for something that cannot

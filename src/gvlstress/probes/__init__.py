@@ -25,6 +25,8 @@ Modules (one line each, from their docstrings):
   into it.
 - `native`: Native stacks of every thread, including rayon's pool threads that py-spy cannot
   see.
+- `pollsets`: The descriptors a thread's poll, select or epoll wait watches (the wait's other
+  ends are followed from them): an epoll instance's set from its...
 - `procfs`: Per-thread facts from ``/proc/PID/task/TID``: state, wchan, syscall + futex address,
   CPU ticks.
 - `profile`: Read a host's profile: the conditions that shape thread scheduling there, for a
