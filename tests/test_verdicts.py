@@ -721,7 +721,7 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
     ),
     "a closed wait on a futex in shared memory (another process may post it)": (
         Shape((T(PID, SHARED_LOCK.format(addr=0xA0), native=("__new_sem_wait_slow64", "sem_wait")),)),
-        ProbeKind.DEADLOCK,
+        ProbeKind.STALLED,  # with a progress signal too: a holder at work may post it (blind 5-21's look-alike)
         Verdict.STALLED,
         None,
     ),

@@ -1,0 +1,6 @@
+import time
+
+
+def crunch(seconds):
+    time.sleep(seconds)
+    return "chunk crunched"
