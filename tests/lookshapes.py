@@ -103,6 +103,8 @@ class Proc:
     """A run worker (the heartbeat went quiet) rather than a process inspect looks at."""
     sigcgt: int = 1 << 1
     """The signals it catches (SIGINT, as every Python program)."""
+    sigblk: int = 0
+    """The signals its main thread blocks."""
     pipes: Mapping[str, str] = field(default_factory=dict)
     """The pipes it holds: 'pipe:[N]' -> 'r', 'w' or 'rw' (``--tree``)."""
     locals: tuple[Local, ...] = ()
@@ -162,7 +164,7 @@ def sample_at(p: Proc, elapsed: float) -> ProcSample:
                 mutex_owner_pid=t.owner_pid,
             )
         )
-    return ProcSample(p.pid, elapsed, tuple(threads), p.sigcgt)
+    return ProcSample(p.pid, elapsed, tuple(threads), p.sigcgt, p.sigblk)
 
 
 def python_threads(p: Proc, later: bool) -> tuple[PyThread, ...]:

@@ -185,3 +185,25 @@ def test_a_pipes_write_end_reads_non_blocking_only_when_it_is() -> None:
         os.close(w)
     assert files[w].nonblocking is True
     assert files[r].nonblocking is False
+
+
+def test_the_signals_a_thread_blocks_read_from_status_recorded_and_live() -> None:
+    """``SigBlk`` (recorded, then this process's own after blocking SIGUSR2 here): a handler of a
+    blocked signal cannot run, so its pause() is no wait for it."""
+    import signal
+    import threading
+
+    from gvlstress.probes.procfs import parse_sigcgt
+
+    assert parse_sigcgt("SigBlk:\t0000000000001000\nSigCgt:\t0000000000004002\n", "SigBlk") == 1 << 12
+    assert parse_sigcgt("SigBlk:\t0000000000001000\n") == 0  # no SigCgt line: unknown
+    seen: list[str] = []
+
+    def blocked() -> None:  # a thread of its own, so the mask of the test runner is untouched
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR2})
+        seen.append(Path(f"/proc/self/task/{threading.get_native_id()}/status").read_text())
+
+    t = threading.Thread(target=blocked)
+    t.start()
+    t.join(10)
+    assert parse_sigcgt(seen[0], "SigBlk") & (1 << (signal.SIGUSR2 - 1))

@@ -23,6 +23,7 @@ FOREVER_S = 9.2e18
 WAIT4 = "61 0x{pid:x} 0x7ffd00002000 0x0 0x0 0x0 0x0 0x7f0 0x7f1"
 PAUSE = "34 0x0 0x0 0x0 0x0 0x0 0x0 0x7f0 0x7f1"
 SIGTERM = 1 << 14
+SIGALRM = 1 << 13
 RELOCK = (
     f"__lll_lock_wait@{LIBC}",
     f"pthread_mutex_lock@{LIBC}",
@@ -49,12 +50,12 @@ def test_every_pattern_a_look_can_name_has_an_end() -> None:
     assert set(END_OF) <= every
 
 
-def reader_of(pid: int, writer: Th, sigcgt: int = 1 << 1) -> World:
+def reader_of(pid: int, writer: Th, sigcgt: int = 1 << 1, sigblk: int = 0) -> World:
     """Process A reads a pipe whose write end only B holds; B does what `writer` does."""
     return World(
         (
             Proc(A, (Th(A, READ.format(fd=3), fd=PIPE),)),
-            Proc(B, (writer,), parent=1, sigcgt=sigcgt),
+            Proc(B, (writer,), parent=1, sigcgt=sigcgt, sigblk=sigblk),
         ),
         holders=held(PIPE, (A, 3, "r"), (B, 1, "w")),
     )
@@ -93,6 +94,11 @@ IDLE_OUTSIDE = (ProbeKind.IDLE, None, End.OUTSIDE)
             reader_of(A, Th(B, PAUSE, comm="daemon"), sigcgt=SIGTERM),
             {A: IDLE_OUTSIDE, B: IDLE_OUTSIDE},
             id="look-alike: the writer pauses for a SIGTERM it handles",
+        ),
+        pytest.param(
+            reader_of(A, Th(B, PAUSE, comm="pinger"), sigcgt=SIGALRM, sigblk=SIGALRM),
+            {A: FOREVER_PARTY, B: IDLE_OUTSIDE},
+            id="the writer pauses for its alarm, which its inherited mask blocks: only a kill ends it",
         ),
         pytest.param(
             reader_of(A, Th(B, SLEEP, comm="sleep", left_s=None)),

@@ -245,9 +245,14 @@ WAKING_SIGNALS = (
 
 
 def caught_signals(f: ProbeFinding, signals: tuple[signal.Signals, ...] = WAKING_SIGNALS) -> list[str]:
-    """The names of `signals` the process catches (its ``SigCgt`` at the last sample)."""
-    sigcgt = f.samples[-1].sigcgt if f.samples else 0
-    return [signal.Signals(s).name for s in signals if sigcgt & (1 << (s - 1))]
+    """The names of `signals` the process catches (its ``SigCgt`` at the last sample), but for
+    those its only thread blocks: their handlers cannot run (a mask inherited across fork and
+    exec keeps a child's pause() from its own alarm)."""
+    last = f.samples[-1] if f.samples else None
+    if last is None:
+        return []
+    mask = last.sigcgt & ~last.sigblk if len(last.threads) == 1 else last.sigcgt
+    return [signal.Signals(s).name for s in signals if mask & (1 << (s - 1))]
 
 
 def private_futex(t: ThreadDelta) -> bool:

@@ -188,7 +188,9 @@ def _verdict(
         f"{parked}/{len(threads)} threads parked ({f.cpu_s * 1000:.1f} ms CPU in all over {window:.2f}s); "
         f"every thread that could end {who(p, views, pid)}'s wait is blocked too"
     )
-    shared = [t for t in shared_futex_waiters(threads) if not (t.tid in views and is_native_join(views[t.tid]))]
+    shared = [
+        t for t in shared_futex_waiters(threads) if not (t.tid in views and is_native_join(views[t.tid]))
+    ]
     if progress and shared:
         # a semaphore or lock in shared memory names no owner: a live process that maps it may
         # post it (a holder at work), whatever the watch's quiet says; the rules across the look

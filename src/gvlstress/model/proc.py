@@ -77,6 +77,8 @@ class ProcSample:
     threads: tuple[ThreadSample, ...]
     sigcgt: int = 0
     """Signals the process catches (a daemon waiting for SIGTERM is idle, not deadlocked)."""
+    sigblk: int = 0
+    """Signals its main thread blocks (``SigBlk``): a handler of one of them cannot run there."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,11 +98,12 @@ def parse_syscall_args(text: str) -> tuple[int | None, tuple[int, ...]]:
     return nr, args
 
 
-def parse_sigcgt(text: str) -> int:
-    """The mask of signals a process catches (``SigCgt`` of its status file); 0 if unknown."""
+def parse_sigcgt(text: str, key_wanted: str = "SigCgt") -> int:
+    """The mask of signals a process catches (``SigCgt`` of its status file; ``SigBlk``: the
+    ones its main thread blocks); 0 if unknown."""
     for line in text.splitlines():
         key, _, value = line.partition(":")
-        if key == "SigCgt":
+        if key == key_wanted:
             try:
                 return int(value.strip(), 16)
             except ValueError:
@@ -242,8 +243,10 @@ def sample(pid: int, proc: Path = Path("/proc")) -> ProcSample | None:
     threads = tuple(t for t in (sample_thread(task_root / tid) for tid in tids) if t is not None)
     if not threads:
         return None
-    sigcgt = parse_sigcgt(_read(proc / str(pid) / "status") or "")
-    return ProcSample(pid=pid, at=at, threads=threads, sigcgt=sigcgt)
+    status = _read(proc / str(pid) / "status") or ""
+    return ProcSample(
+        pid=pid, at=at, threads=threads, sigcgt=parse_sigcgt(status), sigblk=parse_sigcgt(status, "SigBlk")
+    )
 
 
 def sample_pairs(pids: list[int], window: float) -> dict[int, tuple[ProcSample | None, ProcSample | None]]:
