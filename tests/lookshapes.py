@@ -177,11 +177,29 @@ def python_threads(p: Proc, later: bool) -> tuple[PyThread, ...]:
     return tuple(out)
 
 
+def _futex_addr(t: Th) -> int | None:
+    """The futex a thread waits on, as the capture merges it from /proc (its syscall line)."""
+    if t.syscall is None:
+        return None
+    nr, args = parse_syscall_args(t.syscall)
+    return args[0] if nr == 202 and args else None
+
+
 def capture(p: Proc) -> Capture:
     py = {t.tid: t for t in python_threads(p, later=False)}
     views = tuple(
         ThreadView(
-            t.tid, t.comm, t.state, None, None, None, t.cpu_ms / 1000, 0, 0, py.get(t.tid), frames(t.native)
+            t.tid,
+            t.comm,
+            t.state,
+            None,
+            _futex_addr(t),
+            None,
+            t.cpu_ms / 1000,
+            0,
+            0,
+            py.get(t.tid),
+            frames(t.native),
         )
         for t in p.threads
     )

@@ -102,6 +102,7 @@ HANGS = [
             ("sem_join_cycle", names.WAIT_CYCLE, None),
             ("mp_lock_order", names.WAIT_CYCLE, None),
             ("read_under_lock", names.SELF_FD, End.CYCLE),
+            ("lock_across_pool", names.LOCK_ACROSS, None),
             ("native_relock", names.SELF_LOCK, None),
             ("native_mutex_cycle", names.LOCK_ORDER, None),
             ("native_mutex_orphan", names.MUTEX_OWNER_GONE, None),

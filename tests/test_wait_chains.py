@@ -520,8 +520,8 @@ def joined(*others: tuple[tuple[str, str, int], ...]) -> World:
         ),
         pytest.param(
             joined(TAKES_THE_LOCK, ELSEWHERE),
-            (names.JOIN_BLOCKED, End.NOBODY),
-            id="look-alike: another thread beside the joined one may hold the lock: no cycle is shown",
+            (names.PY_LOCK_ORDER, End.CYCLE),
+            id="two acquirers on two locks beside the join: a lock-order inversion, not the joiner's lock",
         ),
     ],
 )

@@ -34,8 +34,8 @@ Modules (one line each, from their docstrings):
   stall detector.
 - `pyshapes`: Python-level shapes, from py-spy's frames (Python lines plus its native frames):
   lock-order inversions of threading locks, joins, lost wakeups...
-- `pystack`: What a thread's own Python stack says of the lock it waits for (pure): the frame
-  whose code takes it (below the standard library's wait frames and...
+- `pystack`: What Python stacks say of who holds the lock a thread waits for (pure): the frame
+  whose code takes it (below the standard library's wait frames...
 - `queues`: multiprocessing's queues and locks across processes (pure): a lost item, a lock held
   by the dead.
 - `relock`: A retry of a file lock the process already holds through another open of the file

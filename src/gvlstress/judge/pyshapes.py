@@ -25,7 +25,7 @@ from gvlstress.judge.names import (
     THREAD_POOL_EXHAUSTION,
     Match,
 )
-from gvlstress.judge.pystack import JOIN_CYCLE_HINT, below_the_wait, join_cycle
+from gvlstress.judge.pystack import JOIN_CYCLE_HINT, below_the_wait, join_cycle, lock_across_pool
 from gvlstress.model import ThreadView, WaitKind
 from gvlstress.model.waitfor import End
 
@@ -363,6 +363,7 @@ SHAPES: tuple[Callable[[_Py], Match | None], ...] = (
     _exit_hang,
     _queue_join,
     lambda c: _thread_pool_exhaustion(c.py, c.pid),
+    lambda c: lock_across_pool(c.py, c.pid),
     _py_lock_order,
     _self_lock,
     _loop_self_wait,

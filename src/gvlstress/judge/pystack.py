@@ -1,11 +1,15 @@
-"""What a thread's own Python stack says of the lock it waits for (pure): the frame whose code
-takes it (below the standard library's wait frames and a lock class's entry), and a join whose
-one other thread can only be waiting for the joiner."""
+"""What Python stacks say of who holds the lock a thread waits for (pure): the frame whose code
+takes it (below the standard library's wait frames and a lock class's entry), and, by
+elimination, the only thread left to hold it: a joiner whose one other thread waits for a lock, a
+thread waiting for a pool's results while every busy worker waits for one lock."""
 
 from __future__ import annotations
 
 from gvlstress.judge import vocab
+from gvlstress.judge.frames import tids
+from gvlstress.judge.names import LOCK_ACROSS, Match
 from gvlstress.model import Frame, ThreadView
+from gvlstress.model.waitfor import End
 
 _WAIT_FUNCTIONS = frozenset(
     {"wait", "wait_for", "_wait", "_enter", "acquire", "_acquire_restore", "_wait_for_tstate_lock", "join"}
@@ -51,3 +55,44 @@ def join_cycle(joiner: ThreadView, rest: list[ThreadView]) -> tuple[str, ...]:
         f"{joiner.tid} can hold (no other thread is left): a cycle, {joiner.tid} holds the lock while it "
         f"waits for {b.tid} to end, and {b.tid} waits for the lock",
     )
+
+
+def lock_across_pool(py: list[ThreadView], pid: int) -> Match | None:
+    """Every busy ThreadPoolExecutor worker waits, inside its task, to acquire one lock, while the
+    one other Python thread waits for the pool's results: a lock is held by a thread, and that
+    thread is the only one left to hold it. It holds the lock across its wait for the tasks that
+    need it (one lock for every instance of a class, taken by a method that fans out to a pool)."""
+    workers = [t for t in py if vocab.is_thread_pool_worker(t)]
+    busy = [t for t in workers if not vocab.python_at(t, "concurrent/futures/thread.py", "_worker", depth=1)]
+    waiting = [t for t in py if t not in workers and vocab.waits_for_pool_results(t)]
+    rest = [t for t in py if t not in workers and t not in waiting]
+    addrs = {t.futex_addr for t in busy if t.futex_addr is not None}
+    if (
+        not busy
+        or len(waiting) != 1
+        or rest
+        or len(addrs) != 1
+        or any(t.futex_addr is None for t in busy)
+        or not all(vocab.is_lock_acquire(t) and not vocab.python_waits(t) for t in busy)
+    ):
+        return None
+    m = waiting[0]
+    return Match(
+        LOCK_ACROSS,
+        LOCK_ACROSS_POOL_HINT,
+        (
+            f"{len(busy)} thread-pool worker(s) ({tids(busy)}) wait, inside their tasks, to acquire one lock "
+            + f"({next(iter(addrs)):#x}) at {vocab.line(vocab.outer_python(busy[0]))}",
+            f"thread {m.tid} ({vocab.role(m, pid)}) waits for the pool's results at "
+            f"{vocab.line(vocab.outer_python(m, vocab.FUTURE_WAITS))}, and is the only other thread: only it can "
+            "hold that lock, so it holds it across its wait for the tasks that need it: a cycle",
+        ),
+        end=End.CYCLE,
+    )
+
+
+LOCK_ACROSS_POOL_HINT = (
+    "release the lock before waiting for the pool's results (or give the tasks a lock of their own): "
+    "a lock held across the wait for tasks that take it never comes free; one lock for every instance "
+    "(functools.cached_property before Python 3.12, a class-level lock) fans a nested call into it"
+)
