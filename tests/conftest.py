@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import psutil
 import pytest
@@ -175,6 +175,27 @@ def gvl036_python() -> str:
     )
     subprocess.run(probe, check=True, timeout=120)
     return str(python)
+
+
+class GvlRun(NamedTuple):
+    result: subprocess.CompletedProcess[str]
+    report_dir: Path
+
+
+@pytest.fixture(scope="session")
+def gvl036_fork_run(tmp_path_factory: pytest.TempPathFactory, gvl036_python: str) -> GvlRun:
+    """One run of 2 genvarloader 0.36.0 workers whose loader child is forked after their rayon
+    pool started (#263's mechanism A): it hangs. Read by tests/test_genvarloader_e2e.py (the
+    verdict and how it is named) and shrunk by tests/test_shrink_gvl_e2e.py: both in one xdist
+    group, so CI makes it once. Each test checks its exit code."""
+    report_dir = tmp_path_factory.mktemp("gvl036-fork")
+    result = run_cli(
+        ["run", "--target", "genvarloader", "--python", gvl036_python, "--rayon", "4", "--iterations", "4",
+         "--timeout", "120", "-o", "loader=fork", "-o", f"version={GVL036}", "--workers", "2", "--waves", "1",
+         "--report-dir", str(report_dir)],
+        timeout=900,
+    )  # fmt: skip
+    return GvlRun(result, report_dir)
 
 
 @pytest.fixture

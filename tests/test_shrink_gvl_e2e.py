@@ -21,7 +21,7 @@ from typing import Any
 import psutil
 import pytest
 
-from conftest import GVL036, alive, cli_run, run_cli, wait_for
+from conftest import GvlRun, alive, load_run, run_cli, wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 MARK = "GVLSTRESS_SHRINK_E2E_MARK"
@@ -107,8 +107,10 @@ def _naming(script: Path) -> list[int]:
     return out
 
 
+# in one xdist group with the test of tests/test_genvarloader_e2e.py that reads the same run
+@pytest.mark.xdist_group("gvl-fork")
 def test_genvarloaders_fork_after_the_pool_shrinks_to_a_reproducer_that_hangs_without_gvlstress(
-    report_dir: Path, tmp_path: Path, gvl036_python: str
+    tmp_path: Path, gvl036_python: str, gvl036_fork_run: GvlRun
 ) -> None:
     # GIVEN the 0.36.0 interpreter, which has genvarloader and cannot import gvlstress
     bare = subprocess.run(
@@ -121,13 +123,10 @@ def test_genvarloaders_fork_after_the_pool_shrinks_to_a_reproducer_that_hangs_wi
     )  # fmt: skip
     assert bare.stdout.strip() == "absent", bare.stdout + bare.stderr
     # AND a run of 2 workers whose loader child is forked after their rayon pool started: it hangs
-    run = cli_run(
-        ["run", "--target", "genvarloader", "--python", gvl036_python, "--rayon", "4", "--iterations", "4",
-         "--timeout", "120", "-o", "loader=fork", "-o", f"version={GVL036}", "--workers", "2", "--waves", "1"],
-        1,
-        report_dir,
-        timeout=900,
-    )  # fmt: skip
+    # (the run tests/test_genvarloader_e2e.py judges: tests/conftest.py)
+    result, report_dir = gvl036_fork_run
+    assert result.returncode == 1, result.stdout + result.stderr
+    run = load_run(report_dir)
     assert run["waves"][0]["verdict"] == "deadlock"
     (run_json,) = report_dir.glob("*/run.json")
     run_dir = run_json.parent
