@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 import psutil
 import pytest
 
-pytest_plugins = ["pytester", "tiers"]
+pytest_plugins = ["pytester", "tiers", "scheduling"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SUPPORT = Path(__file__).resolve().parent / "support"

@@ -184,6 +184,8 @@ def test_fork_after_init_without_warm_parent_is_a_usage_error(report_dir: Path) 
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("negative-controls")  # long: a group of its own (tests/scheduling.py)
+@pytest.mark.ci_seconds(40)
 def test_negative_controls_repeated_raise_no_false_alarm(report_dir: Path) -> None:
     healthy = run_cli(
         [
@@ -238,6 +240,8 @@ def test_negative_controls_repeated_raise_no_false_alarm(report_dir: Path) -> No
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("selftest")
+@pytest.mark.ci_seconds(75)
 def test_selftest_catches_every_class_on_this_host(tmp_path: Path) -> None:
     result = run_cli(["selftest", "--report-dir", str(tmp_path)], timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr

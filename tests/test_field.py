@@ -61,7 +61,7 @@ from gvlstress.api import realbugs
 from gvlstress.model.verdicts import Verdict
 from gvlstress.probes.interpreter import interpreter, satisfied
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300), pytest.mark.ci_seconds(18)]
 
 FIELD_DIR = SUPPORT / "field"
 STALL_S = 3

@@ -9,7 +9,7 @@ import pytest
 
 from test_field import Program, field_row, params, problems
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300), pytest.mark.ci_seconds(18)]
 
 
 @pytest.mark.parametrize(("program", "load"), params(1))

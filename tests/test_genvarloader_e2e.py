@@ -90,6 +90,7 @@ def old_threaded_expecting_new(tmp_path_factory: pytest.TempPathFactory, gvl036_
 
 
 @pytest.mark.xdist_group("gvl-16-threads")
+@pytest.mark.ci_seconds(25)
 def test_fixed_release_with_16_threads_takes_the_parallel_path(report_dir: Path) -> None:
     result, run, _ = gvl_run(report_dir, "--rayon", "16", "-o", "version=0.43.1")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -104,6 +105,7 @@ def test_fixed_release_with_16_threads_takes_the_parallel_path(report_dir: Path)
 
 
 @pytest.mark.xdist_group("gvl-inherited-16")
+@pytest.mark.ci_seconds(25)
 def test_fixed_release_overrides_an_inherited_rayon_num_threads(new_inherited_16: Run) -> None:
     result, run, _ = new_inherited_16
     assert result.returncode == 0, result.stdout + result.stderr
@@ -116,6 +118,7 @@ def test_fixed_release_overrides_an_inherited_rayon_num_threads(new_inherited_16
 
 
 @pytest.mark.xdist_group("gvl-inherited-16")
+@pytest.mark.ci_seconds(30)
 def test_036_via_python_reproduces_the_setdefault_bug(old_inherited_16: Run, gvl036_python: str) -> None:
     # GIVEN 0.36.0 in a second environment and workers born with RAYON_NUM_THREADS=16, as in #263
     result, run, path = old_inherited_16
@@ -137,6 +140,7 @@ def test_036_via_python_reproduces_the_setdefault_bug(old_inherited_16: Run, gvl
 
 
 @pytest.mark.xdist_group("gvl-wedge")
+@pytest.mark.ci_seconds(25)
 def test_036_wedges_its_executor_when_a_worker_dies_sending_a_big_result(
     report_dir: Path, gvl036_python: str
 ) -> None:
@@ -159,6 +163,7 @@ def test_036_wedges_its_executor_when_a_worker_dies_sending_a_big_result(
 
 
 @pytest.mark.xdist_group("gvl-fork")  # with tests/test_shrink_gvl_e2e.py, which shrinks the same run
+@pytest.mark.ci_seconds(25)
 def test_036_a_loader_child_forked_after_the_pool_hangs_and_is_named(gvl036_fork_run: GvlRun) -> None:
     # GIVEN real 0.36.0 workers that run one batch, then take batches from a loader child
     # forked after their pool started (tests/conftest.py)
@@ -178,6 +183,7 @@ def test_036_a_loader_child_forked_after_the_pool_hangs_and_is_named(gvl036_fork
 
 
 @pytest.mark.xdist_group("gvl-forkserver")
+@pytest.mark.ci_seconds(30)
 def test_036_a_loader_child_started_by_forkserver_does_not_hang(report_dir: Path, gvl036_python: str) -> None:
     # GIVEN the same workers, their loader child started by forkserver (the control: a fresh
     # process has a pool of its own)
@@ -192,6 +198,7 @@ def test_036_a_loader_child_started_by_forkserver_does_not_hang(report_dir: Path
 
 
 @pytest.mark.xdist_group("gvl-threaded")
+@pytest.mark.ci_seconds(30)
 def test_threaded_mode_runs_python_work_beside_the_loader(old_threaded_expecting_new: Run) -> None:
     result, run, _ = old_threaded_expecting_new
     assert result.returncode == 0, result.stdout + result.stderr
@@ -245,6 +252,7 @@ def test_compare_two_real_runs(tmp_path: Path, old_inherited_16: Run, new_inheri
 
 
 @pytest.mark.xdist_group("gvl-cold-cache")
+@pytest.mark.ci_seconds(45)
 def test_a_cold_numba_cache_is_warmed_once_so_spawned_workers_never_race_on_it(
     report_dir: Path, tmp_path: Path
 ) -> None:
@@ -283,6 +291,7 @@ def test_a_cold_numba_cache_is_warmed_once_so_spawned_workers_never_race_on_it(
 
 
 @pytest.mark.xdist_group("gvl-cold-scenario")
+@pytest.mark.ci_seconds(20)
 def test_the_cold_cache_scenario_gives_every_wave_an_empty_cache_of_its_own(report_dir: Path) -> None:
     result = run_cli(
         [

@@ -66,6 +66,9 @@ def _run_dir(report_dir: Path) -> Path:
     return path.parent
 
 
+# Each of the long tests below is an xdist group of its own (tests/scheduling.py): they share nothing.
+@pytest.mark.xdist_group("shrink-deadlock")
+@pytest.mark.ci_seconds(95)
 def test_a_deadlock_shrinks_to_one_worker_one_thread_one_batch_resumes_and_hangs_without_gvlstress(
     report_dir: Path, tmp_path: Path
 ) -> None:
@@ -146,6 +149,8 @@ def test_a_deadlock_shrinks_to_one_worker_one_thread_one_batch_resumes_and_hangs
     assert again["waves"][0]["workers"][0]["diagnosis"]["pattern"] == "lock held across a parallel region"
 
 
+@pytest.mark.xdist_group("shrink-race")
+@pytest.mark.ci_seconds(55)
 def test_a_timing_race_shrinks_and_its_reproducer_hangs_at_a_measured_rate(
     report_dir: Path, tmp_path: Path
 ) -> None:
@@ -174,6 +179,8 @@ def test_a_timing_race_shrinks_and_its_reproducer_hangs_at_a_measured_rate(
     assert alone.returncode == 1
 
 
+@pytest.mark.xdist_group("shrink-budget")
+@pytest.mark.ci_seconds(20)
 def test_a_time_budget_below_the_steps_launches_leaves_the_shrink_to_resume_not_finished(
     report_dir: Path,
 ) -> None:
@@ -205,6 +212,8 @@ def test_a_time_budget_below_the_steps_launches_leaves_the_shrink_to_resume_not_
     assert resumed["steps"][: len(decided)] == decided
 
 
+@pytest.mark.xdist_group("shrink-hunt")
+@pytest.mark.ci_seconds(45)
 def test_hunt_shrink_under_a_secret_looking_report_dir_shrinks_the_real_run_and_shows_usable_paths(
     tmp_path: Path,
 ) -> None:
