@@ -89,11 +89,16 @@ def load_run(report_dir: Path) -> dict[str, Any]:
     """The one run.json under `report_dir`, each worker's capture read from the file it names."""
     runs = sorted(report_dir.glob("*/run.json"))
     assert len(runs) == 1, f"expected one run.json under {report_dir}, found {runs}"
-    data: dict[str, Any] = json.loads(runs[0].read_text())
+    return read_run(runs[0].parent)
+
+
+def read_run(run_dir: Path) -> dict[str, Any]:
+    """A run directory's run.json, each worker's capture read from the file it names."""
+    data: dict[str, Any] = json.loads((run_dir / "run.json").read_text())
     for wave in data["waves"]:
         for w in wave["workers"]:
             if isinstance(w.get("capture"), str):
-                w["capture"] = json.loads((runs[0].parent / w["capture"]).read_text())
+                w["capture"] = json.loads((run_dir / w["capture"]).read_text())
     return data
 
 
