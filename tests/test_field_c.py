@@ -9,7 +9,14 @@ import pytest
 
 from test_field import Program, field_row, params, problems
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300), pytest.mark.ci_seconds(18)]
+# CI: the three files are one xdist group, one run at a time beside the rest (each "2 burners"
+# run loads the whole host: three at once would load it six-fold; tests/scheduling.py)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.timeout(300),
+    pytest.mark.ci_seconds(18),
+    pytest.mark.xdist_group("field"),
+]
 
 
 @pytest.mark.parametrize(("program", "load"), params(2))
