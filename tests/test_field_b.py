@@ -9,13 +9,14 @@ import pytest
 
 from test_field import Program, field_row, params, problems
 
-# CI: the three files are one xdist group, one run at a time beside the rest (each "2 burners"
-# run loads the whole host: three at once would load it six-fold; tests/scheduling.py)
+# CI: two xdist groups (test_field.py; test_field_b.py with test_field_c.py): at most two runs,
+# and two runs' burners, at a time beside the rest: each "2 burners" run loads the whole host
+# (tests/scheduling.py)
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.timeout(300),
     pytest.mark.ci_seconds(18),
-    pytest.mark.xdist_group("field"),
+    pytest.mark.xdist_group("field-b"),
 ]
 
 
