@@ -59,6 +59,15 @@ def group(item: pytest.Item) -> str:
     return "_".join(names) or item.nodeid.split("::", 1)[0]
 
 
+def in_order(items: list[pytest.Item]) -> list[pytest.Item]:
+    """`items` a group after the other, the longest group first (a group's tests in their order)."""
+    groups: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        groups.setdefault(group(item), []).append(item)
+    ordered = sorted(groups.values(), key=lambda g: -sum(seconds(i) for i in g))
+    return [item for g in ordered for item in g]
+
+
 def _by_group(config: pytest.Config) -> bool:
     """``--dist loadgroup`` (an xdist worker sees it as the option ``loadgroup``, its own ``dist``
     being "no")."""
@@ -88,11 +97,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     workerinput: dict[str, Any] | None = getattr(session.config, "workerinput", None)
     if workerinput is None or GROUPS_KEY not in workerinput:
         return
-    groups: dict[str, list[pytest.Item]] = {}
-    for item in session.items:
-        groups.setdefault(group(item), []).append(item)
-    ordered = sorted(groups.values(), key=lambda g: -sum(seconds(i) for i in g))
-    session.items[:] = [item for g in ordered for item in g]
+    session.items[:] = in_order(session.items)
     out = Path(workerinput[GROUPS_KEY]) / f"{workerinput['workerid']}.json"
     tmp = out.with_suffix(".tmp")
     tmp.write_text(json.dumps({item.nodeid: group(item) for item in session.items}))
