@@ -19,9 +19,12 @@ from conftest import alive, cli_env, cli_run, load_run, run_cli, spawned_workers
 from gvlstress.supervisor.amplifiers import BURN_TAG
 
 pytestmark = pytest.mark.slow
-# `alone` where chaos stops threads by ptrace or the gang stops workers, and where a hunt or a
-# verdict measures what load beside it would change; the rest (refusals, levers that bind only
-# their own workers, the keep-alive hold, the switch interval's record) runs beside other tests.
+# `alone` where chaos stops threads by ptrace or the gang stops workers, where a hunt or a verdict
+# measures what load beside it would change, and where a harness is SIGKILLed or held (its
+# watchdog then unlinks every multiprocessing semaphore made since the run began that no process
+# maps: another run's, made but not yet opened by its spawned worker, too; a CI run at -n 4 lost
+# a worker to it); the rest (refusals, levers that bind only their own workers, the switch
+# interval's record) runs beside other tests.
 
 TOKEN = f"amplify-{os.getpid()}"
 """Set in the environment of harnesses this module starts: their burners inherit it, so
@@ -292,6 +295,7 @@ def _keep_alive_hunt(report_dir: Path, keep: str, workers: int = 2) -> subproces
     )
 
 
+@pytest.mark.alone
 def test_keep_alive_leaves_the_hung_worker_for_a_debugger_until_ctrl_c(report_dir: Path) -> None:
     harness = _keep_alive_hunt(report_dir, "10m")
     try:
@@ -315,6 +319,7 @@ def test_keep_alive_leaves_the_hung_worker_for_a_debugger_until_ctrl_c(report_di
         harness.wait(30)
 
 
+@pytest.mark.alone
 def test_keep_alive_ends_by_itself_and_never_outlives_a_sigkilled_harness(tmp_path: Path) -> None:
     # the hold has a deadline: the harness ends on its own and takes the worker with it (one
     # worker: nothing else breaks the pool, so the harness must end the pool's wait itself)

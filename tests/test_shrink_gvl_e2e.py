@@ -59,11 +59,11 @@ def _marked(mark: str) -> list[str]:
     return out
 
 
-def _alone(python: str, script: Path, launches: int, timeout_s: float, tmp: Path) -> Alone:
-    """`python -I script --launches N` in a bare environment (no PYTHONPATH, no user site);
-    its descendants are looked at every 0.25 s while it runs (a fact check, not a wait)."""
+def _alone(python: str, script: Path, launches: int, timeout_s: float, tmp: Path, *more: str) -> Alone:
+    """`python -I script --launches N [MORE]` in a bare environment (no PYTHONPATH, no user
+    site); its descendants are looked at every 0.25 s while it runs (a fact check, not a wait)."""
     mark, tally = uuid.uuid4().hex, tmp / f"tally-{uuid.uuid4().hex[:8]}.json"
-    argv = [python, "-I", str(script), "--launches", str(launches), "--json", str(tally)]
+    argv = [python, "-I", str(script), "--launches", str(launches), "--json", str(tally), *more]
     proc = subprocess.Popen(
         argv,
         env={"PATH": "/usr/bin:/bin", MARK: mark},
@@ -172,8 +172,12 @@ def test_genvarloaders_fork_after_the_pool_shrinks_to_a_reproducer_that_hangs_wi
     assert state["measured"]["rate"]["k"] == state["measured"]["rate"]["n"] == 1
 
     # WHEN the file is run by that interpreter alone (-I, a bare environment), one launch (the
-    # shrink measured one too; a tally over several launches is tests/test_shrink_e2e.py's)
-    hung = _alone(gvl036_python, script, 1, timeout_s, tmp_path)
+    # shrink measured one too, at its own TIMEOUT_S; a tally over several launches is
+    # tests/test_shrink_e2e.py's), given at most 30 s (--timeout): a hung launch waits its whole
+    # timeout, three times a loaded host's detection (up to 120 s), and the hang is its loader
+    # child's, forked within seconds of the import
+    hung_s = min(timeout_s, 30.0)
+    hung = _alone(gvl036_python, script, 1, hung_s, tmp_path, "--timeout", f"{hung_s:g}")
     # THEN the launch hangs, it says so, exits 1, and the launch's worker had its loader child
     assert hung.code == 1, hung.out
     assert "hung 1 of 1 launches (100%" in hung.out, hung.out
