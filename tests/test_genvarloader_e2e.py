@@ -163,7 +163,7 @@ def test_036_wedges_its_executor_when_a_worker_dies_sending_a_big_result(
 
 
 @pytest.mark.xdist_group("gvl-fork")  # with tests/test_shrink_gvl_e2e.py, which shrinks the same run
-@pytest.mark.ci_seconds(25)
+@pytest.mark.ci_seconds(60)
 def test_036_a_loader_child_forked_after_the_pool_hangs_and_is_named(gvl036_fork_run: GvlRun) -> None:
     # GIVEN real 0.36.0 workers that run one batch, then take batches from a loader child
     # forked after their pool started (tests/conftest.py)

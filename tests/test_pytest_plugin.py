@@ -53,7 +53,7 @@ def test_a_hang_fails_with_verdict_pattern_and_report(pytester: pytest.Pytester)
     assert len(list(pytester.path.glob("out/*/report.md"))) == 1
 
 
-@pytest.mark.ci_seconds(17)
+@pytest.mark.ci_seconds(30)
 def test_report_dir_precedence_cli_env_ini(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -152,7 +152,7 @@ def test_a_deadlock_shrinks_to_one_worker_one_thread_one_batch_resumes_and_hangs
 
 
 @pytest.mark.xdist_group("shrink-race")
-@pytest.mark.ci_seconds(55)
+@pytest.mark.ci_seconds(100)
 def test_a_timing_race_shrinks_and_its_reproducer_hangs_at_a_measured_rate(
     report_dir: Path, tmp_path: Path
 ) -> None:

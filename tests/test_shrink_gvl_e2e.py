@@ -109,7 +109,7 @@ def _naming(script: Path) -> list[int]:
 
 # in one xdist group with the test of tests/test_genvarloader_e2e.py that reads the same run
 @pytest.mark.xdist_group("gvl-fork")
-@pytest.mark.ci_seconds(140)
+@pytest.mark.ci_seconds(250)
 def test_genvarloaders_fork_after_the_pool_shrinks_to_a_reproducer_that_hangs_without_gvlstress(
     tmp_path: Path, gvl036_python: str, gvl036_fork_run: GvlRun
 ) -> None:
