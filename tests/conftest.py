@@ -12,12 +12,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import psutil
 import pytest
 
-pytest_plugins = ["pytester", "tiers"]
+pytest_plugins = ["pytester", "tiers", "scheduling"]
 
 ROOT = Path(__file__).resolve().parent.parent
 SUPPORT = Path(__file__).resolve().parent / "support"
@@ -89,11 +89,16 @@ def load_run(report_dir: Path) -> dict[str, Any]:
     """The one run.json under `report_dir`, each worker's capture read from the file it names."""
     runs = sorted(report_dir.glob("*/run.json"))
     assert len(runs) == 1, f"expected one run.json under {report_dir}, found {runs}"
-    data: dict[str, Any] = json.loads(runs[0].read_text())
+    return read_run(runs[0].parent)
+
+
+def read_run(run_dir: Path) -> dict[str, Any]:
+    """A run directory's run.json, each worker's capture read from the file it names."""
+    data: dict[str, Any] = json.loads((run_dir / "run.json").read_text())
     for wave in data["waves"]:
         for w in wave["workers"]:
             if isinstance(w.get("capture"), str):
-                w["capture"] = json.loads((runs[0].parent / w["capture"]).read_text())
+                w["capture"] = json.loads((run_dir / w["capture"]).read_text())
     return data
 
 
@@ -175,6 +180,27 @@ def gvl036_python() -> str:
     )
     subprocess.run(probe, check=True, timeout=120)
     return str(python)
+
+
+class GvlRun(NamedTuple):
+    result: subprocess.CompletedProcess[str]
+    report_dir: Path
+
+
+@pytest.fixture(scope="session")
+def gvl036_fork_run(tmp_path_factory: pytest.TempPathFactory, gvl036_python: str) -> GvlRun:
+    """One run of 2 genvarloader 0.36.0 workers whose loader child is forked after their rayon
+    pool started (#263's mechanism A): it hangs. Read by tests/test_genvarloader_e2e.py (the
+    verdict and how it is named) and shrunk by tests/test_shrink_gvl_e2e.py: both in one xdist
+    group, so CI makes it once. Each test checks its exit code."""
+    report_dir = tmp_path_factory.mktemp("gvl036-fork")
+    result = run_cli(
+        ["run", "--target", "genvarloader", "--python", gvl036_python, "--rayon", "4", "--iterations", "4",
+         "--timeout", "120", "-o", "loader=fork", "-o", f"version={GVL036}", "--workers", "2", "--waves", "1",
+         "--report-dir", str(report_dir)],
+        timeout=900,
+    )  # fmt: skip
+    return GvlRun(result, report_dir)
 
 
 @pytest.fixture

@@ -18,7 +18,13 @@ import pytest
 from conftest import alive, cli_env, cli_run, load_run, run_cli, spawned_workers, wait_for
 from gvlstress.supervisor.amplifiers import BURN_TAG
 
-pytestmark = [pytest.mark.slow, pytest.mark.alone]  # chaos stops threads by ptrace
+pytestmark = pytest.mark.slow
+# `alone` where chaos stops threads by ptrace or the gang stops workers, where a hunt or a verdict
+# measures what load beside it would change, and where a harness is SIGKILLed or held (its
+# watchdog then unlinks every multiprocessing semaphore made since the run began that no process
+# maps: another run's, made but not yet opened by its spawned worker, too; a CI run at -n 4 lost
+# a worker to it); the rest (refusals, levers that bind only their own workers, the switch
+# interval's record) runs beside other tests.
 
 TOKEN = f"amplify-{os.getpid()}"
 """Set in the environment of harnesses this module starts: their burners inherit it, so
@@ -39,6 +45,7 @@ def burners_alive() -> list[int]:
     return out
 
 
+@pytest.mark.alone
 def test_every_amplifier_on_a_healthy_run_is_recorded_and_undone(report_dir: Path) -> None:
     run = cli_run(
         [
@@ -107,6 +114,7 @@ def test_a_cgroup_lever_where_cgroups_are_not_writable_is_one_line_and_exit_4(
     assert line.startswith(f"gvlstress: error: {option}: cannot create a cgroup under")
 
 
+@pytest.mark.alone
 def test_hunt_finds_the_lock_order_race_and_stops(report_dir: Path) -> None:
     r = run_cli(
         [
@@ -134,6 +142,7 @@ def test_hunt_finds_the_lock_order_race_and_stops(report_dir: Path) -> None:
     assert "first hang after" in r.stdout
 
 
+@pytest.mark.alone
 def test_hunt_on_a_healthy_run_stops_at_its_budget(report_dir: Path) -> None:
     r = run_cli(
         [
@@ -156,6 +165,7 @@ def test_hunt_on_a_healthy_run_stops_at_its_budget(report_dir: Path) -> None:
     assert "0.00 hangs per 1000 batches" in r.stdout
 
 
+@pytest.mark.alone
 def test_burners_and_chaos_leave_nothing_behind_a_sigkilled_harness(tmp_path: Path) -> None:
     harness = subprocess.Popen(
         [
@@ -285,6 +295,7 @@ def _keep_alive_hunt(report_dir: Path, keep: str, workers: int = 2) -> subproces
     )
 
 
+@pytest.mark.alone
 def test_keep_alive_leaves_the_hung_worker_for_a_debugger_until_ctrl_c(report_dir: Path) -> None:
     harness = _keep_alive_hunt(report_dir, "10m")
     try:
@@ -308,6 +319,7 @@ def test_keep_alive_leaves_the_hung_worker_for_a_debugger_until_ctrl_c(report_di
         harness.wait(30)
 
 
+@pytest.mark.alone
 def test_keep_alive_ends_by_itself_and_never_outlives_a_sigkilled_harness(tmp_path: Path) -> None:
     # the hold has a deadline: the harness ends on its own and takes the worker with it (one
     # worker: nothing else breaks the pool, so the harness must end the pool's wait itself)
@@ -425,6 +437,7 @@ def test_a_gil_deadlock_under_a_short_switch_interval_is_still_a_named_deadlock(
     assert "GIL held across a rayon region" in worker["diagnosis"]["summary"]
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("threads", [4, 16])
 def test_busy_python_threads_taking_turns_on_a_short_switch_interval_are_never_a_hang(
     report_dir: Path, threads: int

@@ -63,6 +63,7 @@ def _shard_run(tmp_path: Path, spec: str, *extra: str) -> dict[str, Any]:
 
 
 @pytest.mark.slow
+@pytest.mark.ci_seconds(35)
 def test_two_shards_merge_into_the_whole_campaign(tmp_path: Path) -> None:
     a = _shard_run(tmp_path, "0/2")
     b = _shard_run(tmp_path, "1/2")

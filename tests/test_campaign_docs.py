@@ -32,6 +32,7 @@ def command(block: str, prefix: str, shard: int | None = None) -> list[str]:
     return shlex.split(line.split("  #")[0])
 
 
+@pytest.mark.ci_seconds(28)
 def test_the_documented_matrix_shards_and_merge_run_as_written(tmp_path: Path) -> None:
     block = workflow()
     shards = [int(x) for x in re.search(r"shard: \[([\d, ]+)\]", block).group(1).split(",")]  # type: ignore[union-attr]

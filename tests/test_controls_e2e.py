@@ -1,45 +1,32 @@
 """Every known failure class, live: detected, named from frames and /proc, with evidence and a hint.
 
 Runs the native fixture's fault modes in real spawned (or forked) workers with real rayon pools.
+Each class's run is the one `gvlstress selftest` makes of it (one selftest for the module: the
+scenario `run --fault CLASS` makes, through the same `api.run`): its table is checked whole, and
+each class's run.json and report.md in detail.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import alive, load_run, run_cli, workers_of
+from conftest import alive, load_run, read_run, run_cli, workers_of
 from gvlstress.judge import names
 
-# class -> (extra CLI args, exit code, wave verdict, pattern, evidence fragment)
-CLASSES: dict[str, tuple[list[str], int, str, str, str]] = {
-    "lock_across_par_iter": (
-        [],
-        1,
-        "deadlock",
-        names.LOCK_ACROSS,
-        "holds the lock across the parallel region",
-    ),
-    "pool_exhaustion": (
-        [],
-        1,
-        "deadlock",
-        names.POOL_EXHAUSTION,
-        "rayon pool threads are inside jobs, blocked in",
-    ),
-    "lock_order": (["-o", "window_us=20000"], 1, "deadlock", names.LOCK_ORDER, "different mutexes"),
-    "gil_held": ([], 1, "deadlock", names.GIL_HELD, "holds the GIL (py-spy: owns_gil)"),
-    "fork_after_init": (
-        ["--start-method", "fork", "--warm-parent"],
-        1,
-        "deadlock",
-        names.FORK_AFTER_INIT,
-        "no rayon pool thread",
-    ),
-    "spin": (["--timeout", "6"], 1, "livelock", names.LIVELOCK, "CPU-s burnt"),
-    "crash": ([], 3, "crash", names.CRASH, "SIGABRT"),
+# class -> (wave verdict, pattern, evidence fragment)
+CLASSES: dict[str, tuple[str, str, str]] = {
+    "lock_across_par_iter": ("deadlock", names.LOCK_ACROSS, "holds the lock across the parallel region"),
+    "pool_exhaustion": ("deadlock", names.POOL_EXHAUSTION, "rayon pool threads are inside jobs, blocked in"),
+    "lock_order": ("deadlock", names.LOCK_ORDER, "different mutexes"),
+    "gil_held": ("deadlock", names.GIL_HELD, "holds the GIL (py-spy: owns_gil)"),
+    "fork_after_init": ("deadlock", names.FORK_AFTER_INIT, "no rayon pool thread"),
+    "spin": ("livelock", names.LIVELOCK, "CPU-s burnt"),
+    "crash": ("crash", names.CRASH, "SIGABRT"),
 }
 
 
@@ -65,12 +52,34 @@ def run_class(report_dir: Path, fault: str, extra: list[str], workers: int = 2) 
     return result.returncode, load_run(report_dir)
 
 
+@pytest.fixture(scope="module")
+def selftest(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """One `gvlstress selftest` (every control once, 2 workers x 8 threads): its console result
+    and its directory."""
+    report_dir = tmp_path_factory.mktemp("selftest")
+    result = run_cli(["selftest", "--report-dir", str(report_dir)], timeout=600)
+    (run_dir,) = report_dir.glob("*-selftest")
+    return result, run_dir
+
+
+def control_run(
+    selftest: tuple[subprocess.CompletedProcess[str], Path], name: str
+) -> tuple[Path, dict[str, Any]]:
+    """The run directory and run.json of the selftest's run of control `name`."""
+    rows = json.loads((selftest[1] / "selftest.json").read_text())["rows"]
+    (attempt,) = next(r for r in rows if r["class"] == name)["attempts"]
+    return Path(attempt["run_dir"]), read_run(Path(attempt["run_dir"]))
+
+
 @pytest.mark.slow
+@pytest.mark.xdist_group("selftest")
 @pytest.mark.parametrize("fault", list(CLASSES))
-def test_each_class_is_caught_and_named(report_dir: Path, fault: str) -> None:
-    extra, code, verdict, pattern, fragment = CLASSES[fault]
-    rc, run = run_class(report_dir, fault, extra)
-    assert rc == code
+def test_each_class_is_caught_and_named(
+    selftest: tuple[subprocess.CompletedProcess[str], Path], fault: str
+) -> None:
+    verdict, pattern, fragment = CLASSES[fault]
+    run_dir, run = control_run(selftest, fault)
+    assert run["scenario"]["fault"] == fault
     wave = run["waves"][0]
     assert wave["verdict"] == verdict
     culprits = [w for w in wave["workers"] if w["verdict"] == verdict]
@@ -86,33 +95,18 @@ def test_each_class_is_caught_and_named(report_dir: Path, fault: str) -> None:
     if verdict == "deadlock":
         assert wave["detected_by"] == "stall"
     assert not [w["pid"] for w in workers_of(run) if w["pid"] and alive(w["pid"])]
-    md = next(report_dir.iterdir()).joinpath("report.md").read_text()
+    md = (run_dir / "report.md").read_text()
     assert f"Pattern: **{pattern}**." in md
 
 
 @pytest.mark.slow
-def test_init_race_is_a_nondeterministic_error_with_its_rate(report_dir: Path) -> None:
-    result = run_cli(
-        [
-            "run",
-            "--workers",
-            "5",
-            "--rayon",
-            "8",
-            "--waves",
-            "3",
-            "--iterations",
-            "40",
-            "--fault",
-            "init_race",
-            "-o",
-            "window_us=300",
-            "--report-dir",
-            str(report_dir),
-        ]
-    )
-    assert result.returncode == 3, result.stdout + result.stderr
-    run = load_run(report_dir)
+@pytest.mark.xdist_group("selftest")
+def test_init_race_is_a_nondeterministic_error_with_its_rate(
+    selftest: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
+    # the selftest's init_race control: 5 workers x 8 threads, 3 waves of 40 batches, a 300 us window
+    _, run = control_run(selftest, "init_race")
+    assert run["scenario"]["workers"] == 5
     errored = [w for w in workers_of(run) if w["verdict"] == "error"]
     assert errored
     # never a crash or a hang (slow: a loaded host stretched a batch past the stall floor)
@@ -184,6 +178,8 @@ def test_fork_after_init_without_warm_parent_is_a_usage_error(report_dir: Path) 
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("negative-controls")  # long: a group of its own (tests/scheduling.py)
+@pytest.mark.ci_seconds(40)
 def test_negative_controls_repeated_raise_no_false_alarm(report_dir: Path) -> None:
     healthy = run_cli(
         [
@@ -238,14 +234,15 @@ def test_negative_controls_repeated_raise_no_false_alarm(report_dir: Path) -> No
 
 
 @pytest.mark.slow
-def test_selftest_catches_every_class_on_this_host(tmp_path: Path) -> None:
-    result = run_cli(["selftest", "--report-dir", str(tmp_path)], timeout=600)
+@pytest.mark.xdist_group("selftest")
+@pytest.mark.ci_seconds(75)
+def test_selftest_catches_every_class_on_this_host(
+    selftest: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
+    result, run_dir = selftest
     assert result.returncode == 0, result.stdout + result.stderr
-    (run_dir,) = tmp_path.glob("*-selftest")
     md = (run_dir / "selftest.md").read_text()
     assert md.startswith("# gvlstress selftest: pass")
-    import json
-
     data = json.loads((run_dir / "selftest.json").read_text())
     assert [r["class"] for r in data["rows"]] == [
         "healthy",

@@ -30,8 +30,9 @@ into the documentation's page (docs/reference/field.md): each test replaces its 
 lock, so xdist workers and partial runs update the page together. ``GVLSTRESS_FIELD_FAILURES=DIR``
 copies the reports of a failing run to DIR/PROGRAM/LOAD.
 
-xdist runs the slow tier a file per worker (``--dist loadfile``): the programs are split over
-this file and tests/test_field_b.py, test_field_c.py (`share`).
+The programs are split over this file and tests/test_field_b.py, test_field_c.py (`share`), so
+``--dist loadfile`` runs them three at a time (the full gate); CI's slow pass runs them in two
+xdist groups, two runs at a time at most beside its other tests (tests/scheduling.py).
 """
 
 from __future__ import annotations
@@ -61,7 +62,15 @@ from gvlstress.api import realbugs
 from gvlstress.model.verdicts import Verdict
 from gvlstress.probes.interpreter import interpreter, satisfied
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+# CI: two xdist groups (test_field.py; test_field_b.py with test_field_c.py): at most two runs,
+# and two runs' burners, at a time beside the rest: each "2 burners" run loads the whole host
+# (tests/scheduling.py)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.timeout(300),
+    pytest.mark.ci_seconds(18),
+    pytest.mark.xdist_group("field-a"),
+]
 
 FIELD_DIR = SUPPORT / "field"
 STALL_S = 3

@@ -9,7 +9,15 @@ import pytest
 
 from test_field import Program, field_row, params, problems
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+# CI: two xdist groups (test_field.py; test_field_b.py with test_field_c.py): at most two runs,
+# and two runs' burners, at a time beside the rest: each "2 burners" run loads the whole host
+# (tests/scheduling.py)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.timeout(300),
+    pytest.mark.ci_seconds(18),
+    pytest.mark.xdist_group("field-b"),
+]
 
 
 @pytest.mark.parametrize(("program", "load"), params(1))

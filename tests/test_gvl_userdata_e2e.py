@@ -21,6 +21,7 @@ def user(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return userdata.make(tmp_path_factory.mktemp("userdata"))
 
 
+@pytest.mark.ci_seconds(45)  # with its module's dataset
 def test_a_users_dataset_runs_with_annotated_haplotypes_and_its_tracks(
     user: dict[str, str], report_dir: Path
 ) -> None:

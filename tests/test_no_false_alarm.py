@@ -23,6 +23,10 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
 SHAPES = ["pool-compute", "executor-numpy"]
 
 
+# Each test below is an xdist group of its own (tests/scheduling.py): one file would keep a CI
+# worker busy for minutes.
+@pytest.mark.xdist_group("no-false-alarm-watch")
+@pytest.mark.ci_seconds(16)
 @pytest.mark.parametrize("loaded", [False, True], ids=["alone", "two CPU burners"])
 @pytest.mark.parametrize("mode", SHAPES)
 def test_a_pool_computing_past_the_stall_is_neither_a_hang_nor_killed(
@@ -58,6 +62,8 @@ def test_a_pool_computes():
 """
 
 
+@pytest.mark.xdist_group("no-false-alarm-plugin")
+@pytest.mark.ci_seconds(22)
 @pytest.mark.parametrize("loaded", [False, True], ids=["alone", "two CPU burners"])
 def test_the_plugin_leaves_a_test_whose_pool_computes_alone(pytester: pytest.Pytester, loaded: bool) -> None:
     # GIVEN a test whose pool computes for 12 s, under a 3 s watchdog
@@ -72,6 +78,8 @@ def test_the_plugin_leaves_a_test_whose_pool_computes_alone(pytester: pytest.Pyt
     assert not (pytester.path / "out").exists() or not any((pytester.path / "out").iterdir())
 
 
+@pytest.mark.xdist_group("no-false-alarm-feeder")
+@pytest.mark.ci_seconds(12)
 @pytest.mark.parametrize("loaded", [False, True], ids=["alone", "two CPU burners"])
 def test_a_wait_that_ends_during_the_look_is_not_reported(report_dir: Path, loaded: bool) -> None:
     """A parent in wait() for a ``cat`` whose stdin a thread of the parent writes and closes late

@@ -53,6 +53,7 @@ def test_a_hang_fails_with_verdict_pattern_and_report(pytester: pytest.Pytester)
     assert len(list(pytester.path.glob("out/*/report.md"))) == 1
 
 
+@pytest.mark.ci_seconds(30)
 def test_report_dir_precedence_cli_env_ini(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -75,19 +76,21 @@ def test_a_bad_setting_names_its_source(pytester: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(["*gvlstress: ini option gvlstress_margin: expected a number, got 'soon'*"])
 
 
+@pytest.mark.xdist_group("plugin-deadline")  # long: a group of its own (tests/scheduling.py)
+@pytest.mark.ci_seconds(25)
 def test_the_run_reports_before_pytest_timeout_fires(pytester: pytest.Pytester) -> None:
     # GIVEN a livelock (judged only at the launch timeout) with a 300 s scenario timeout,
-    # in a test that pytest-timeout kills after 45 s
+    # in a test that pytest-timeout kills after 30 s (a margin of 18 s: about 11 s of spinning)
     pytester.makepyfile("""
         import pytest
 
-        @pytest.mark.timeout(45)
+        @pytest.mark.timeout(30)
         def test_spins(gvlstress):
             result = gvlstress.run(workers=2, rayon=4, waves=1, fault="spin", timeout=300)
             assert any("launch timeout capped" in w for w in result.warnings)
             gvlstress.assert_no_hang(result)
     """)
-    result = pytester.runpytest_subprocess("--gvlstress-margin", "25", timeout=200)
+    result = pytester.runpytest_subprocess("--gvlstress-margin", "18", timeout=200)
     # THEN the test fails with gvlstress's verdict, not with pytest-timeout's kill
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*gvlstress: livelock in 1 of 1 wave*livelock/spin*"])
@@ -126,6 +129,8 @@ def test_progresses(tmp_path):
 """
 
 
+@pytest.mark.xdist_group("plugin-watch")
+@pytest.mark.ci_seconds(45)
 def test_watch_reports_a_hung_test_before_pytest_timeout_fails_it(pytester: pytest.Pytester) -> None:
     # GIVEN a test that deadlocks (pytest-timeout at 20 s), a slow healthy one and a busy one
     pytester.makepyfile(WATCHED)
@@ -221,6 +226,7 @@ def test_the_watch_setting_comes_from_the_environment_and_a_bad_one_names_its_so
     )
 
 
+@pytest.mark.ci_seconds(20)
 def test_the_plugin_named_with_p_loads_once_beside_its_entry_point(pytester: pytest.Pytester) -> None:
     # GIVEN a test run that names the plugin by module as well (the entry point loads it too)
     pytester.makepyfile("def test_one(gvlstress):\n    assert gvlstress is not None\n")

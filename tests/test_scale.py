@@ -19,6 +19,7 @@ def _limit_fds() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.ci_seconds(45)
 def test_a_long_run_under_ulimit_256_keeps_its_descriptors_flat(report_dir: Path) -> None:
     # GIVEN a harness that may open 256 files at most (the old leak: 4 fds a wave here)
     r = subprocess.run(
