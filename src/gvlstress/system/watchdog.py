@@ -274,30 +274,40 @@ class Trees:
 
 def _semaphores(since_wall: float) -> None:
     """Unlink multiprocessing's named semaphores made since the run began that no live process
-    maps: the resource tracker that would have unlinked them died with the harness's group."""
+    maps: the resource tracker that would have unlinked them died with the harness's group. A
+    mapping is matched by inode, not by name: glibc's sem_open maps a temporary file and links it
+    to its name after, so its creator's maps never show the name (another run's semaphore, made
+    a moment ago and mapped only by its creator, must survive)."""
     shm = "/dev/shm"
     try:
         names = [n for n in os.listdir(shm) if n.startswith("sem.mp-")]
     except OSError:
         return
-    fresh = []
+    fresh: dict[int, str] = {}
     for n in names:
         with contextlib.suppress(OSError):
-            if os.stat(os.path.join(shm, n)).st_ctime >= since_wall:
-                fresh.append(n)
+            st = os.stat(os.path.join(shm, n))
+            if st.st_ctime >= since_wall:
+                fresh[st.st_ino] = n
     if not fresh:
         return
-    mapped: set[str] = set()
+    mapped: set[int] = set()
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             with contextlib.suppress(OSError), open(f"/proc/{entry}/maps", "rb") as fh:
                 for line in fh:
-                    if b"/dev/shm/sem.mp-" in line:
-                        mapped.add(os.fsdecode(line.rsplit(b"/", 1)[-1].split()[0]))
-    for n in fresh:
-        if n not in mapped:
+                    if b"/dev/shm/" in line:
+                        mapped.add(_maps_inode(line))
+    for ino, n in fresh.items():
+        if ino not in mapped:
             with contextlib.suppress(OSError):
                 os.unlink(os.path.join(shm, n))
+
+
+def _maps_inode(line: bytes) -> int:
+    """The inode column of a /proc/PID/maps line (0 where it cannot be read)."""
+    fields = line.split()
+    return int(fields[4]) if len(fields) > 4 and fields[4].isdigit() else 0
 
 
 def main(argv: list[str]) -> int:
