@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
+import signal
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -113,25 +114,36 @@ def full_fs(tmp_path: Path) -> Iterator[Path]:
 
 
 def test_a_report_dir_that_fills_up_is_one_line_exit_4_without_partial_files(full_fs: Path) -> None:
-    from conftest import run_cli
+    """The disk fills once the run has begun (its first run.json written, the little room left
+    then taken): no later file fits, report.md's fallback neither (how much room a smaller
+    report.md once found was luck)."""
+    import time
+
+    from conftest import GVL, cli_env
 
     reports = full_fs / "reports"
-    r = run_cli(
-        [
-            "run",
-            "--fault",
-            "lock_across_par_iter",
-            "--workers",
-            "2",
-            "--rayon",
-            "16",
-            "--waves",
-            "1",
-            "--report-dir",
-            str(reports),
-        ],
-        timeout=240,
+    argv = ["run", "--fault", "lock_across_par_iter", "--workers", "2", "--rayon", "16", "--waves", "1"]
+    proc = subprocess.Popen(
+        [*GVL, *argv, "--report-dir", str(reports)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=cli_env(),
+        start_new_session=True,
     )
+    try:
+        deadline = time.monotonic() + 60
+        while not any(reports.glob("*/run.json")) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # a poll of the run directory, with a deadline
+        with contextlib.suppress(OSError), (full_fs / "rest").open("wb") as fh:
+            while True:  # every byte left, until the disk refuses
+                fh.write(b"x" * 4096)
+                fh.flush()
+        out, err = proc.communicate(timeout=240)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    r = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
     assert r.returncode == 4, r.stdout + r.stderr
     (line,) = r.stderr.strip().splitlines()
     assert line.startswith("gvlstress: error: cannot write or read")
