@@ -17,7 +17,13 @@ from dataclasses import replace
 from typing import Protocol
 
 from gvlstress.judge import names, otherend
-from gvlstress.judge.threads import WAKING_SIGNALS, caught_signals, private_futex, retries, waits_forever
+from gvlstress.judge.threads import (
+    WAKING_SIGNALS,
+    caught_signals,
+    retries,
+    shared_futex_waiters,
+    waits_forever,
+)
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.waitfor import End, Link, WaitFor
 from gvlstress.model.wiring import Relatives, Wiring
@@ -114,16 +120,7 @@ def _gone_sharer(chain: WaitFor, last: ProbeFinding, relatives: Relatives) -> Wa
     """A wait nothing left can end, on a semaphore or lock in shared memory (a futex without
     FUTEX_PRIVATE_FLAG: only a process sharing it posts it), in a tree where a watch saw a process
     exit: the party that was to post it has gone (killed at a barrier, crashed holding the lock)."""
-    shared = [
-        t
-        for t in last.threads
-        if t.parked
-        and t.wait is not None
-        and t.wait.kind is WaitKind.LOCK
-        and t.futex_addr is not None
-        and len(t.args) > 1
-        and not private_futex(t)
-    ]
+    shared = [t for t in shared_futex_waiters(last.threads) if t.parked]
     if not shared:
         return chain
     t = shared[0]

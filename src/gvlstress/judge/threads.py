@@ -259,3 +259,19 @@ def private_futex(t: ThreadDelta) -> bool:
     """The thread's futex wait is process-private (FUTEX_PRIVATE_FLAG in its op): only a thread of
     its own process can wake it (a multiprocessing lock in shared memory is not private)."""
     return len(t.args) > 1 and bool(t.args[1] & FUTEX_PRIVATE_FLAG)
+
+
+def shared_futex_waiters(threads: tuple[ThreadDelta, ...]) -> list[ThreadDelta]:
+    """Threads in a futex wait without FUTEX_PRIVATE_FLAG: a futex in shared memory (a POSIX
+    named semaphore, a process-shared mutex), which a thread of another process can wake. (A
+    pthread join waits on the joined thread's id word without the flag too: the caller drops
+    those, from their stacks.)"""
+    return [
+        t
+        for t in threads
+        if t.wait is not None
+        and t.wait.kind is WaitKind.LOCK
+        and t.futex_addr is not None
+        and len(t.args) > 1
+        and not private_futex(t)
+    ]

@@ -27,11 +27,11 @@ from gvlstress.judge.chain import follow, who
 from gvlstress.judge.finalize import is_native_join
 from gvlstress.judge.frames import span
 from gvlstress.judge.threads import (
-    FUTEX_PRIVATE_FLAG,
     LIVELOCK_CPU_SHARE,
     PARKED_CPU_SHARE,
     caught_signals,
     futex_groups,
+    shared_futex_waiters,
     thread_deltas,
     wants_cpu,
 )
@@ -188,9 +188,7 @@ def _verdict(
         f"{parked}/{len(threads)} threads parked ({f.cpu_s * 1000:.1f} ms CPU in all over {window:.2f}s); "
         f"every thread that could end {who(p, views, pid)}'s wait is blocked too"
     )
-    shared = [
-        t for t in shared_futex_waiters(threads) if not (t.tid in views and is_native_join(views[t.tid]))
-    ]
+    shared = _shared_waiters(threads, views)
     if progress and shared:
         # a semaphore or lock in shared memory names no owner: a live process that maps it may
         # post it (a holder at work), whatever the watch's quiet says; the rules across the look
@@ -248,9 +246,7 @@ def _closed_without_progress(
                 + f"; no known shape names the cycle, and {len(unseen)} thread(s) have no stack "
                 "to say whether they are idle by design",
             )
-        shared = [
-            t for t in shared_futex_waiters(threads) if not (t.tid in views and is_native_join(views[t.tid]))
-        ]
+        shared = _shared_waiters(threads, views)
         if shared:
             return replace(
                 f,
@@ -263,20 +259,9 @@ def _closed_without_progress(
     return replace(f, kind=ProbeKind.DEADLOCK, reason=closed + f"; {named.pattern}")
 
 
-def shared_futex_waiters(threads: tuple[ThreadDelta, ...]) -> list[ThreadDelta]:
-    """Threads in a futex wait without FUTEX_PRIVATE_FLAG: a futex in shared memory (a POSIX
-    named semaphore, a process-shared mutex), which a thread of another process can wake. (A
-    pthread join waits on the joined thread's id word without the flag too: the caller drops
-    those, from their stacks.)"""
-    return [
-        t
-        for t in threads
-        if t.wait is not None
-        and t.wait.kind is WaitKind.LOCK
-        and t.futex_addr is not None
-        and len(t.args) > 1
-        and not t.args[1] & FUTEX_PRIVATE_FLAG
-    ]
+def _shared_waiters(threads: tuple[ThreadDelta, ...], views: Mapping[int, ThreadView]) -> list[ThreadDelta]:
+    """Threads waiting on a futex in shared memory, but for pthread joins (their stacks say so)."""
+    return [t for t in shared_futex_waiters(threads) if not (t.tid in views and is_native_join(views[t.tid]))]
 
 
 EXITED = frozenset({"Z", "X"})

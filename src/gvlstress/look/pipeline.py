@@ -27,7 +27,8 @@ from dataclasses import dataclass, replace
 
 from gvlstress.judge.across import Judged, judge_look
 from gvlstress.judge.settle import TRUSTED_EARLY, needs_stacks, settled
-from gvlstress.judge.verdict import judge, shared_futex_waiters
+from gvlstress.judge.threads import shared_futex_waiters
+from gvlstress.judge.verdict import judge
 from gvlstress.look.family import (
     descendants,
     origins_of,
