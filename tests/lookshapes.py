@@ -105,6 +105,8 @@ class Proc:
     """The signals it catches (SIGINT, as every Python program)."""
     sigblk: int = 0
     """The signals its main thread blocks."""
+    sigpnd: int = 0
+    """The signals sent to it and not yet delivered (pending)."""
     pipes: Mapping[str, str] = field(default_factory=dict)
     """The pipes it holds: 'pipe:[N]' -> 'r', 'w' or 'rw' (``--tree``)."""
     locals: tuple[Local, ...] = ()
@@ -164,7 +166,7 @@ def sample_at(p: Proc, elapsed: float) -> ProcSample:
                 mutex_owner_pid=t.owner_pid,
             )
         )
-    return ProcSample(p.pid, elapsed, tuple(threads), p.sigcgt, p.sigblk)
+    return ProcSample(p.pid, elapsed, tuple(threads), p.sigcgt, p.sigblk, p.sigpnd)
 
 
 def python_threads(p: Proc, later: bool) -> tuple[PyThread, ...]:

@@ -207,3 +207,30 @@ def test_the_signals_a_thread_blocks_read_from_status_recorded_and_live() -> Non
     t.start()
     t.join(10)
     assert parse_sigcgt(seen[0], "SigBlk") & (1 << (signal.SIGUSR2 - 1))
+
+
+def test_a_signal_sent_and_blocked_reads_as_pending_recorded_and_live() -> None:
+    """``SigPnd`` (recorded, then a thread of this process that blocks SIGUSR2 and sends it to
+    itself, then takes it with sigtimedwait): a caught signal pending and blocked came and cannot
+    run its handler (a child's pause() whose alarm fired into an inherited mask)."""
+    import signal
+    import threading
+
+    from gvlstress.probes.procfs import parse_sigcgt
+
+    assert parse_sigcgt("SigPnd:\t0000000000000000\nShdPnd:\t0000000000002000\n", "ShdPnd") == 1 << 13
+    seen: list[str] = []
+    taken: list[object] = []
+
+    def pending() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR2})
+        signal.pthread_kill(threading.get_ident(), signal.SIGUSR2)
+        seen.append(Path(f"/proc/self/task/{threading.get_native_id()}/status").read_text())
+        taken.append(signal.sigtimedwait({signal.SIGUSR2}, 5))  # taken here: never delivered
+
+    t = threading.Thread(target=pending)
+    t.start()
+    t.join(10)
+    assert parse_sigcgt(seen[0], "SigPnd") == 1 << (signal.SIGUSR2 - 1)
+    assert taken
+    assert taken[0] is not None

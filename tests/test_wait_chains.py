@@ -24,6 +24,7 @@ WAIT4 = "61 0x{pid:x} 0x7ffd00002000 0x0 0x0 0x0 0x0 0x7f0 0x7f1"
 PAUSE = "34 0x0 0x0 0x0 0x0 0x0 0x0 0x7f0 0x7f1"
 SIGTERM = 1 << 14
 SIGALRM = 1 << 13
+SIGINT = 1 << 1
 RELOCK = (
     f"__lll_lock_wait@{LIBC}",
     f"pthread_mutex_lock@{LIBC}",
@@ -50,12 +51,12 @@ def test_every_pattern_a_look_can_name_has_an_end() -> None:
     assert set(END_OF) <= every
 
 
-def reader_of(pid: int, writer: Th, sigcgt: int = 1 << 1, sigblk: int = 0) -> World:
+def reader_of(pid: int, writer: Th, sigcgt: int = 1 << 1, sigblk: int = 0, sigpnd: int = 0) -> World:
     """Process A reads a pipe whose write end only B holds; B does what `writer` does."""
     return World(
         (
             Proc(A, (Th(A, READ.format(fd=3), fd=PIPE),)),
-            Proc(B, (writer,), parent=1, sigcgt=sigcgt, sigblk=sigblk),
+            Proc(B, (writer,), parent=1, sigcgt=sigcgt, sigblk=sigblk, sigpnd=sigpnd),
         ),
         holders=held(PIPE, (A, 3, "r"), (B, 1, "w")),
     )
@@ -99,6 +100,29 @@ IDLE_OUTSIDE = (ProbeKind.IDLE, None, End.OUTSIDE)
             reader_of(A, Th(B, PAUSE, comm="pinger"), sigcgt=SIGALRM, sigblk=SIGALRM),
             {A: FOREVER_PARTY, B: IDLE_OUTSIDE},
             id="the writer pauses for its alarm, which its inherited mask blocks: only a kill ends it",
+        ),
+        pytest.param(
+            reader_of(
+                A, Th(B, PAUSE, comm="pinger"), sigcgt=SIGALRM | SIGINT, sigblk=SIGALRM, sigpnd=SIGALRM
+            ),
+            {A: FOREVER_PARTY, B: IDLE_OUTSIDE},
+            id="a Python writer pauses for its alarm, which came and waits blocked: Ctrl-C is no wake-up",
+        ),
+        pytest.param(
+            reader_of(A, Th(B, PAUSE, comm="pinger"), sigcgt=SIGALRM | SIGINT, sigblk=SIGALRM),
+            {A: IDLE_OUTSIDE, B: IDLE_OUTSIDE},
+            id="look-alike: its alarm is blocked but has not come: a Python pause() may wait for Ctrl-C",
+        ),
+        pytest.param(
+            reader_of(
+                A,
+                Th(B, PAUSE, comm="daemon"),
+                sigcgt=SIGALRM | SIGINT | SIGTERM,
+                sigblk=SIGALRM,
+                sigpnd=SIGALRM,
+            ),
+            {A: IDLE_OUTSIDE, B: IDLE_OUTSIDE},
+            id="look-alike: its alarm came blocked, but it handles SIGTERM too, which another may send",
         ),
         pytest.param(
             reader_of(A, Th(B, SLEEP, comm="sleep", left_s=None)),

@@ -25,7 +25,14 @@ from dataclasses import dataclass, replace
 
 from gvlstress.judge import names
 from gvlstress.judge.otherend import ends
-from gvlstress.judge.threads import WAKING_SIGNALS, WRITES, caught_signals, private_futex, waits_forever
+from gvlstress.judge.threads import (
+    WAKING_SIGNALS,
+    WRITES,
+    caught_signals,
+    private_futex,
+    stranded_signals,
+    waits_forever,
+)
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.fd import FdTarget
 from gvlstress.model.waitfor import End
@@ -64,30 +71,35 @@ def waits_of(f: ProbeFinding, wiring: Wiring, relatives: Relatives) -> list[Step
     out: list[Step] = []
     # a process that handles a signal a program sends (or SIGINT, SIGCHLD) may be woken by one
     caught = bool(caught_signals(f, (*WAKING_SIGNALS, signal.SIGCHLD, signal.SIGINT)))
+    stranded = stranded_signals(f)
+    if stranded and not caught_signals(f):
+        # what it waits for came and is blocked: Python's own SIGINT is Ctrl-C, no wake-up
+        caught = False
     for t in f.threads:
-        step = _sink(f.pid, t, caught) or _step(f.pid, t, wiring, relatives)
+        step = _sink(f.pid, t, caught, stranded) or _step(f.pid, t, wiring, relatives)
         if step is None:
             return None
         out.append(step)
     return out
 
 
-def _sink(pid: int, t: ThreadDelta, caught: bool) -> Step | None:
+def _sink(pid: int, t: ThreadDelta, caught: bool, stranded: list[str]) -> Step | None:
     """A thread that waits for nothing a process can give: a sleep of more than a week, or
-    pause()/sigsuspend() in a process that catches no signal a program sends to wake it."""
+    pause()/sigsuspend() in a process that catches no signal a program sends to wake it (or whose
+    signal came and waits, blocked, in its mask)."""
     w = t.wait
     if w is None or not t.parked:
         return None
     if w.forever:
         return Step(pid, t.tid, w.detail, frozenset(), sink=True)
     if w.kind is WaitKind.SIGNAL and w.syscall in ("pause", "rt_sigsuspend") and not caught:
-        return Step(
-            pid,
-            t.tid,
-            f"{w.detail} (no handler of a waking signal: only a kill ends it)",
-            frozenset(),
-            sink=True,
+        why = (
+            f"{', '.join(stranded)}, which it handles, came and is blocked in its mask: its handler "
+            "cannot run, only a kill or Ctrl-C ends it"
+            if stranded
+            else "no handler of a waking signal: only a kill ends it"
         )
+        return Step(pid, t.tid, f"{w.detail} ({why})", frozenset(), sink=True)
     return None
 
 

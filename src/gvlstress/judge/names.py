@@ -160,7 +160,9 @@ HINTS = {
     "grandchild that inherited the descriptor and outlived its parent (subprocess.run(capture_output=True) "
     "of a script that starts a daemon; a lock file's descriptor passed to a helper): open descriptors "
     "O_CLOEXEC and pass none you do not mean to (close_fds, no pass_fds), redirect a daemon's output away from "
-    "the pipe, start helpers in their own session and end the group; or end that process",
+    "the pipe, start helpers in their own session and end the group; or end that process. A pause() whose "
+    "signal came blocked runs with a mask its parent's thread had at fork (a server blocking SIGALRM): "
+    "unblock it before starting the child (signal.pthread_sigmask) or in the child",
     SELF_LOCK: "code that holds a non-reentrant lock, or a slot of a bounded pool (a connection, a worker), was "
     "re-entered on the same thread (a signal handler, a garbage-collector finalizer or __del__, a callback, a "
     "logging handler that logs, a redirect or retry that calls the same function again) and the inner call "

@@ -255,6 +255,18 @@ def caught_signals(f: ProbeFinding, signals: tuple[signal.Signals, ...] = WAKING
     return [signal.Signals(s).name for s in signals if mask & (1 << (s - 1))]
 
 
+def stranded_signals(f: ProbeFinding) -> list[str]:
+    """Signals the process catches that were sent and wait, blocked, in its only thread's mask
+    (``SigCgt & SigBlk & SigPnd``): the one it pauses for came and its handler cannot run (an alarm
+    fired into a mask inherited across fork and exec). A thread that blocks it on purpose takes
+    it with sigwait(), not pause()."""
+    last = f.samples[-1] if f.samples else None
+    if last is None or len(last.threads) != 1:
+        return []
+    mask = last.sigcgt & last.sigblk & last.sigpnd
+    return [signal.Signals(s).name for s in signal.valid_signals() if 0 < s < 65 and mask & (1 << (s - 1))]
+
+
 def private_futex(t: ThreadDelta) -> bool:
     """The thread's futex wait is process-private (FUTEX_PRIVATE_FLAG in its op): only a thread of
     its own process can wake it (a multiprocessing lock in shared memory is not private)."""

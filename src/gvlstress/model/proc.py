@@ -79,6 +79,9 @@ class ProcSample:
     """Signals the process catches (a daemon waiting for SIGTERM is idle, not deadlocked)."""
     sigblk: int = 0
     """Signals its main thread blocks (``SigBlk``): a handler of one of them cannot run there."""
+    sigpnd: int = 0
+    """Signals sent and not yet delivered (``SigPnd`` of its main thread and the process's
+    ``ShdPnd``): one pending that it catches and blocks came and cannot run its handler."""
 
 
 @dataclass(frozen=True, slots=True)

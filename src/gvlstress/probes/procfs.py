@@ -100,7 +100,8 @@ def parse_syscall_args(text: str) -> tuple[int | None, tuple[int, ...]]:
 
 def parse_sigcgt(text: str, key_wanted: str = "SigCgt") -> int:
     """The mask of signals a process catches (``SigCgt`` of its status file; ``SigBlk``: the
-    ones its main thread blocks); 0 if unknown."""
+    ones its main thread blocks; ``SigPnd``/``ShdPnd``: the ones sent, not yet delivered); 0 if
+    unknown."""
     for line in text.splitlines():
         key, _, value = line.partition(":")
         if key == key_wanted:
@@ -245,7 +246,12 @@ def sample(pid: int, proc: Path = Path("/proc")) -> ProcSample | None:
         return None
     status = _read(proc / str(pid) / "status") or ""
     return ProcSample(
-        pid=pid, at=at, threads=threads, sigcgt=parse_sigcgt(status), sigblk=parse_sigcgt(status, "SigBlk")
+        pid=pid,
+        at=at,
+        threads=threads,
+        sigcgt=parse_sigcgt(status),
+        sigblk=parse_sigcgt(status, "SigBlk"),
+        sigpnd=parse_sigcgt(status, "SigPnd") | parse_sigcgt(status, "ShdPnd"),
     )
 
 
