@@ -103,6 +103,7 @@ HANGS = [
             ("mp_lock_order", names.WAIT_CYCLE, None),
             ("read_under_lock", names.SELF_FD, End.CYCLE),
             ("alarm_blocked", names.FOREVER_PARTY, None),
+            ("pool_callback_apply", names.RESULTS_SELF_WAIT, None),
             ("lock_across_pool", names.LOCK_ACROSS, None),
             ("native_relock", names.SELF_LOCK, None),
             ("native_mutex_cycle", names.LOCK_ORDER, None),

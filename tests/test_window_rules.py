@@ -68,6 +68,17 @@ HANDLE_RESULTS = (
 WORKER_READS = (("Connection._recv", CONN, 395), ("SimpleQueue.get", QUEUES, 387), ("worker", POOL, 114))
 WORKER_LOCKED = (("SemLock.__enter__", SYNC, 95), ("SimpleQueue.get", QUEUES, 386), ("worker", POOL, 114))
 IN_TASK = (("task", APP, 12), ("mapstar", POOL, 48), ("worker", POOL, 125))
+CALLBACK_APPLIES = (
+    ("Condition.wait", THREADING, 355),
+    ("Event.wait", THREADING, 655),
+    ("ApplyResult.wait", POOL, 765),
+    ("ApplyResult.get", POOL, 768),
+    ("Pool.apply", POOL, 360),
+    ("on_done", APP, 6),
+    ("ApplyResult._set", POOL, 779),
+    ("Pool._handle_results", POOL, 595),
+)
+"""The result handler inside an apply_async callback that calls pool.apply on the same pool."""
 
 
 def launcher(
@@ -76,9 +87,11 @@ def launcher(
     main: tuple[tuple[str, str, int], ...] = MAP_WAIT,
     main_syscall: str = LOCK.format(addr=0x55F0),
     busy_handler: bool = False,
+    callback: str | None = None,
     **kw: object,
 ) -> Proc:
-    """A multiprocessing.Pool launcher waiting in map (its three pool threads beside it)."""
+    """A multiprocessing.Pool launcher waiting in map (its three pool threads beside it); with
+    `callback` (its syscall line), the result handler runs a callback that calls pool.apply."""
     threads = [
         Th(L, main_syscall, py=main),
         Th(
@@ -92,6 +105,8 @@ def launcher(
     ]
     if results:
         threads.append(Th(L + 3, READ.format(fd=5), fd="pipe:[7]", py=HANDLE_RESULTS))
+    if callback is not None:
+        threads.append(Th(L + 3, callback, py=CALLBACK_APPLIES))
     return Proc(L, tuple(threads), **kw)  # type: ignore[arg-type]
 
 
@@ -161,6 +176,21 @@ DEAD_HANDLER = (ProbeKind.DEADLOCK, names.LOST_RESULTS)
             pool(launcher(results=False, busy_handler=True), worker(W1)),
             (ProbeKind.LIVELOCK, names.LOST_RESULTS),
         ),
+        # a callback on the result handler waits for a result of its own pool: it waits for itself
+        (
+            pool(launcher(results=False, callback=LOCK.format(addr=0x7E00)), worker(W1), tree=False),
+            (ProbeKind.DEADLOCK, names.RESULTS_SELF_WAIT),
+        ),
+        # ... while the worker handler spins on the results it does not read (3.11's Pool)
+        (
+            pool(launcher(results=False, busy_handler=True, callback=LOCK.format(addr=0x7E00)), worker(W1)),
+            (ProbeKind.LIVELOCK, names.RESULTS_SELF_WAIT),
+        ),
+        # look-alike: the callback's wait is timed (apply_async(...).get(timeout)): it returns
+        (
+            pool(launcher(results=False, callback=TIMED.format(addr=0x7E00)), worker(W1, IN_TASK)),
+            (ProbeKind.IDLE, None),
+        ),
     ],
     ids=[
         "killed-worker-replaced",
@@ -173,6 +203,9 @@ DEAD_HANDLER = (ProbeKind.DEADLOCK, names.LOST_RESULTS)
         "result-handler-died",
         "result-handler-died-no-tree",
         "result-handler-died-spin",
+        "callback-applies-on-own-pool",
+        "callback-applies-while-handler-spins",
+        "callback-timed-wait",
     ],
 )
 def test_pool_accounting(world: World, expected: tuple[ProbeKind, str | None]) -> None:
@@ -208,16 +241,28 @@ MANAGER_36 = (
     ("Thread.run", THREADING, 864),
 )
 """CPython 3.6-3.8's manager thread: a function, not yet the _ExecutorManagerThread class."""
+MANAGER_IN_CALLBACK = (
+    ("Condition.wait", THREADING, 355),
+    ("Future.result", BASE, 451),
+    ("on_done", APP, 14),
+    ("Future._invoke_callbacks", BASE, 340),
+    ("Future.set_result", BASE, 549),
+    ("_ExecutorManagerThread.process_result_item", PROCESS, 455),
+    ("_ExecutorManagerThread.run", PROCESS, 362),
+)
+"""The manager thread inside a done-callback that waits for another future of its executor."""
 
 
 def executor(
     main: tuple[tuple[str, str, int], ...],
     manager: bool = True,
     manager_py: tuple[tuple[str, str, int], ...] = MANAGER,
+    manager_wait: str | None = None,
 ) -> Proc:
     threads = [Th(L, LOCK.format(addr=0x55E0), py=main), Th(L + 2, LOCK.format(addr=0x7F10), py=FEEDER)]
     if manager:
-        threads.insert(1, Th(L + 1, POLL.format(n=3, timeout=FOREVER), py=manager_py))
+        syscall = manager_wait.format(addr=0x7E10) if manager_wait else POLL.format(n=3, timeout=FOREVER)
+        threads.insert(1, Th(L + 1, syscall, py=manager_py))
     return Proc(L, tuple(threads))
 
 
@@ -284,6 +329,18 @@ PPE_WORKER_SLEEPS = Proc(
         # a ThreadPoolExecutor's task waits on a future of its own one-worker pool: no process
         # pool, no manager thread to miss (the thread pool's own shape names it)
         (World((THREAD_POOL,), tree=False), (ProbeKind.DEADLOCK, names.THREAD_POOL_EXHAUSTION)),
+        # a done-callback on the manager thread waits for another future of the same executor
+        (
+            World((executor(EXEC_RESULT, manager_py=MANAGER_IN_CALLBACK, manager_wait=LOCK), PPE_WORKER)),
+            (ProbeKind.DEADLOCK, names.RESULTS_SELF_WAIT),
+        ),
+        # look-alike: the same callback with a timeout on its wait
+        (
+            World(
+                (executor(EXEC_RESULT, manager_py=MANAGER_IN_CALLBACK, manager_wait=TIMED), PPE_WORKER_SLEEPS)
+            ),
+            (ProbeKind.IDLE, None),
+        ),
     ],
     ids=[
         "max-tasks-no-worker",
@@ -294,6 +351,8 @@ PPE_WORKER_SLEEPS = Proc(
         "shutdown-join-3.13",
         "shutdown-alone",
         "thread-pool-nested",
+        "done-callback-waits-on-own-executor",
+        "done-callback-timed-wait",
     ],
 )
 def test_executor_accounting(world: World, expected: tuple[ProbeKind, str | None]) -> None:

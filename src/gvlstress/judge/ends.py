@@ -47,7 +47,14 @@ END_OF: dict[str, End] = {
         End.CYCLE,
     ),
     **dict.fromkeys(
-        (names.SIGNAL_HANDLER_LOCK, names.SELF_LOCK, names.LOOP_SELF_WAIT, names.SELF_FD), End.SELF
+        (
+            names.SIGNAL_HANDLER_LOCK,
+            names.SELF_LOCK,
+            names.LOOP_SELF_WAIT,
+            names.SELF_FD,
+            names.RESULTS_SELF_WAIT,
+        ),
+        End.SELF,
     ),
     **dict.fromkeys(
         (

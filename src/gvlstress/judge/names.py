@@ -38,6 +38,7 @@ LOST_TASK = "a process pool lost a task"
 GIL_SPIN = "the GIL's holder spins waiting for threads that need the GIL"
 SIGNAL_HANDLER_LOCK = "a signal handler waits for a lock the code it interrupted holds"
 LOST_RESULTS = "a process pool's result handler has died"
+RESULTS_SELF_WAIT = "a process pool's result thread waits for a result of its own pool"
 FORK_HANDLER = "fork() waits in an at-fork handler for threads that will not come"
 DEAD_LOCK_HOLDER = "a lock shared between processes is held by a process that died"
 RESPAWN_LOOP = "a process pool respawns workers that die at start"
@@ -105,6 +106,10 @@ HINTS = {
     "raised in a task that cannot be rebuilt in the parent (pass every constructor argument to "
     "Exception.__init__ so it unpickles; CPython bpo-35311), or shutdown(wait=False) with max_tasks_per_child "
     "(gh-119592): fix the exception class or the shutdown, and give result waits a timeout",
+    RESULTS_SELF_WAIT: "a callback (apply_async's callback, a future's done-callback) runs on the thread that "
+    "delivers the pool's results (the Pool's result handler, the executor's manager thread); one that waits for "
+    "another result of the same pool (pool.apply, .get(), future.result()) blocks the only thread that could "
+    "deliver it: in a callback only submit (apply_async, submit) and return, or hand the wait to another thread",
     FORK_HANDLER: "a library's pthread_atfork prepare handler waits for its own threads to quiesce, and they "
     "wait on nothing that will wake them: upgrade the library (this is its bug), disable its fork support, "
     "or start children with spawn/forkserver before the library starts its threads",
@@ -256,6 +261,8 @@ SIGNS = {
     "library started wait for the GIL",
     LOST_RESULTS: "the launcher waits for a pool result and the thread that delivers results "
     "(_handle_results, the executor's manager thread) no longer exists",
+    RESULTS_SELF_WAIT: "the launcher waits for a pool result and the thread that delivers results "
+    "(_handle_results, the executor's manager thread) waits, untimed, for a result of its own pool",
     FORK_HANDLER: "__run_prefork_handlers on a forking thread's stack, spinning or in a re-armed timed "
     "wait, every other thread waiting on a lock, a timer or its own descriptors",
     SIGNAL_HANDLER_LOCK: "a thread acquiring a lock with CPython's signal dispatch (_PyErr_CheckSignalsTstate) "
@@ -306,6 +313,7 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
             FOREVER_PARTY,
             LOST_TASK,
             LOST_RESULTS,
+            RESULTS_SELF_WAIT,
             PEER_GONE,
             SELF_FD,
             DEAD_LOCK_HOLDER,

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from gvlstress.judge import patterns, vocab
-from gvlstress.judge.names import HINTS, LOST_RESULTS, LOST_TASK, RESPAWN_LOOP, Match
+from gvlstress.judge.names import HINTS, LOST_RESULTS, LOST_TASK, RESPAWN_LOOP, RESULTS_SELF_WAIT, Match
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, PyThread, ThreadView, WaitKind
 from gvlstress.model.waitfor import End
@@ -31,6 +31,8 @@ from gvlstress.model.wiring import Relatives, Wiring
 
 _MP = ("multiprocessing/", "multiprocess/")
 _FUTURES = "concurrent/futures/"
+_RESULT_WAIT_FILES = ("/threading.py", "/pool.py", "concurrent/futures/_base.py")
+"""Frames of a wait for a pool's result, skipped to show the caller (the callback)."""
 
 
 def _frames(py: PyThread | None) -> list[tuple[str, str]]:
@@ -157,7 +159,9 @@ def judge_pool(
     if p is None or not p.parked or p.wait is None or p.wait.kind is not WaitKind.LOCK:
         return None  # a timed wait, or still running: it may return by itself
     what = "multiprocessing.Pool" if kind == "pool" else "ProcessPoolExecutor"
-    line = vocab.python_line(ThreadView.of(p.tid, mains[0], comm=p.comm))
+    line = vocab.python_line(
+        vocab.outer_python(ThreadView.of(p.tid, mains[0], comm=p.comm), _RESULT_WAIT_FILES)
+    )
     waiting = f"the main thread waits for a result of its {what} at {line}"
     readers = [[t for t in lk.values() if _result_thread(kind, t)] for lk in look.looks]
     if all(not r for r in readers):
@@ -174,6 +178,20 @@ def judge_pool(
         burning = f.cpu_s >= LIVELOCK_CPU_SHARE * f.window_s
         kind_ = ProbeKind.LIVELOCK if burning else ProbeKind.DEADLOCK
         return replace(f, kind=kind_, reason=reason), Match(LOST_RESULTS, HINTS[LOST_RESULTS], lines)
+    stuck = _reader_waits_on_own_pool(f, kind, readers)
+    if stuck is not None:
+        lines = (
+            waiting,
+            f"the {what}'s {stuck}",
+            "it is the only thread that delivers the pool's results, so the result it waits for, and the main "
+            "thread's, can never arrive",
+        )
+        reason = f"the {what}'s {stuck.split(':', 1)[0]}: it waits for itself"
+        burning = f.cpu_s >= LIVELOCK_CPU_SHARE * f.window_s
+        kind_ = ProbeKind.LIVELOCK if burning else ProbeKind.DEADLOCK
+        return replace(f, kind=kind_, reason=reason), Match(
+            RESULTS_SELF_WAIT, HINTS[RESULTS_SELF_WAIT], lines
+        )
     if not relatives.tree:
         return None  # the workers were not looked at: the launcher alone cannot tell
     respawn = respawning(f, look, kind, relatives)
@@ -227,6 +245,24 @@ def judge_pool(
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
         LOST_TASK, HINTS[LOST_TASK], tuple(lines_), end=End.GONE if workers else End.NOBODY
     )
+
+
+def _reader_waits_on_own_pool(f: ProbeFinding, kind: str, readers: list[list[PyThread]]) -> str | None:
+    """The thread that delivers the pool's results waits, at every look and untimed, for a result of
+    the same pool (a callback it runs calls pool.apply or future.result()): what it waits for, or
+    None. Another thread (the Pool's worker handler) may spin on the results nobody reads."""
+    if not readers or any(len(r) != 1 for r in readers) or len({r[0].tid for r in readers}) != 1:
+        return None
+    if any(waits_for_result(r[0]) != kind for r in readers):
+        return None
+    tid = readers[0][0].tid
+    t = next((d for d in f.threads if d.tid == tid), None)
+    if t is None or not t.parked or t.wait is None or t.wait.kind is not WaitKind.LOCK:
+        return None  # a timed wait, or it runs: it may deliver yet
+    reader = "result handler thread (_handle_results)" if kind == "pool" else "manager thread"
+    view = vocab.outer_python(ThreadView.of(tid, readers[0][0], comm=t.comm), _RESULT_WAIT_FILES)
+    line = vocab.python_line(view)
+    return f"{reader} waits for a result of its own pool: thread {tid}, at {line} (inside a callback it runs)"
 
 
 def respawning(
