@@ -341,6 +341,28 @@ PPE_WORKER_SLEEPS = Proc(
             ),
             (ProbeKind.IDLE, None),
         ),
+        # look-alike: the callback waits for a future a thread pool's worker is computing
+        (
+            World(
+                (
+                    Proc(
+                        L,
+                        (
+                            *executor(EXEC_RESULT, manager_py=MANAGER_IN_CALLBACK, manager_wait=LOCK).threads,
+                            Th(
+                                L + 5,
+                                None,
+                                state="R",
+                                cpu_ms=1900,
+                                py=(("work", APP, 3), ("_worker", THREAD, 83)),
+                            ),
+                        ),
+                    ),
+                    PPE_WORKER,
+                )
+            ),
+            (ProbeKind.BUSY, None),  # its thread pool computes: neither a self-wait nor a lost task
+        ),
     ],
     ids=[
         "max-tasks-no-worker",
@@ -353,6 +375,7 @@ PPE_WORKER_SLEEPS = Proc(
         "thread-pool-nested",
         "done-callback-waits-on-own-executor",
         "done-callback-timed-wait",
+        "done-callback-waits-on-a-thread-pool",
     ],
 )
 def test_executor_accounting(world: World, expected: tuple[ProbeKind, str | None]) -> None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from gvlstress.judge import patterns, vocab
 from gvlstress.judge.names import HINTS, LOST_RESULTS, LOST_TASK, RESPAWN_LOOP, RESULTS_SELF_WAIT, Match
-from gvlstress.judge.threads import LIVELOCK_CPU_SHARE
+from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, PyThread, ThreadView, WaitKind
 from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import Relatives, Wiring
@@ -192,6 +192,8 @@ def judge_pool(
         return replace(f, kind=kind_, reason=reason), Match(
             RESULTS_SELF_WAIT, HINTS[RESULTS_SELF_WAIT], lines
         )
+    if any(waits_for_result(t) for r in readers for t in r):
+        return None  # the result thread waits inside a callback on something else: nothing is lost yet
     if not relatives.tree:
         return None  # the workers were not looked at: the launcher alone cannot tell
     respawn = respawning(f, look, kind, relatives)
@@ -259,6 +261,10 @@ def _reader_waits_on_own_pool(f: ProbeFinding, kind: str, readers: list[list[PyT
     t = next((d for d in f.threads if d.tid == tid), None)
     if t is None or not t.parked or t.wait is None or t.wait.kind is not WaitKind.LOCK:
         return None  # a timed wait, or it runs: it may deliver yet
+    if kind == "executor" and not all(d.parked and waits_forever(d) for d in f.threads):
+        # a Future is anybody's (a thread pool's, an event loop's): only a process where no
+        # other thread runs or keeps a timer leaves the manager thread itself to complete it
+        return None
     reader = "result handler thread (_handle_results)" if kind == "pool" else "manager thread"
     view = vocab.outer_python(ThreadView.of(tid, readers[0][0], comm=t.comm), _RESULT_WAIT_FILES)
     line = vocab.python_line(view)
