@@ -104,6 +104,7 @@ HANGS = [
             ("read_under_lock", names.SELF_FD, End.CYCLE),
             ("alarm_blocked", names.FOREVER_PARTY, None),
             ("pool_callback_apply", names.RESULTS_SELF_WAIT, None),
+            ("nested_monitor", names.NESTED_MONITOR, None),
             ("lock_across_pool", names.LOCK_ACROSS, None),
             ("native_relock", names.SELF_LOCK, None),
             ("native_mutex_cycle", names.LOCK_ORDER, None),

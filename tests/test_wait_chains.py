@@ -547,6 +547,31 @@ def joined(*others: tuple[tuple[str, str, int], ...]) -> World:
             (names.PY_LOCK_ORDER, End.CYCLE),
             id="two acquirers on two locks beside the join: a lock-order inversion, not the joiner's lock",
         ),
+        pytest.param(
+            joined(WAITS_FOR_A_NOTIFY, TAKES_THE_LOCK),
+            (names.NESTED_MONITOR, End.CYCLE),
+            id="a join, a notify wait and one lock acquire: the lock is held across a wait, a cycle",
+        ),
+        pytest.param(
+            World(
+                (
+                    Proc(
+                        A,
+                        (
+                            Th(A, LOCK.format(addr=0xA0), py=WAITS_FOR_A_NOTIFY),
+                            Th(A + 1, LOCK.format(addr=0xB0), py=TAKES_THE_LOCK, native=ACQUIRE),
+                        ),
+                    ),
+                )
+            ),
+            (names.NESTED_MONITOR, End.CYCLE),
+            id="no join: a notify wait and the one thread that could notify waiting for a lock",
+        ),
+        pytest.param(
+            joined(WAITS_FOR_A_NOTIFY, WAITS_FOR_A_NOTIFY),
+            (names.LOST_WAKEUP, End.NOBODY),
+            id="look-alike: no thread waits for a plain lock: nobody is left to notify",
+        ),
     ],
 )
 def test_a_join_on_a_thread_only_the_joiner_can_release_is_a_cycle(

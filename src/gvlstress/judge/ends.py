@@ -43,6 +43,7 @@ END_OF: dict[str, End] = {
             names.IMPORT_LOCK,
             names.THREAD_POOL_EXHAUSTION,
             names.GIL_SPIN,
+            names.NESTED_MONITOR,
         ),
         End.CYCLE,
     ),

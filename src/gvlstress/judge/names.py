@@ -20,6 +20,7 @@ ERROR = "error in every worker"
 CLOSED_WAIT = "a wait no thread or process left can end"
 PY_LOCK_ORDER = "lock-order inversion (threading locks)"
 JOIN_BLOCKED = "join on a blocked thread"
+NESTED_MONITOR = "a lock held across a wait for another thread"
 LOST_WAKEUP = "lost wakeup (a wait nobody can notify)"
 JOIN_BEFORE_DRAIN = "join before draining a pipe"
 EXECUTOR_WEDGED = "executor wedged by a worker killed while sending its result"
@@ -182,6 +183,10 @@ HINTS = {
     "or acquire(timeout=...) and back off",
     JOIN_BLOCKED: "the joined thread is itself blocked: fix what it waits for, or join with a timeout "
     "and report it",
+    NESTED_MONITOR: "a thread waits (Condition.wait, Event.wait, a queue's get or put, join) while it holds "
+    "another lock, which the thread that would wake it must take first (a nested monitor lockout): release "
+    "that lock before waiting, or wait on a Condition built on it (threading.Condition(lock)), so the wait "
+    "releases it",
     LOST_WAKEUP: "notify under the same lock after changing the state, and wait in a loop on a predicate "
     "(Condition.wait_for), with a timeout",
     JOIN_BEFORE_DRAIN: "read the child's results (queue.get / pipe) before join(); a child cannot exit while "
@@ -245,6 +250,9 @@ SIGNS = {
     PY_LOCK_ORDER: "Python threads wait to acquire different threading locks, each held by another of them "
     "(each thread's line in the evidence)",
     JOIN_BLOCKED: "Thread.join on a thread that is itself blocked",
+    NESTED_MONITOR: "exactly one Python thread waits to acquire a plain lock and every other one waits on a "
+    "Condition, Event or queue, or joins: the lock's holder is one of them, and the lock's waiter is the only "
+    "thread left to wake them",
     LOST_WAKEUP: "a Condition or Event wait with no thread left that could notify it",
     JOIN_BEFORE_DRAIN: "with --tree: a parent in wait4() for a child whose queue feeder is blocked writing a "
     "pipe only the parent reads",
@@ -293,6 +301,7 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             PY_LOCK_ORDER,
             JOIN_BLOCKED,
+            NESTED_MONITOR,
             LOST_WAKEUP,
             IMPORT_LOCK,
             THREAD_POOL_EXHAUSTION,

@@ -25,7 +25,13 @@ from gvlstress.judge.names import (
     THREAD_POOL_EXHAUSTION,
     Match,
 )
-from gvlstress.judge.pystack import JOIN_CYCLE_HINT, below_the_wait, join_cycle, lock_across_pool
+from gvlstress.judge.pystack import (
+    JOIN_CYCLE_HINT,
+    below_the_wait,
+    held_across_wait,
+    join_cycle,
+    lock_across_pool,
+)
 from gvlstress.model import ThreadView, WaitKind
 from gvlstress.model.waitfor import End
 
@@ -232,6 +238,9 @@ def _queue_join(c: _Py) -> Match | None:
 def _py_lock_order(c: _Py) -> Match | None:
     """Python threads waiting on different threading locks, each held by another of them."""
     joiners, waiters = c.joiners, c.waiters
+    held = held_across_wait(c.py, joiners, waiters, c.pid)
+    if held is not None:
+        return held
     acquirers = [t for t in c.py if vocab.is_lock_acquire(t) and t not in joiners and t not in waiters]
     addrs = {t.futex_addr for t in acquirers if t.futex_addr is not None}
     if len(acquirers) < 2 or len(addrs) < 2:
@@ -253,6 +262,9 @@ def _joins_and_waits(c: _Py) -> Match | None:
     condition nobody notifies is where it starts (else the join on a blocked thread, or a lost
     wakeup with no join)."""
     joiners, waiters = c.joiners, c.waiters
+    held = held_across_wait(c.py, joiners, waiters, c.pid)
+    if held is not None:
+        return held
     acquirers = [t for t in c.py if vocab.is_lock_acquire(t) and t not in joiners and t not in waiters]
     if joiners and not acquirers and waiters and all(t in joiners or t in waiters for t in c.py):
         w = waiters[0]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from gvlstress.judge import vocab
 from gvlstress.judge.frames import tids
-from gvlstress.judge.names import LOCK_ACROSS, Match
+from gvlstress.judge.names import HINTS, LOCK_ACROSS, NESTED_MONITOR, Match
 from gvlstress.model import Frame, ThreadView
 from gvlstress.model.waitfor import End
 
@@ -54,6 +54,44 @@ def join_cycle(joiner: ThreadView, rest: list[ThreadView]) -> tuple[str, ...]:
         f"thread {b.tid} waits to acquire a lock at {vocab.line(vocab.outer_python(b))} that only thread "
         f"{joiner.tid} can hold (no other thread is left): a cycle, {joiner.tid} holds the lock while it "
         f"waits for {b.tid} to end, and {b.tid} waits for the lock",
+    )
+
+
+def held_across_wait(
+    py: list[ThreadView], joiners: list[ThreadView], waiters: list[ThreadView], pid: int
+) -> Match | None:
+    """Exactly one Python thread waits to acquire a plain lock (not a Condition's wait) while every
+    other one waits on a Condition (an Event, a queue) or joins: the lock is held by one of them,
+    across that wait, and the one thread left that could wake them is the lock's waiter. Each
+    waits for the other (a nested monitor lockout)."""
+    acquirers = [
+        t
+        for t in py
+        if t not in joiners and t not in waiters and vocab.is_lock_acquire(t) and not vocab.python_waits(t)
+    ]
+    if (
+        len(acquirers) != 1
+        or not waiters
+        or any(t not in joiners and t not in waiters for t in py if t not in acquirers)
+    ):
+        return None
+    a, blocked = acquirers[0], [t for t in py if t is not acquirers[0]]
+    return Match(
+        NESTED_MONITOR,
+        HINTS[NESTED_MONITOR],
+        (
+            f"thread {a.tid} ({vocab.role(a, pid)}) waits to acquire a lock at {vocab.line(vocab.outer_python(a))}"
+            + (f" ({a.futex_addr:#x})" if a.futex_addr is not None else ""),
+            *(
+                f"thread {t.tid} ({vocab.role(t, pid)}) "
+                + ("waits in Thread.join()" if t in joiners else "waits in a Condition/Event/queue wait")
+                + f" at {vocab.line(vocab.outer_python(t))}"
+                for t in blocked[:4]
+            ),
+            f"the lock is held by one of those {len(blocked)} thread(s), across its wait; thread {a.tid} is the only "
+            "thread not waiting for another, so only it could wake them, and it waits for the lock: a cycle",
+        ),
+        end=End.CYCLE,
     )
 
 
