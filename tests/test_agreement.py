@@ -105,6 +105,7 @@ HANGS = [
             ("alarm_blocked", names.FOREVER_PARTY, None),
             ("pool_callback_apply", names.RESULTS_SELF_WAIT, None),
             ("nested_monitor", names.NESTED_MONITOR, None),
+            ("event_queue_cycle", names.WAIT_CYCLE, None),
             ("lock_across_pool", names.LOCK_ACROSS, None),
             ("native_relock", names.SELF_LOCK, None),
             ("native_mutex_cycle", names.LOCK_ORDER, None),

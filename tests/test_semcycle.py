@@ -11,7 +11,7 @@ from gvlstress.judge import names
 from gvlstress.model import ProbeKind
 from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import SharedLock
-from lookshapes import LIBC, PYTHON, SHARED_LOCK, SLEEP, Proc, Th, World
+from lookshapes import LIBC, PYTHON, READ, SHARED_LOCK, SLEEP, Proc, Th, World, held
 
 PARENT, CHILD, OTHER = 900, 901, 902
 ADDR = 0x7F0058CB000
@@ -103,5 +103,51 @@ def test_semaphores_each_held_by_a_process_that_waits_for_the_other_are_a_cycle(
         assert j.finding.kind is ProbeKind.DEADLOCK
         assert j.waitfor is not None
         assert j.waitfor.end is End.CYCLE
+    else:
+        assert j.finding.kind is not ProbeKind.DEADLOCK
+
+
+QUEUE_PIPE = "pipe:[77]"
+
+
+def event_and_queue(*writers: tuple[int, int, str], other: bool = False) -> World:
+    """The parent waits on an Event's semaphore, which the child maps; the child reads a queue's
+    pipe whose write ends `writers` hold ((pid, fd, mode); a third process sleeps when `other`)."""
+    a = Th(PARENT, SHARED_LOCK.format(addr=ADDR), py=ACQUIRE, native=SEM_ACQUIRE)
+    b = Th(CHILD, READ.format(fd=3), fd=QUEUE_PIPE)
+    procs = [Proc(PARENT, (a,)), Proc(CHILD, (b,), parent=PARENT)]
+    if other:
+        procs.append(Proc(OTHER, (Th(OTHER, SLEEP, left_s=5.0),), parent=PARENT))
+    lock = SharedLock("0:1+0", "/dev/shm/sem.mp-e", (PARENT, CHILD), count=0)
+    return World(
+        tuple(procs), shared={(PARENT, ADDR): lock}, holders=held(QUEUE_PIPE, (CHILD, 3, "r"), *writers)
+    )
+
+
+@pytest.mark.parametrize(
+    ("w", "cycle"),
+    [
+        pytest.param(
+            event_and_queue((PARENT, 4, "w"), (CHILD, 4, "w")),
+            True,
+            id="the child reads a queue only the parent fills, the parent waits for the child's Event",
+        ),
+        pytest.param(
+            event_and_queue((PARENT, 4, "w"), (CHILD, 4, "w"), (OTHER, 4, "w"), other=True),
+            False,
+            id="look-alike: a third process that sleeps holds the queue's write end too",
+        ),
+    ],
+)
+def test_a_semaphore_whose_other_mapper_reads_what_only_the_waiter_writes_is_a_cycle(
+    w: World, cycle: bool
+) -> None:
+    j = w.judged()[PARENT]
+    if cycle:
+        assert j.finding.kind is ProbeKind.DEADLOCK
+        assert j.waitfor is not None
+        assert j.waitfor.end is End.CYCLE
+        assert j.named is not None
+        assert any(f"process {CHILD} waits in read()" in e for e in j.named.evidence), j.named.evidence
     else:
         assert j.finding.kind is not ProbeKind.DEADLOCK

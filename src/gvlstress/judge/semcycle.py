@@ -4,8 +4,9 @@ A semaphore has no owner: who can post it is found by elimination among the proc
 it (`model.wiring.SharedLock`). A process waits, untimed, on one at 0; every other process that
 maps it is blocked in turn, either joining a process of the set (a parent that took the lock,
 then started and joined the child) or waiting, untimed, on another such semaphore whose mappers
-are all in the set (two multiprocessing Locks taken in opposite orders by two processes); and no
-other thread of any of them can post anything. Each waits for another of the set: a cycle,
+are all in the set (two multiprocessing Locks taken in opposite orders by two processes), or
+reading descriptors whose other ends only processes of the set hold (a child reading a queue the
+parent would fill once its Event is set); and no other thread of any of them can post anything. Each waits for another of the set: a cycle,
 named with the semaphores and the joins.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gvlstress.judge.case import Case, Found
+from gvlstress.judge.cycles import Step, waits_of
 from gvlstress.judge.names import HINTS, WAIT_CYCLE, Match
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.wiring import Relatives, SharedLock, Wiring
@@ -80,11 +82,12 @@ def semaphore_cycle(case: Case) -> Found | None:
     todo = sorted(set(first[1].mappers) - {f.pid})
     if not todo:
         return None  # no other process maps it: `queues.orphaned_semaphore` names that
+    reads: dict[int, list[Step]] = {}
     while todo:
         m = todo.pop()
-        if m in waits or m in joins:
+        if m in waits or m in joins or m in reads:
             continue
-        if m not in findings or len(waits) + len(joins) >= MAX_SET:
+        if m not in findings or len(waits) + len(joins) + len(reads) >= MAX_SET:
             return None  # a mapper this look did not judge may post it
         sem = _sem_wait(findings[m], wiring)
         if sem is not None:
@@ -92,9 +95,15 @@ def semaphore_cycle(case: Case) -> Found | None:
             todo.extend(x for x in sem[1].mappers if x not in waits and x not in joins)
             continue
         joined = _joins(findings[m], set(waits), relatives)
-        if joined is None:
-            return None  # it may still post it: it reads, polls, sleeps or runs
-        joins[m] = joined
+        if joined is not None:
+            joins[m] = joined
+            continue
+        steps = waits_of(findings[m], wiring, relatives)
+        if not steps or any(s.sink for s in steps):
+            return None  # it may still post it: it reads what others may write, polls, sleeps or runs
+        # every thread blocked on descriptors (a queue's pipe) whose other ends only these hold
+        reads[m] = steps
+        todo.extend(q for s in steps for q in s.parties if q != m)
     evidence = (
         *(
             f"process {pid} (thread {t.tid}) waits, untimed, on a multiprocessing semaphore in shared memory "
@@ -107,8 +116,14 @@ def semaphore_cycle(case: Case) -> Found | None:
             "post a semaphore"
             for pid, (t, kid) in sorted(joins.items())
         ),
+        *(
+            f"process {pid} waits in {'; '.join(s.how for s in steps[:2])}: only process(es) "
+            f"{', '.join(map(str, sorted({q for s in steps for q in s.parties if q != pid})))} can end it"
+            for pid, steps in sorted(reads.items())
+        ),
         f"a semaphore names no owner: only the processes that map one can post it, and each of "
-        f"{', '.join(map(str, sorted({*waits, *joins})))} waits for another of them, with no other thread free",
+        f"{', '.join(map(str, sorted({*waits, *joins, *reads})))} waits for another of them, with no other "
+        "thread free",
     )
     who = ", ".join(map(str, sorted(set(first[1].mappers) - {f.pid})))
     reason = f"waits on a semaphore that only process(es) {who} could post, and they wait too"
