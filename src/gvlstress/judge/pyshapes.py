@@ -235,12 +235,16 @@ def _queue_join(c: _Py) -> Match | None:
     )
 
 
+def _held_across(c: _Py) -> Match | None:
+    """A lock held across a wait for another thread (`pystack.held_across_wait`), unless the one
+    thread waiting for it holds it itself further down its own stack (a self-wait says more)."""
+    held = held_across_wait(c.py, c.joiners, c.waiters, c.pid)
+    return held if held is not None and _self_lock(c) is None else None
+
+
 def _py_lock_order(c: _Py) -> Match | None:
     """Python threads waiting on different threading locks, each held by another of them."""
     joiners, waiters = c.joiners, c.waiters
-    held = held_across_wait(c.py, joiners, waiters, c.pid)
-    if held is not None:
-        return held
     acquirers = [t for t in c.py if vocab.is_lock_acquire(t) and t not in joiners and t not in waiters]
     addrs = {t.futex_addr for t in acquirers if t.futex_addr is not None}
     if len(acquirers) < 2 or len(addrs) < 2:
@@ -373,6 +377,7 @@ SHAPES: tuple[Callable[[_Py], Match | None], ...] = (
     lambda c: _import_lock(c.py, c.pid),
     _fork_held_lock,
     _exit_hang,
+    _held_across,
     _queue_join,
     lambda c: _thread_pool_exhaustion(c.py, c.pid),
     lambda c: lock_across_pool(c.py, c.pid),
