@@ -505,6 +505,12 @@ JOIN = (
     ("Live.stop", "/srv/live.py", 160),
     ("main", "/srv/app.py", 21),
 )
+JOIN_313 = (
+    ("Thread.join", "/usr/lib/python3.13/threading.py", 1092),
+    ("Live.stop", "/srv/live.py", 160),
+    ("main", "/srv/app.py", 21),
+)
+"""Python 3.13 joins in C (_ThreadHandle.join): Thread.join is the innermost Python frame."""
 TAKES_THE_LOCK = (
     ("RefreshThread.run", "/srv/live.py", 42),
     ("Thread._bootstrap_inner", "/usr/lib/python3.11/threading.py", 1045),
@@ -520,9 +526,9 @@ ELSEWHERE = (
 )
 
 
-def joined(*others: tuple[tuple[str, str, int], ...]) -> World:
+def joined(*others: tuple[tuple[str, str, int], ...], join: tuple[tuple[str, str, int], ...] = JOIN) -> World:
     """The main thread joins; each of `others` is a Python thread blocked on its own futex."""
-    threads = [Th(A, LOCK.format(addr=0xA0), py=JOIN, native=ACQUIRE)]
+    threads = [Th(A, LOCK.format(addr=0xA0), py=join, native=ACQUIRE)]
     for i, py in enumerate(others, 1):
         native = ACQUIRE if py[0][0] != "Condition.wait" else ()
         threads.append(Th(A + i, LOCK.format(addr=0xB0 + 0x10 * i), py=py, native=native))
@@ -546,6 +552,16 @@ def joined(*others: tuple[tuple[str, str, int], ...]) -> World:
             joined(TAKES_THE_LOCK, ELSEWHERE),
             (names.PY_LOCK_ORDER, End.CYCLE),
             id="two acquirers on two locks beside the join: a lock-order inversion, not the joiner's lock",
+        ),
+        pytest.param(
+            joined(TAKES_THE_LOCK, join=JOIN_313),
+            (names.JOIN_BLOCKED, End.CYCLE),
+            id="the same on Python 3.13, whose join has no _wait_for_tstate_lock frame",
+        ),
+        pytest.param(
+            joined(WAITS_FOR_A_NOTIFY, TAKES_THE_LOCK, join=JOIN_313),
+            (names.NESTED_MONITOR, End.CYCLE),
+            id="a lock held across a wait beside a Python 3.13 join",
         ),
         pytest.param(
             joined(WAITS_FOR_A_NOTIFY, TAKES_THE_LOCK),

@@ -54,7 +54,7 @@ class _Py:
 
     @property
     def joiners(self) -> list[ThreadView]:
-        return [t for t in self.py if vocab.python_at(t, "threading.py", "_wait_for_tstate_lock", 2)]
+        return [t for t in self.py if vocab.joins_thread(t)]
 
     @property
     def waiters(self) -> list[ThreadView]:
