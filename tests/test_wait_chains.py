@@ -15,7 +15,22 @@ from gvlstress.model.waitfor import End, WaitFor
 from gvlstress.model.wiring import Exit, SharedLock
 from gvlstress.reporters.chain import chain_lines, end_line, fix_line
 from gvlstress.supervisor.history import ExitLog
-from lookshapes import EPOLL, LIBC, LOCK, POLL, PYTHON, READ, SHARED_LOCK, SLEEP, WRITE, Proc, Th, World, held
+from lookshapes import (
+    EPOLL,
+    FOREVER,
+    LIBC,
+    LOCK,
+    POLL,
+    PYTHON,
+    READ,
+    SHARED_LOCK,
+    SLEEP,
+    WRITE,
+    Proc,
+    Th,
+    World,
+    held,
+)
 
 A, B = 300, 301
 PIPE = "pipe:[88]"
@@ -100,6 +115,21 @@ IDLE_OUTSIDE = (ProbeKind.IDLE, None, End.OUTSIDE)
             reader_of(A, Th(B, PAUSE, comm="pinger"), sigcgt=SIGALRM, sigblk=SIGALRM),
             {A: FOREVER_PARTY, B: IDLE_OUTSIDE},
             id="the writer pauses for its alarm, which its inherited mask blocks: only a kill ends it",
+        ),
+        pytest.param(
+            reader_of(A, Th(B, POLL.format(n=0, timeout=FOREVER), comm="waiter", watched=()), sigcgt=0),
+            {A: FOREVER_PARTY, B: IDLE_OUTSIDE},
+            id="the writer polls no descriptor with no timeout (select([], [], [])): as pause(), only a kill ends it",
+        ),
+        pytest.param(
+            reader_of(A, Th(B, POLL.format(n=0, timeout=FOREVER), comm="daemon", watched=()), sigcgt=SIGTERM),
+            {A: IDLE_OUTSIDE, B: IDLE_OUTSIDE},
+            id="look-alike: the same poll in a process that handles SIGTERM",
+        ),
+        pytest.param(
+            reader_of(A, Th(B, POLL.format(n=0, timeout=16000), comm="waiter", watched=()), sigcgt=0),
+            {A: IDLE_OUTSIDE, B: IDLE_OUTSIDE},
+            id="look-alike: a poll on no descriptor with a 16 s timeout is a sleep",
         ),
         pytest.param(
             reader_of(

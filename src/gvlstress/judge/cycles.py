@@ -85,20 +85,24 @@ def waits_of(f: ProbeFinding, wiring: Wiring, relatives: Relatives) -> list[Step
 
 def _sink(pid: int, t: ThreadDelta, caught: bool, stranded: list[str]) -> Step | None:
     """A thread that waits for nothing a process can give: a sleep of more than a week, or
-    pause()/sigsuspend() in a process that catches no signal a program sends to wake it (or whose
-    signal came and waits, blocked, in its mask)."""
+    pause()/sigsuspend() (or a poll/select/epoll on no descriptor, with no timeout) in a process
+    that catches no signal a program sends to wake it (or whose signal came and waits, blocked,
+    in its mask)."""
     w = t.wait
     if w is None or not t.parked:
         return None
     if w.forever:
         return Step(pid, t.tid, w.detail, frozenset(), sink=True)
-    if w.kind is WaitKind.SIGNAL and w.syscall in ("pause", "rt_sigsuspend") and not caught:
+    nothing = w.kind is WaitKind.POLL and t.watched == () and waits_forever(t)  # select([], [], [])
+    if (nothing or (w.kind is WaitKind.SIGNAL and w.syscall in ("pause", "rt_sigsuspend"))) and not caught:
         why = (
             f"{', '.join(stranded)}, which it handles, came and is blocked in its mask: its handler "
             "cannot run, only a kill or Ctrl-C ends it"
             if stranded
             else "no handler of a waking signal: only a kill ends it"
         )
+        if nothing:
+            why = f"it watches no descriptor and has no timeout, as pause(); {why}"
         return Step(pid, t.tid, f"{w.detail} ({why})", frozenset(), sink=True)
     return None
 
