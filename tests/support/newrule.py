@@ -11,6 +11,7 @@ from gvlstress.judge import across
 from gvlstress.judge.case import Case, Found
 from gvlstress.judge.names import Match
 from gvlstress.model import ProbeKind
+from gvlstress.model.evidence import notes
 
 NAME = "a rule added once"
 
@@ -20,7 +21,7 @@ def marked(case: Case) -> Found | None:
     if not any(t.comm == "gvls-newrule" for t in f.threads):
         return None
     return replace(f, kind=ProbeKind.DEADLOCK, reason="the test's rule named it"), Match(
-        NAME, "none", ("seen",)
+        NAME, "none", notes("seen")
     )
 
 

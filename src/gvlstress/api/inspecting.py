@@ -14,6 +14,7 @@ import psutil
 
 from gvlstress.api.output import check_report_dir, new_run_dir, utc_now
 from gvlstress.errors import EnvironmentProblem, UsageError
+from gvlstress.judge import words
 from gvlstress.judge.activity import activity
 from gvlstress.judge.explain import explain
 from gvlstress.judge.tree import died
@@ -22,6 +23,7 @@ from gvlstress.model import (
     Inspected,
     InspectResult,
 )
+from gvlstress.model.evidence import Note
 from gvlstress.model.look import Subject
 from gvlstress.probes import host as hostenv
 from gvlstress.probes import procfs
@@ -152,7 +154,8 @@ def described(seen: Seen, commands: Mapping[int, str], how: str) -> tuple[Inspec
         cap = looked.capture
         diagnosis = explain(j.verdict, j.finding, cap, how, named=j.named, waitfor=j.waitfor)
         over = activity(list(looked.samples), looked.stops, cap)
-        diagnosis = replace(diagnosis, evidence=(over.summary, *diagnosis.evidence))
+        facts = (Note(over.summary), *diagnosis.facts)  # what it did over the window, worded by activity
+        diagnosis = replace(diagnosis, evidence=words.evidence(facts), facts=facts)
         out.append(Inspected(pid, cmdline, j.finding, cap, diagnosis, over))
     return tuple(out)
 

@@ -58,4 +58,6 @@ Modules (one line each, from their docstrings):
 - `vocab`: The one vocabulary of frames, thread roles and idle shapes that judging and reporting
   share.
 - `waits`: What a thread waits on, from /proc facts alone (pure).
+- `words`: Evidence worded: each kind of fact (`model.evidence`) -> the sentence a report shows,
+  in one place, so a wording change is one edit and rules are...
 """

@@ -43,6 +43,7 @@ from gvlstress.judge.tree import (
 )
 from gvlstress.judge.verdict import INSPECT_VERDICT, decide
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, Verdict
+from gvlstress.model.evidence import Note
 from gvlstress.model.look import Look
 from gvlstress.model.waitfor import WaitFor
 from gvlstress.model.wiring import Relatives
@@ -278,7 +279,7 @@ def _behind(
             reason = f"blocked behind its child {c}, which is deadlocked: {kid.reason}"
             linked[pid] = (
                 replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *kid.chain)),
-                Match(kid_named.pattern, kid_named.hint, (line, *kid_named.evidence)),
+                Match(kid_named.pattern, kid_named.hint, (Note(line), *kid_named.facts)),
             )
             culprit[pid] = culprit.get(c, c)
             changed = True
@@ -317,7 +318,7 @@ def _quiet_over_a_hang(
         named = _named(kid, kid_named, captures.get(c)) or patterns.closed_wait(captures.get(c))
         linked[pid] = (
             replace(f, kind=kid.kind, reason=line, chain=(*f.chain, f.reason, line)),
-            Match(named.pattern, named.hint, (line, *named.evidence)),
+            Match(named.pattern, named.hint, (Note(line), *named.facts)),
         )
         out[pid] = behind.get(c, c)
     return out

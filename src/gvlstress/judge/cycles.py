@@ -34,6 +34,7 @@ from gvlstress.judge.threads import (
     waits_forever,
 )
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.evidence import notes
 from gvlstress.model.fd import FdTarget
 from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import Relatives, Wiring
@@ -227,7 +228,7 @@ def find_cycles(
             f"process {c} ({_comm(sink)}), on which that wait depends, waits forever itself: {how}; "
             "nothing in the look can end its wait, so nothing will end this one"
         )
-        match = names.Match(names.FOREVER_PARTY, names.HINTS[names.FOREVER_PARTY], tuple(lines))
+        match = names.Match(names.FOREVER_PARTY, names.HINTS[names.FOREVER_PARTY], notes(*lines))
         reason = f"waits for process {c} ({_comm(sink)}), which waits forever itself"
         out[p] = (replace(judged[p][0], kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match)
     return out
@@ -297,7 +298,7 @@ def _self_wait(
         )
     lines.append(closing)
     match = names.Match(
-        names.SELF_FD, names.HINTS[names.SELF_FD], tuple(lines), end=End.CYCLE if cycle else None
+        names.SELF_FD, names.HINTS[names.SELF_FD], notes(*lines), end=End.CYCLE if cycle else None
     )
     reason = "waits on a descriptor whose other end only it holds"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match
@@ -338,7 +339,7 @@ def _cycle(
         f"every thread of process(es) {', '.join(map(str, members))} is parked with no CPU over the window in a "
         "wait only these processes can end, with no timer and no end outside them: a cycle, none can move"
     )
-    match = names.Match(names.WAIT_CYCLE, names.HINTS[names.WAIT_CYCLE], tuple(lines))
+    match = names.Match(names.WAIT_CYCLE, names.HINTS[names.WAIT_CYCLE], notes(*lines))
     reason = "cycle of waits across processes " + " <-> ".join(map(str, members))
     for p in members:
         f = judged[p][0]

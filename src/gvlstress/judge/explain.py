@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from gvlstress.judge import names, patterns, vocab
-from gvlstress.judge.frames import collapse_recursion, span
+from gvlstress.judge import names, patterns, vocab, words
+from gvlstress.judge.frames import collapse_recursion
 from gvlstress.model import (
     Capture,
     Diagnosis,
@@ -18,6 +18,18 @@ from gvlstress.model import (
     Verdict,
     WaitGroup,
     WaitKind,
+)
+from gvlstress.model.evidence import (
+    Busiest,
+    ChainStep,
+    Fact,
+    FutexWaiters,
+    GilFree,
+    GilHeld,
+    GilUnknown,
+    IdleByDesign,
+    OffFutex,
+    Parked,
 )
 from gvlstress.model.waitfor import WaitFor
 
@@ -51,10 +63,9 @@ def explain(
         )
     pid = finding.pid
     views = {t.tid: t for t in capture.threads} if capture else {}
-    evidence = [
-        f"{finding.n_parked}/{len(finding.threads)} threads asleep with no CPU; "
-        f"{finding.cpu_s:.2f} CPU-s used by all threads over {finding.window_s:.2f}s; {progress}",
-        *finding.chain,
+    facts: list[Fact] = [
+        Parked(finding.n_parked, len(finding.threads), finding.cpu_s, finding.window_s, progress),
+        *(ChainStep(step) for step in finding.chain),
     ]
     groups = []
     for g in finding.futex_groups:
@@ -64,27 +75,26 @@ def explain(
         roles = Counter(vocab.role(m, pid) for m in members)
         names = tuple(f"{n} {r}{'s' if n > 1 else ''}" for r, n in roles.most_common())
         groups.append(WaitGroup(addr=g.addr, tids=g.tids, blocked_in=blocked_in, names=names))
-        who = ", ".join(names) or f"{len(g.tids)} thread{'s' if len(g.tids) > 1 else ''}"
-        evidence.append(f"futex {g.addr:#x}: {who} (tids {span(g.tids)}) wait in {blocked_in}")
+        facts.append(FutexWaiters(g.addr, g.tids, names, blocked_in))
     outside = [t for t in finding.threads if t.futex_addr is None]
     for t in outside[:5]:
         v = views.get(t.tid)
         at = vocab.where(v) if v else (t.wait.detail if t.wait else t.state)
-        evidence.append(f"thread {t.tid} ({t.comm}) {t.state}, not on a futex: {at}")
+        facts.append(OffFutex(t.tid, t.comm, t.state, at))
     if finding.idle:
-        evidence.append(f"idle by design (not evidence): {'; '.join(finding.idle[:6])}")
+        facts.append(IdleByDesign(finding.idle))
     gil_owner = next((t.tid for t in capture.threads if t.owns_gil), None) if capture else None
     if capture and capture.pyspy.ok:
-        evidence.append(
-            f"GIL held by thread {gil_owner} ({vocab.where(views[gil_owner])})"
-            if gil_owner in views
-            else "no thread holds the GIL"
+        facts.append(
+            GilHeld(gil_owner, vocab.where(views[gil_owner]))
+            if gil_owner is not None and gil_owner in views
+            else GilFree()
         )
     else:
-        evidence.append("GIL owner unknown (py-spy view missing)")
+        facts.append(GilUnknown())
     busy = sorted((t for t in finding.threads if t.cpu_s > 0), key=lambda t: -t.cpu_s)[:3]
     if busy:
-        evidence.append("busiest threads: " + ", ".join(f"{t.tid} {t.cpu_s:.2f}s" for t in busy))
+        facts.append(Busiest(tuple((t.tid, t.cpu_s) for t in busy)))
     own = patterns.match(finding, capture) if verdict is Verdict.DEADLOCK else None
     # named beyond this process's stacks (a rule across processes): its finding says what
     across = named is not None and (own is None or own.pattern != named.pattern)
@@ -93,7 +103,7 @@ def explain(
     elif named is None and verdict is Verdict.LIVELOCK:
         named = patterns.livelock(finding, capture)
     if named is not None:
-        evidence = [*named.evidence, *evidence]
+        facts = [*named.facts, *facts]
     if verdict is Verdict.DEADLOCK and groups and not across:
         top = groups[0]
         where_ = f"{len(top.tids)} thread(s) parked on futex {top.addr:#x} in {top.blocked_in}"
@@ -106,13 +116,14 @@ def explain(
     return Diagnosis(
         verdict,
         summary,
-        tuple(evidence),
+        words.evidence(tuple(facts)),
         tuple(groups),
         gil_owner,
         tuple(missing),
         pattern=named.pattern if named else None,
         hint=named.hint if named else None,
         waitfor=waitfor,
+        facts=tuple(facts),
     )
 
 

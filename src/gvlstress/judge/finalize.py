@@ -12,6 +12,7 @@ from gvlstress.judge.case import Case, Found
 from gvlstress.judge.frames import short_name
 from gvlstress.judge.names import EXIT_DESTRUCTOR, EXIT_FINALIZER_WAIT, HINTS, Match
 from gvlstress.model import ProbeKind, ThreadView, WaitKind
+from gvlstress.model.evidence import notes
 
 FINALIZE = ("Py_FinalizeEx", "_Py_Finalize", "Py_Finalize", "finalize_modules", "finalize_interp_clear")
 """CPython tearing the interpreter down (3.10-3.13 names)."""
@@ -87,7 +88,7 @@ def exit_destructor(threads: list[ThreadView], pid: int) -> Match | None:
         )
     else:
         lines.append("no other thread is left to end that wait")
-    return Match(EXIT_DESTRUCTOR, HINTS[EXIT_DESTRUCTOR], tuple(lines))
+    return Match(EXIT_DESTRUCTOR, HINTS[EXIT_DESTRUCTOR], notes(*lines))
 
 
 def exit_finalizer_wait(case: Case) -> Found | None:
@@ -117,5 +118,5 @@ def exit_finalizer_wait(case: Case) -> Found | None:
         "bytecode once finalization starts, the others were joined before it"
         + (f" ({len(others)} native thread(s) left hold no Python lock)" if others else ""),
     )
-    match = Match(EXIT_FINALIZER_WAIT, HINTS[EXIT_FINALIZER_WAIT], lines)
+    match = Match(EXIT_FINALIZER_WAIT, HINTS[EXIT_FINALIZER_WAIT], notes(*lines))
     return replace(f, kind=ProbeKind.DEADLOCK, reason=EXIT_FINALIZER_WAIT, chain=(*f.chain, *lines)), match

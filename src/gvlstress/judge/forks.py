@@ -19,6 +19,7 @@ from gvlstress.judge.names import FORK_AFTER_INIT, FORK_HANDLER, HINTS, Match
 from gvlstress.judge.otherend import internal_wait
 from gvlstress.judge.runtimes import started_in
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView, WaitKind
+from gvlstress.model.evidence import notes
 from gvlstress.model.wiring import Wiring
 
 PREFORK = ("__run_prefork_handlers", "__run_fork_handlers")
@@ -89,7 +90,7 @@ def orphaned_wait(f: ProbeFinding, capture: Capture | None, parent: Capture | No
     return Match(
         FORK_AFTER_INIT,
         HINTS[FORK_AFTER_INIT],
-        (
+        notes(
             f"process {f.pid} is a fork of process {capture.forked_from} that never exec'd, and has one thread",
             f"thread {only.tid} waits in {only.wait.detail} inside {short_lib(lib)}"
             + (f", called from {line}" if (line := vocab.python_line(view)) else "")
@@ -124,7 +125,7 @@ def handler_wait(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
     return Match(
         FORK_HANDLER,
         HINTS[FORK_HANDLER],
-        (
+        notes(
             f"thread {p.tid} is inside fork(), in a prepare handler ({vocab.first(view, PREFORK)}"
             + (f" -> {short_lib(lib)}" if lib else "")
             + f"), and waits in {p.wait.detail if p.wait else p.state}",

@@ -26,6 +26,7 @@ from gvlstress.judge.names import HINTS, LOOP_LOST_WAKEUP, Match
 from gvlstress.judge.otherend import ends, internal_wait
 from gvlstress.judge.threads import caught_signals, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.evidence import notes
 
 LOCALS = {("asyncio/base_events.py", "_run_once"): ("timeout", "sched_count")}
 """The event loop's turn: its next timeout and the timers it has scheduled."""
@@ -106,7 +107,7 @@ def judge_loop(case: Case) -> Found | None:
     )
     reason = "an event loop with no timer and nothing left that can wake it"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        LOOP_LOST_WAKEUP, HINTS[LOOP_LOST_WAKEUP] if watched else EMPTIED_HINT, evidence
+        LOOP_LOST_WAKEUP, HINTS[LOOP_LOST_WAKEUP] if watched else EMPTIED_HINT, notes(*evidence)
     )
 
 

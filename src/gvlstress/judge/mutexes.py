@@ -17,6 +17,7 @@ from gvlstress.judge import names
 from gvlstress.judge.case import Case, Found
 from gvlstress.judge.threads import private_futex
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.evidence import notes
 
 CANDIDATES = frozenset({ProbeKind.IDLE, ProbeKind.WAITING, ProbeKind.STALLED, ProbeKind.DEADLOCK})
 
@@ -115,7 +116,7 @@ def _core(f: ProbeFinding, waits: dict[int, ThreadDelta]) -> tuple[names.Match, 
 
 
 def _m(pattern: str, lines: tuple[str, ...], core: set[int]) -> tuple[names.Match, set[int]]:
-    return names.Match(pattern, names.HINTS[pattern], lines), core
+    return names.Match(pattern, names.HINTS[pattern], notes(*lines)), core
 
 
 def _cycle(waits: dict[int, ThreadDelta]) -> list[int]:

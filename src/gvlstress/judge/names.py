@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gvlstress.judge import words
+from gvlstress.model.evidence import Fact
 from gvlstress.model.waitfor import End
 
 # Pattern names (report.md, run.json and selftest use these words).
@@ -339,10 +341,17 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 @dataclass(frozen=True)
 class Match:
+    """A pattern a rule named, its hint, and the facts that show it."""
+
     pattern: str
     hint: str
-    evidence: tuple[str, ...]
+    facts: tuple[Fact, ...]
     end: End | None = None
     """Where this match's wait-for chain ends when the rule's facts decide it (a lost task with no
     worker left ends in nobody, one a dead worker took in a gone party); None: the pattern's
     own end (`judge.ends.END_OF`)."""
+
+    @property
+    def evidence(self) -> tuple[str, ...]:
+        """The facts worded (`judge.words`)."""
+        return words.evidence(self.facts)

@@ -13,9 +13,24 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from gvlstress.judge import names, patterns
+from gvlstress.judge import names, patterns, words
 from gvlstress.judge.explain import explain
 from gvlstress.model import Capture, Diagnosis, ProbeFinding, ProbeKind, Verdict, WorkerOutcome
+from gvlstress.model.evidence import (
+    BatchesBefore,
+    Crashed,
+    Fact,
+    ManagerStack,
+    ManagerWaitsFrame,
+    ProcSaid,
+    Raised,
+    RaisedAfter,
+    ResultLockOfDead,
+    StderrCause,
+    StillAtWork,
+    UnreapedZombie,
+    WorkerDied,
+)
 from gvlstress.model.waitfor import WaitFor
 from gvlstress.system.proctree import exit_status, signal_name
 
@@ -212,28 +227,19 @@ def wedge_diagnosis(verdict: Verdict, f: SlotFacts, w: Wedge) -> Diagnosis:
     """What a wedged executor shows, for the worker that died and for those blocked behind it."""
     code, sig = exit_status(-(w.status & 0x7F) if w.status & 0x7F else w.status >> 8)
     died = signal_name(sig) if sig is not None else f"exit code {code}"
-    evidence = [
-        f"worker {w.pid} died ({died}{', ' + w.killed_by if w.killed_by else ''}) "
-        + ("after it had finished its share, i.e. while pickling or sending its result" if w.sending else ""),
-        f"it is a zombie: the executor never reaped it, never raised BrokenProcessPool, and for {WEDGE_S:g}s "
-        "and more its task's future stayed pending",
-        "the executor's manager thread (in the parent) waits for the rest of a result frame that will "
-        "never come: the pipe's write ends stay open in the parent and the other workers, so no EOF",
+    facts: list[Fact] = [
+        WorkerDied(w.pid, died, w.killed_by, w.sending),
+        UnreapedZombie(WEDGE_S),
+        ManagerWaitsFrame(),
     ]
     if w.manager_stack:
-        evidence.append("the manager thread is in " + " > ".join(w.manager_stack))
+        facts.append(ManagerStack(tuple(w.manager_stack)))
     if verdict is Verdict.DEADLOCK:
-        evidence.append(
-            f"this worker finished its share and waits to send its result on the result queue's lock, held by "
-            f"the dead worker {w.pid}: a lock in shared memory whose holder is gone"
-        )
+        facts.append(ResultLockOfDead(w.pid))
     if verdict is Verdict.CANCELLED:
-        evidence.append(
-            "this worker was still at work when the wedge was found: whatever it returned, its future "
-            "stays pending behind the same wedge (the executor collects no result any more)"
-        )
+        facts.append(StillAtWork())
     if f.finding is not None:
-        evidence.append(f"/proc: {f.finding.reason}")
+        facts.append(ProcSaid(f.finding.reason))
     by = w.killed_by or ""
     who = " by the OOM killer" if "OOM" in by else " by --kill-worker" if "--kill-worker" in by else ""
     summary = (
@@ -244,9 +250,10 @@ def wedge_diagnosis(verdict: Verdict, f: SlotFacts, w: Wedge) -> Diagnosis:
     return Diagnosis(
         verdict,
         summary,
-        tuple(evidence),
+        words.evidence(tuple(facts)),
         pattern=names.EXECUTOR_WEDGED,
         hint=names.HINTS[names.EXECUTOR_WEDGED],
+        facts=tuple(facts),
     )
 
 
@@ -302,36 +309,38 @@ def failure_diagnoses(
         )
         if o.verdict is Verdict.CRASH and o.diagnosis is None:
             line = (o.detail or "worker died").splitlines()[-1]
-            evidence = (
-                f"{line}; exit code {o.exit_code}, signal {signal_name(o.signal)}",
-                f"{o.iterations} batch(es) completed before it died",
-                *((f"{cause.name}, from its stderr: {cause.line}",) if cause and cause.line else ()),
+            crashed: tuple[Fact, ...] = (
+                Crashed(line, o.exit_code, o.signal),
+                BatchesBefore(o.iterations),
+                *((StderrCause(cause.name, cause.line),) if cause and cause.line else ()),
             )
             o = replace(
                 o,
                 diagnosis=Diagnosis(
                     Verdict.CRASH,
                     f"crash: {line} after {o.iterations} batch(es){said}",
-                    evidence,
+                    words.evidence(crashed),
                     pattern=names.CRASH,
                     hint=cause.hint if cause else names.HINTS[names.CRASH],
+                    facts=crashed,
                 ),
             )
         elif o.verdict is Verdict.ERROR and o.diagnosis is None:
             last = ((o.detail or "").strip().splitlines() or ["(no traceback)"])[-1]
             name = names.NONDETERMINISTIC_ERROR if passed else names.ERROR
-            evidence = (
-                f"{errored} of {len(outcomes)} workers raised; {passed} finished cleanly with the same code",
-                f"raised after {o.iterations} batch(es): {last}",
+            raised: tuple[Fact, ...] = (
+                Raised(errored, len(outcomes), passed),
+                RaisedAfter(o.iterations, last),
             )
             o = replace(
                 o,
                 diagnosis=Diagnosis(
                     Verdict.ERROR,
                     f"error ({name}): {last}{said}",
-                    evidence,
+                    words.evidence(raised),
                     pattern=name,
                     hint=cause.hint if cause else names.HINTS[name],
+                    facts=raised,
                 ),
             )
         out.append(o)

@@ -34,15 +34,18 @@ from gvlstress.judge.names import (
 from gvlstress.judge.pyshapes import python_shapes
 from gvlstress.judge.taskpools import pool_waits_on_itself
 from gvlstress.model import Capture, ProbeFinding, ThreadView
+from gvlstress.model.evidence import notes
 
 
 def closed_wait(capture: Capture | None) -> Match:
     """The honest answer when no shape matched."""
     if capture is None or not any(t.native or t.python for t in capture.threads):
         return Match(
-            CLOSED_WAIT, HINTS[CLOSED_WAIT] + " (no stacks were captured, so no pattern can be named)", ()
+            CLOSED_WAIT,
+            HINTS[CLOSED_WAIT] + " (no stacks were captured, so no pattern can be named)",
+            notes(),
         )
-    return Match(CLOSED_WAIT, HINTS[CLOSED_WAIT], ())
+    return Match(CLOSED_WAIT, HINTS[CLOSED_WAIT], notes())
 
 
 def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None:
@@ -73,7 +76,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
         return Match(
             GIL_HELD,
             HINTS[GIL_HELD],
-            (
+            notes(
                 f"thread {owner.tid} ({vocab.role(owner, pid)}) holds the GIL ({how}) and waits in "
                 f"{vocab.first(owner, vocab.LATCH)} for its rayon jobs",
                 f"{len(gil_waiters)} rayon pool thread(s) ({tids(gil_waiters)}) inside those jobs wait for "
@@ -105,7 +108,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
         return Match(
             LOCK_ORDER,
             HINTS[LOCK_ORDER],
-            (
+            notes(
                 f"threads wait on {len(groups)} different mutexes: "
                 + "; ".join(f"{addr:#x}: {len(ts)} thread(s) ({tids(ts)})" for addr, ts in groups),
                 "each mutex is held by a thread that is itself waiting for another one of them "
@@ -120,7 +123,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
             return Match(
                 LOCK_ACROSS,
                 HINTS[LOCK_ACROSS],
-                (
+                notes(
                     f"{len(waiters)} thread(s) ({tids(waiters)}) wait for one mutex at {addr:#x} in "
                     f"{vocab.first(waiters[0], vocab.MUTEX)}",
                     f"thread {h.tid} ({vocab.role(h, pid)}) does not wait for it but waits in "
@@ -140,7 +143,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
         return Match(
             POOL_EXHAUSTION,
             HINTS[POOL_EXHAUSTION],
-            (
+            notes(
                 f"all {len(pool)} rayon pool threads are inside jobs, blocked in {what}"
                 + (f" ({len(channel_blocked)} in channel operations)" if channel_blocked else ""),
                 "no pool thread is idle in rayon's sleep, so the job that would unblock them (e.g. the "
@@ -179,7 +182,7 @@ def _inside_fork(threads: list[ThreadView], capture: Capture) -> Match | None:
             f"py-spy lists interpreter threads {', '.join(map(str, capture.foreign_tids[:6]))} that do not exist "
             "here: the interpreter still holds its parent's thread states (it has not finished the fork)"
         )
-    return Match(FORK_HELD_LOCK, HINTS[FORK_HELD_LOCK], tuple(lines))
+    return Match(FORK_HELD_LOCK, HINTS[FORK_HELD_LOCK], notes(*lines))
 
 
 def _gil_lock_inversion(threads: list[ThreadView], owners: list[ThreadView], pid: int) -> Match | None:
@@ -199,7 +202,7 @@ def _gil_lock_inversion(threads: list[ThreadView], owners: list[ThreadView], pid
     return Match(
         GIL_LOCK_INVERSION,
         HINTS[GIL_LOCK_INVERSION],
-        (
+        notes(
             f"thread {o.tid} ({vocab.role(o, pid)}) holds the GIL (py-spy: owns_gil) and waits on a native lock "
             f"(futex {o.futex_addr or 0:#x}) in {at}"
             + (f", called from {line}" if (line := vocab.python_line(o)) else ""),
@@ -277,7 +280,7 @@ def _fork(threads: list[ThreadView], native_complete: bool) -> Match | None:
             return Match(
                 FORK_AFTER_INIT,
                 HINTS[FORK_AFTER_INIT],
-                (
+                notes(
                     f"thread {t.tid} waits in {rt.where(t)} for {rt.what} (the process has {len(threads)} OS "
                     "thread(s), the native stacks of all of them)",
                     rt.after,
@@ -294,7 +297,7 @@ def livelock(finding: ProbeFinding, capture: Capture | None) -> Match:
     for t in hot:
         v = views.get(t.tid)
         lines.append(f"thread {t.tid} used {t.cpu_s:.2f}s" + (f" in {vocab.where(v)}" if v else ""))
-    return Match(LIVELOCK, HINTS[LIVELOCK], tuple(lines))
+    return Match(LIVELOCK, HINTS[LIVELOCK], notes(*lines))
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from gvlstress.judge.otherend import End, ends, internal_wait
 from gvlstress.judge.pools import waits_for_task
 from gvlstress.judge.threads import retries, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.evidence import Note, notes
 from gvlstress.model.wiring import Wiring
 
 TEARDOWN = frozenset(
@@ -134,7 +135,7 @@ def _live_peers(
         )
         theirs = names.get(live[0])
         return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *first.chain)), (
-            Match(theirs.pattern, theirs.hint, (line, *theirs.evidence)) if theirs else None
+            Match(theirs.pattern, theirs.hint, (Note(line), *theirs.facts)) if theirs else None
         )
     if all(j is not None and j.kind is ProbeKind.STOPPED for j in judged):
         line = (
@@ -226,7 +227,7 @@ def _no_peer(
                 f"{who} waits on descriptors only this process holds, for threads that wait on each other"
             )
             return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-                shape.pattern, shape.hint, (*lines, *shape.evidence)
+                shape.pattern, shape.hint, (*notes(*lines), *shape.facts)
             )
     channel = channel_frame(capture, p.tid)
     view = capture.thread(p.tid) if capture is not None else None
@@ -246,7 +247,7 @@ def _no_peer(
         )
     reason = f"{who} waits for a peer that has gone: " + "; ".join(e.words for e in found)
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        PEER_GONE, HINTS[PEER_GONE], tuple(lines)
+        PEER_GONE, HINTS[PEER_GONE], notes(*lines)
     )
 
 

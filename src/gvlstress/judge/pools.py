@@ -26,6 +26,7 @@ from gvlstress.judge import patterns, vocab
 from gvlstress.judge.names import HINTS, LOST_RESULTS, LOST_TASK, RESPAWN_LOOP, RESULTS_SELF_WAIT, Match
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, PyThread, ThreadView, WaitKind
+from gvlstress.model.evidence import notes
 from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import Relatives, Wiring
 
@@ -177,7 +178,7 @@ def judge_pool(
         reason = f"the {what}'s {reader} has died: the result the main thread waits for can never arrive"
         burning = f.cpu_s >= LIVELOCK_CPU_SHARE * f.window_s
         kind_ = ProbeKind.LIVELOCK if burning else ProbeKind.DEADLOCK
-        return replace(f, kind=kind_, reason=reason), Match(LOST_RESULTS, HINTS[LOST_RESULTS], lines)
+        return replace(f, kind=kind_, reason=reason), Match(LOST_RESULTS, HINTS[LOST_RESULTS], notes(*lines))
     stuck = _reader_waits_on_own_pool(f, kind, readers)
     if stuck is not None:
         lines = (
@@ -190,7 +191,7 @@ def judge_pool(
         burning = f.cpu_s >= LIVELOCK_CPU_SHARE * f.window_s
         kind_ = ProbeKind.LIVELOCK if burning else ProbeKind.DEADLOCK
         return replace(f, kind=kind_, reason=reason), Match(
-            RESULTS_SELF_WAIT, HINTS[RESULTS_SELF_WAIT], lines
+            RESULTS_SELF_WAIT, HINTS[RESULTS_SELF_WAIT], notes(*lines)
         )
     if any(waits_for_result(t) for r in readers for t in r):
         return None  # the result thread waits inside a callback on something else: nothing is lost yet
@@ -245,7 +246,7 @@ def judge_pool(
         else f"a task was lost: its {what} has no worker left while the main thread waits for a result"
     )
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        LOST_TASK, HINTS[LOST_TASK], tuple(lines_), end=End.GONE if workers else End.NOBODY
+        LOST_TASK, HINTS[LOST_TASK], notes(*lines_), end=End.GONE if workers else End.NOBODY
     )
 
 
@@ -297,7 +298,9 @@ def respawning(
         "'__main__':` guard re-run by spawn)",
     )
     reason = f"its {what} keeps replacing workers that die before they take a task; no result can come"
-    return replace(f, kind=ProbeKind.LIVELOCK, reason=reason), Match(RESPAWN_LOOP, HINTS[RESPAWN_LOOP], lines)
+    return replace(f, kind=ProbeKind.LIVELOCK, reason=reason), Match(
+        RESPAWN_LOOP, HINTS[RESPAWN_LOOP], notes(*lines)
+    )
 
 
 def behind_workers(
@@ -339,5 +342,5 @@ def behind_workers(
     )
     reason = f"blocked behind its pool's worker(s) {', '.join(map(str, hung))}: {first.reason}"
     evidence = (line, *(named.evidence if named else ()))
-    match = Match(named.pattern, named.hint, evidence) if named else None
+    match = Match(named.pattern, named.hint, notes(*evidence)) if named else None
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line)), match, hung[0]

@@ -33,6 +33,7 @@ from gvlstress.judge.pystack import (
     lock_across_pool,
 )
 from gvlstress.model import ThreadView, WaitKind
+from gvlstress.model.evidence import Note, notes
 from gvlstress.model.waitfor import End
 
 SIGNAL_DISPATCH = ("_PyErr_CheckSignalsTstate", "_PyErr_CheckSignals", "PyErr_CheckSignals", "handle_signals")
@@ -70,7 +71,7 @@ def _signal_handler_lock(c: _Py) -> Match | None:
     return Match(
         SIGNAL_HANDLER_LOCK,
         HINTS[SIGNAL_HANDLER_LOCK],
-        (
+        notes(
             f"thread {t.tid} ({vocab.role(t, c.pid)}) runs a signal handler ({vocab.first(t, SIGNAL_DISPATCH)} "
             f"on its stack) and waits to acquire a lock at {c.at(t)}",
             "the handler interrupted this same thread's frames, which hold the lock and cannot go on until "
@@ -110,7 +111,7 @@ def _self_lock(c: _Py) -> Match | None:
     return Match(
         SELF_LOCK,
         HINTS[SELF_LOCK],
-        (
+        notes(
             f"thread {t.tid} ({vocab.role(t, c.pid)}) waits {what} under {top.name} "
             f"({(top.file or '?').rsplit('/', 1)[-1]}:{top.line}), and {top.name} is further down its own stack "
             f"(line {again.line}): the outer call holds what the inner one waits for",
@@ -144,7 +145,7 @@ def _loop_self_wait(c: _Py) -> Match | None:
         return Match(
             LOOP_SELF_WAIT,
             HINTS[LOOP_SELF_WAIT],
-            (
+            notes(
                 f"thread {t.tid} ({vocab.role(t, c.pid)}) runs an asyncio event loop ({loop.name} on its stack) "
                 f"and blocks, untimed, at {c.at(t)}",
                 "the loop runs on this thread only: while it blocks, no task or callback of the loop runs, "
@@ -165,7 +166,7 @@ def _fork_held_lock(c: _Py) -> Match | None:
         return Match(
             FORK_AFTER_INIT,
             HINTS[FORK_AFTER_INIT],
-            (
+            notes(
                 f"process {c.pid} is a fork of process {c.forked_from} that never exec'd (same program and "
                 "arguments), and has one thread",
                 f"thread {acquirer.tid} waits on a condition at {c.at(acquirer)} (a future's result, an event): "
@@ -176,7 +177,7 @@ def _fork_held_lock(c: _Py) -> Match | None:
     return Match(
         FORK_HELD_LOCK,
         HINTS[FORK_HELD_LOCK],
-        (
+        notes(
             f"process {c.pid} is a fork of process {c.forked_from} that never exec'd (same program and "
             "arguments), and has one thread",
             f"thread {acquirer.tid} waits to acquire a lock at {c.at(acquirer)}, and no thread in this process "
@@ -196,7 +197,7 @@ def _exit_hang(c: _Py) -> Match | None:
     return Match(
         EXIT_HANG,
         HINTS[EXIT_HANG],
-        (
+        notes(
             f"the main thread {c.pid} is in threading._shutdown: the program ended and the interpreter "
             "joins its non-daemon threads",
             "they never end: "
@@ -218,7 +219,7 @@ def _queue_join(c: _Py) -> Match | None:
     return Match(
         QUEUE_JOIN,
         HINTS[QUEUE_JOIN],
-        (
+        notes(
             f"thread {joining.tid} ({vocab.role(joining, c.pid)}) waits in Queue.join() at {c.at(joining)}: it "
             "returns when every item got a task_done()",
             (
@@ -258,7 +259,7 @@ def _py_lock_order(c: _Py) -> Match | None:
         ),
         *(f"thread {t.tid} waits in join() at {c.at(t)}" for t in joiners[:2]),
     ]
-    return Match(PY_LOCK_ORDER, HINTS[PY_LOCK_ORDER], tuple(lines))
+    return Match(PY_LOCK_ORDER, HINTS[PY_LOCK_ORDER], notes(*lines))
 
 
 def _joins_and_waits(c: _Py) -> Match | None:
@@ -276,12 +277,16 @@ def _joins_and_waits(c: _Py) -> Match | None:
             LOST_WAKEUP,
             HINTS[LOST_WAKEUP],
             (
-                f"thread {w.tid} ({vocab.role(w, c.pid)}) waits in Condition/Event wait() with no timeout at "
-                f"{c.at(w)}, and no thread is left to notify it",
-                *(
-                    f"thread {j.tid} ({vocab.role(j, c.pid)}) waits in Thread.join() at {c.at(j)}: it waits for "
-                    "the wakeup too"
-                    for j in joiners[:2]
+                Note(
+                    f"thread {w.tid} ({vocab.role(w, c.pid)}) waits in Condition/Event wait() with no timeout at "
+                    f"{c.at(w)}, and no thread is left to notify it"
+                ),
+                *notes(
+                    *(
+                        f"thread {j.tid} ({vocab.role(j, c.pid)}) waits in Thread.join() at {c.at(j)}: it waits for "
+                        "the wakeup too"
+                        for j in joiners[:2]
+                    )
                 ),
             ),
         )
@@ -293,10 +298,12 @@ def _joins_and_waits(c: _Py) -> Match | None:
             JOIN_BLOCKED,
             JOIN_CYCLE_HINT if cycle else HINTS[JOIN_BLOCKED],
             (
-                f"thread {j.tid} waits in Thread.join() at {c.at(j)}",
-                f"the {len(rest)} other Python thread(s) are blocked themselves: "
-                + ("; ".join(f"{t.tid} at {c.at(t)}" for t in rest[:4]) or "none exists"),
-                *cycle,
+                Note(f"thread {j.tid} waits in Thread.join() at {c.at(j)}"),
+                Note(
+                    f"the {len(rest)} other Python thread(s) are blocked themselves: "
+                    + ("; ".join(f"{t.tid} at {c.at(t)}" for t in rest[:4]) or "none exists")
+                ),
+                *notes(*cycle),
             ),
             end=End.CYCLE if cycle else None,
         )
@@ -306,7 +313,7 @@ def _joins_and_waits(c: _Py) -> Match | None:
         return Match(
             LOST_WAKEUP,
             HINTS[LOST_WAKEUP],
-            (
+            notes(
                 f"thread {w.tid} ({vocab.role(w, c.pid)}) waits in Condition/Event wait() with no timeout at "
                 f"{c.at(w)}",
                 (
@@ -338,7 +345,7 @@ def _import_lock(py: list[ThreadView], pid: int) -> Match | None:
     return Match(
         IMPORT_LOCK,
         HINTS[IMPORT_LOCK],
-        (
+        notes(
             f"thread {b.tid} ({vocab.role(b, pid)}) waits for a module's import lock (importlib "
             f"_ModuleLock.acquire) at {vocab.line(vocab.outer_python(b))}",
             f"thread {h.tid} ({vocab.role(h, pid)}) holds it: it is running the top-level code of "
@@ -360,12 +367,16 @@ def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
         THREAD_POOL_EXHAUSTION,
         HINTS[THREAD_POOL_EXHAUSTION],
         (
-            f"all {len(workers)} thread-pool workers ({tids(workers)}) are inside tasks that wait for a "
-            f"future, e.g. thread {workers[0].tid} at {vocab.line(vocab.outer_python(workers[0], vocab.FUTURE_WAITS))}",
-            "no worker is free to run the tasks they wait for, which are queued behind them",
-            *(
-                f"thread {t.tid} ({vocab.role(t, pid)}) waits for one of them at {vocab.line(vocab.outer_python(t, vocab.FUTURE_WAITS))}"
-                for t in others[:2]
+            Note(
+                f"all {len(workers)} thread-pool workers ({tids(workers)}) are inside tasks that wait for a "
+                f"future, e.g. thread {workers[0].tid} at {vocab.line(vocab.outer_python(workers[0], vocab.FUTURE_WAITS))}"
+            ),
+            Note("no worker is free to run the tasks they wait for, which are queued behind them"),
+            *notes(
+                *(
+                    f"thread {t.tid} ({vocab.role(t, pid)}) waits for one of them at {vocab.line(vocab.outer_python(t, vocab.FUTURE_WAITS))}"
+                    for t in others[:2]
+                )
             ),
         ),
         end=End.SELF if len(workers) == 1 and len(py) == len(workers) + len(others) else None,

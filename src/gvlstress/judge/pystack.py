@@ -9,6 +9,7 @@ from gvlstress.judge import vocab
 from gvlstress.judge.frames import tids
 from gvlstress.judge.names import HINTS, LOCK_ACROSS, NESTED_MONITOR, Match
 from gvlstress.model import Frame, ThreadView
+from gvlstress.model.evidence import Note, notes
 from gvlstress.model.waitfor import End
 
 _WAIT_FUNCTIONS = frozenset(
@@ -80,16 +81,22 @@ def held_across_wait(
         NESTED_MONITOR,
         HINTS[NESTED_MONITOR],
         (
-            f"thread {a.tid} ({vocab.role(a, pid)}) waits to acquire a lock at {vocab.line(vocab.outer_python(a))}"
-            + (f" ({a.futex_addr:#x})" if a.futex_addr is not None else ""),
-            *(
-                f"thread {t.tid} ({vocab.role(t, pid)}) "
-                + ("waits in Thread.join()" if t in joiners else "waits in a Condition/Event/queue wait")
-                + f" at {vocab.line(vocab.outer_python(t))}"
-                for t in blocked[:4]
+            Note(
+                f"thread {a.tid} ({vocab.role(a, pid)}) waits to acquire a lock at {vocab.line(vocab.outer_python(a))}"
+                + (f" ({a.futex_addr:#x})" if a.futex_addr is not None else "")
             ),
-            f"the lock is held by one of those {len(blocked)} thread(s), across its wait; thread {a.tid} is the only "
-            "thread not waiting for another, so only it could wake them, and it waits for the lock: a cycle",
+            *notes(
+                *(
+                    f"thread {t.tid} ({vocab.role(t, pid)}) "
+                    + ("waits in Thread.join()" if t in joiners else "waits in a Condition/Event/queue wait")
+                    + f" at {vocab.line(vocab.outer_python(t))}"
+                    for t in blocked[:4]
+                )
+            ),
+            Note(
+                f"the lock is held by one of those {len(blocked)} thread(s), across its wait; thread {a.tid} is the only "
+                "thread not waiting for another, so only it could wake them, and it waits for the lock: a cycle"
+            ),
         ),
         end=End.CYCLE,
     )
@@ -118,7 +125,7 @@ def lock_across_pool(py: list[ThreadView], pid: int) -> Match | None:
     return Match(
         LOCK_ACROSS,
         LOCK_ACROSS_POOL_HINT,
-        (
+        notes(
             f"{len(busy)} thread-pool worker(s) ({tids(busy)}) wait, inside their tasks, to acquire one lock "
             + f"({next(iter(addrs)):#x}) at {vocab.line(vocab.outer_python(busy[0]))}",
             f"thread {m.tid} ({vocab.role(m, pid)}) waits for the pool's results at "

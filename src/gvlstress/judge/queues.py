@@ -27,6 +27,7 @@ from gvlstress.judge.case import Case, Found
 from gvlstress.judge.names import DEAD_LOCK_HOLDER, FEEDER_DROPPED, HINTS, PIPE_CYCLE, Match
 from gvlstress.judge.tree import died
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.evidence import Note, notes
 from gvlstress.model.wiring import Wiring
 
 LOCALS = {("multiprocessing/queues.py", "_feed"): ("obj",)}
@@ -78,7 +79,7 @@ def dropped(
             )
             reason = f"its queue's item was dropped by process {w}'s feeder thread: it never reaches {pipe}"
             return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-                FEEDER_DROPPED, HINTS[FEEDER_DROPPED], evidence
+                FEEDER_DROPPED, HINTS[FEEDER_DROPPED], notes(*evidence)
             )
     return None
 
@@ -168,7 +169,7 @@ def dead_holder(case: Case) -> Found | None:
         evidence.append(f"worker(s) {', '.join(map(str, later))} started after their siblings: replacements")
     reason = "waits for a lock shared between processes whose holder has died"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], tuple(evidence)
+        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], notes(*evidence)
     )
 
 
@@ -194,7 +195,7 @@ def mark_dropped(
                 Match(
                     FEEDER_DROPPED,
                     first.hint,
-                    (f"in a cycle with a queue's consumer: {f.reason}", *first.evidence),
+                    (Note(f"in a cycle with a queue's consumer: {f.reason}"), *first.facts),
                 ),
             )
 
@@ -221,7 +222,7 @@ def dead_sem_holder(case: Case) -> Found | None:
     )
     reason = f"waits for a System V semaphore whose last taker, pid {s.last_pid}, has exited"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], evidence
+        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], notes(*evidence)
     )
 
 
@@ -254,5 +255,5 @@ def orphaned_semaphore(case: Case) -> Found | None:
     )
     reason = "waits on a semaphore shared between processes that no other process maps any more"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], evidence
+        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], notes(*evidence)
     )

@@ -20,6 +20,7 @@ from gvlstress.judge import names
 from gvlstress.judge.case import Case, Found
 from gvlstress.judge.threads import WAKING_SIGNALS, caught_signals, private_futex, retries
 from gvlstress.model import Capture, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.evidence import notes
 from gvlstress.model.wiring import OpenFile
 
 
@@ -59,7 +60,7 @@ def judge_relock(case: Case) -> Found | None:
         "that lock is released only by this process, and no other thread of it is left to release it "
         + ("(every other thread waits on a lock of its own)" if rest else "(it has no other thread)"),
     )
-    match = names.Match(names.SELF_FD, names.HINTS[names.SELF_FD], lines)
+    match = names.Match(names.SELF_FD, names.HINTS[names.SELF_FD], notes(*lines))
     reason = f"retries a file lock it holds itself through another open of {held.target}"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, *lines)), match
 

@@ -18,6 +18,7 @@ from gvlstress.judge.case import Case, Found
 from gvlstress.judge.cycles import Step, waits_of
 from gvlstress.judge.names import HINTS, WAIT_CYCLE, Match
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.evidence import notes
 from gvlstress.model.wiring import Relatives, SharedLock, Wiring
 
 MAX_SET = 16
@@ -127,4 +128,6 @@ def semaphore_cycle(case: Case) -> Found | None:
     )
     who = ", ".join(map(str, sorted(set(first[1].mappers) - {f.pid})))
     reason = f"waits on a semaphore that only process(es) {who} could post, and they wait too"
-    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(WAIT_CYCLE, HINTS[WAIT_CYCLE], evidence)
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
+        WAIT_CYCLE, HINTS[WAIT_CYCLE], notes(*evidence)
+    )

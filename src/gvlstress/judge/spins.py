@@ -28,6 +28,7 @@ from gvlstress.judge.otherend import internal_wait
 from gvlstress.judge.runtimes import started_in
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, wants_cpu
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadDelta, ThreadView
+from gvlstress.model.evidence import notes
 from gvlstress.model.wiring import Wiring
 
 
@@ -127,7 +128,7 @@ def gil_spin(f: ProbeFinding, capture: Capture | None) -> Match | None:
         return Match(
             GIL_SPIN,
             HINTS[GIL_SPIN],
-            (
+            notes(
                 f"thread {t.tid} ({vocab.role(v, f.pid)}) holds the GIL at every look over the window and spins in "
                 f"{lib} ({spin.loop}): {t.cpu_s:.2f} CPU-s, no byte moved, the same stack at {spin.looks} looks"
                 + (f", called from {line}" if (line := vocab.python_line(v)) else ""),
@@ -160,7 +161,7 @@ def fork_spin(f: ProbeFinding, capture: Capture | None, parent: Capture | None) 
     return Match(
         FORK_AFTER_INIT,
         HINTS[FORK_AFTER_INIT],
-        (
+        notes(
             f"process {f.pid} is a fork of process {capture.forked_from} that never exec'd, and has one thread",
             f"thread {t.tid} spins in {lib} ({spin.loop}): {t.cpu_s:.2f} CPU-s over {f.window_s:.2f}s, no byte moved, "
             f"the same stack at {spin.looks} looks: a pool's spin-wait for its workers",
@@ -186,7 +187,7 @@ def handler_spin(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
     return Match(
         FORK_HANDLER,
         HINTS[FORK_HANDLER],
-        (
+        notes(
             f"thread {p.tid} is inside fork(), in a prepare handler ({vocab.first(view, PREFORK)}), and spins in "
             f"{spin.loop}: {p.cpu_s:.2f} CPU-s, no byte moved, the same stack at {spin.looks} looks",
             f"the {len(rest)} other thread(s) wait on locks, timers or this process's own descriptors: nothing will "

@@ -12,6 +12,7 @@ from __future__ import annotations
 from gvlstress.judge.frames import short_name, tids
 from gvlstress.judge.names import HINTS, THREAD_POOL_EXHAUSTION, Match
 from gvlstress.model import Frame, ThreadView
+from gvlstress.model.evidence import notes
 from gvlstress.model.waitfor import End
 
 _THREAD_START = (
@@ -60,7 +61,7 @@ def pool_waits_on_itself(threads: list[ThreadView], pid: int) -> Match | None:
         return Match(
             THREAD_POOL_EXHAUSTION,
             HINTS[THREAD_POOL_EXHAUSTION],
-            (
+            notes(
                 (
                     f"thread {t.tid}, the only worker of its pool ({short_name(name, 4)}), is inside a task "
                     f"blocked in {short_name(f.name)}: the work that future waits for is queued to this "

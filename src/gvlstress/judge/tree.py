@@ -9,6 +9,7 @@ from dataclasses import replace
 from gvlstress.judge import names, vocab
 from gvlstress.judge.threads import WRITES
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
+from gvlstress.model.evidence import notes
 
 
 def link_tree(
@@ -63,7 +64,9 @@ def link_tree(
                 f"only processes {', '.join(map(str, sorted(readers)))} hold {pipe} open for reading, and none "
                 "of them reads it: the parent waits for the child, the child for the parent",
             )
-            named = names.Match(names.JOIN_BEFORE_DRAIN, names.HINTS[names.JOIN_BEFORE_DRAIN], evidence)
+            named = names.Match(
+                names.JOIN_BEFORE_DRAIN, names.HINTS[names.JOIN_BEFORE_DRAIN], notes(*evidence)
+            )
             reason = (
                 f"cycle across processes: {pid} waits for {c} to exit, {c} waits for {pid} to read {pipe}"
             )
@@ -138,7 +141,7 @@ def wedged_launcher(
         "never will: a worker died while sending its result, holding the result queue's lock",
         "the pipe's write ends stay open in this process and the other workers, so the read never sees EOF",
     )
-    named = names.Match(names.EXECUTOR_WEDGED, names.HINTS[names.EXECUTOR_WEDGED], evidence)
+    named = names.Match(names.EXECUTOR_WEDGED, names.HINTS[names.EXECUTOR_WEDGED], notes(*evidence))
     reason = f"executor wedged: manager thread {reader.tid} reads a result frame that dead worker(s) {dead} never finished"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), named
 
@@ -161,7 +164,7 @@ def blocked_behind_wedge(
         f"the result queue's lock is held by dead worker(s) {dead}: a lock in shared memory whose "
         "holder is gone",
     )
-    named = names.Match(names.EXECUTOR_WEDGED, names.HINTS[names.EXECUTOR_WEDGED], evidence)
+    named = names.Match(names.EXECUTOR_WEDGED, names.HINTS[names.EXECUTOR_WEDGED], notes(*evidence))
     reason = f"blocked behind the wedged executor of process {launcher}: its result lock died with {dead}"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), named
 
@@ -286,7 +289,7 @@ def link_pipes(
             *steps,
             f"each of the {len(cycle)} processes waits for the next: none can write, none returns",
         )
-        named = names.Match(names.PIPE_CYCLE, names.HINTS[names.PIPE_CYCLE], evidence)
+        named = names.Match(names.PIPE_CYCLE, names.HINTS[names.PIPE_CYCLE], notes(*evidence))
         reason = "cycle of pipe waits across processes " + " -> ".join(map(str, [*cycle, start]))
         for q in cycle:
             out[q] = (replace(findings[q], kind=ProbeKind.DEADLOCK, reason=reason), named)

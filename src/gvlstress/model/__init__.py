@@ -12,6 +12,8 @@ Modules (one line each, from their docstrings):
   one offline can and cannot say.
 - `diagnosis`: Why a worker (or a process) is judged what it is, with evidence a reader can
   check.
+- `evidence`: Evidence as facts: what a rule or the explanation found, held as its objects
+  (tids, addresses, pids, frames), never as prose; `judge.words` words...
 - `fd`: What a descriptor links to, typed: readlink's text for /proc/PID/fd/N parsed into its
   kind.
 - `inspect`: `gvlstress inspect` and `doctor`: live processes looked at (never killed), this

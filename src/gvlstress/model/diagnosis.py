@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from gvlstress.model.evidence import Fact
 from gvlstress.model.verdicts import Verdict
 from gvlstress.model.waitfor import WaitFor
 
@@ -26,6 +27,7 @@ class Diagnosis:
     verdict: Verdict
     summary: str
     evidence: tuple[str, ...]
+    """The facts worded, one line each (`judge.words`; what run.json and the reports show)."""
     groups: tuple[WaitGroup, ...] = ()
     gil_owner: int | None = None
     missing: tuple[str, ...] = ()
@@ -34,3 +36,5 @@ class Diagnosis:
     hint: str | None = None
     waitfor: WaitFor | None = None
     """The wait-for chain to its end (every verdict of a look has one; a wave's crash has none)."""
+    facts: tuple[Fact, ...] = field(default=(), compare=False, metadata={"local": True})
+    """The evidence as facts, in the order of `evidence` (not in run.json: its words are)."""

@@ -1,0 +1,92 @@
+"""The wording of evidence (`judge.words`): each kind of fact -> its sentence, one row each.
+
+Rules are tested on the facts they return; this table is where the sentences are tested."""
+
+from __future__ import annotations
+
+import typing
+
+import pytest
+
+from gvlstress.judge import words
+from gvlstress.model import evidence as ev
+
+TABLE: tuple[tuple[ev.Fact, str], ...] = (
+    (ev.Note("anything at all"), "anything at all"),
+    (ev.ChainStep("thread 7 waits in read() on fd 3"), "thread 7 waits in read() on fd 3"),
+    (
+        ev.Parked(3, 4, 0.0123, 0.5, "no heartbeat for 4.2s after 0 batch(es)"),
+        "3/4 threads asleep with no CPU; 0.01 CPU-s used by all threads over 0.50s; "
+        "no heartbeat for 4.2s after 0 batch(es)",
+    ),
+    (
+        ev.FutexWaiters(0x7F00, (10, 11, 12, 13), ("4 rayon pool threads",), "Mutex::lock_contended"),
+        "futex 0x7f00: 4 rayon pool threads (tids 10-13) wait in Mutex::lock_contended",
+    ),
+    (ev.FutexWaiters(0xB0, (5,), (), "futex wait"), "futex 0xb0: 1 thread (tids 5) wait in futex wait"),
+    (ev.FutexWaiters(0xB0, (5, 9), (), "futex wait"), "futex 0xb0: 2 threads (tids 5, 9) wait in futex wait"),
+    (ev.OffFutex(8, "python3", "S", "poll()"), "thread 8 (python3) S, not on a futex: poll()"),
+    (
+        ev.IdleByDesign(tuple(f"{t}: rayon sleep" for t in range(1, 9))),
+        "idle by design (not evidence): " + "; ".join(f"{t}: rayon sleep" for t in range(1, 7)),
+    ),
+    (ev.GilHeld(7, "take_gil"), "GIL held by thread 7 (take_gil)"),
+    (ev.GilFree(), "no thread holds the GIL"),
+    (ev.GilUnknown(), "GIL owner unknown (py-spy view missing)"),
+    (ev.Busiest(((7, 1.5), (8, 0.25))), "busiest threads: 7 1.50s, 8 0.25s"),
+    (ev.ForkNoExec(20, 10), "process 20 is a fork of process 10 that never exec'd, and has one thread"),
+    (
+        ev.ForkNoExec(20, 10, lone=False, same_program=True),
+        "process 20 is a fork of process 10 that never exec'd (same program and interpreter state)",
+    ),
+    (
+        ev.WorkerDied(31, "SIGKILL", "--kill-worker", sending=True),
+        "worker 31 died (SIGKILL, --kill-worker) after it had finished its share, i.e. while pickling or "
+        "sending its result",
+    ),
+    (ev.WorkerDied(31, "exit code 1", None, sending=False), "worker 31 died (exit code 1) "),
+    (
+        ev.UnreapedZombie(3.0),
+        "it is a zombie: the executor never reaped it, never raised BrokenProcessPool, and for 3s and more its "
+        "task's future stayed pending",
+    ),
+    (
+        ev.ManagerWaitsFrame(),
+        "the executor's manager thread (in the parent) waits for the rest of a result frame that will never "
+        "come: the pipe's write ends stay open in the parent and the other workers, so no EOF",
+    ),
+    (ev.ManagerStack(("run", "_recv")), "the manager thread is in run > _recv"),
+    (
+        ev.ResultLockOfDead(31),
+        "this worker finished its share and waits to send its result on the result queue's lock, held by the "
+        "dead worker 31: a lock in shared memory whose holder is gone",
+    ),
+    (
+        ev.StillAtWork(),
+        "this worker was still at work when the wedge was found: whatever it returned, its future stays "
+        "pending behind the same wedge (the executor collects no result any more)",
+    ),
+    (ev.ProcSaid("waits on a futex"), "/proc: waits on a futex"),
+    (ev.Crashed("worker died: SIGSEGV", -11, 11), "worker died: SIGSEGV; exit code -11, signal SIGSEGV"),
+    (ev.BatchesBefore(4), "4 batch(es) completed before it died"),
+    (ev.StderrCause("OOM", "MemoryError"), "OOM, from its stderr: MemoryError"),
+    (ev.Raised(2, 4, 2), "2 of 4 workers raised; 2 finished cleanly with the same code"),
+    (ev.RaisedAfter(3, "ValueError: x"), "raised after 3 batch(es): ValueError: x"),
+)
+
+
+@pytest.mark.parametrize(
+    ("fact", "sentence"), TABLE, ids=lambda x: type(x).__name__ if not isinstance(x, str) else ""
+)
+def test_each_fact_is_worded_as_its_sentence(fact: ev.Fact, sentence: str) -> None:
+    assert words.word(fact) == sentence
+
+
+def test_every_kind_of_fact_has_a_row() -> None:
+    kinds = set(typing.get_args(ev.Fact))
+    assert kinds == {type(fact) for fact, _ in TABLE}
+
+
+def test_facts_are_worded_in_their_order() -> None:
+    facts = (ev.GilFree(), ev.Note("b"), ev.BatchesBefore(1))
+    assert words.evidence(facts) == tuple(words.word(f) for f in facts)
