@@ -9,6 +9,7 @@ import pytest
 from gvlstress.campaign.stats import rate, rate_ratio
 from gvlstress.judge import names, patterns
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView, ToolRun
+from gvlstress.model import evidence as ev
 from gvlstress.model.rate import wilson, zero_upper
 
 
@@ -68,6 +69,10 @@ def test_fork_after_init_shape() -> None:
     m = patterns.match(finding(), cap)
     assert m is not None
     assert m.pattern == names.FORK_AFTER_INIT
+    assert m.facts == (
+        ev.RuntimeWorkersMissing(1, "rayon_core::latch::LockLatch::wait_and_reset", "rayon", 1),
+        ev.RuntimeNotForked("rayon"),
+    )
 
 
 def test_no_native_view_never_reads_as_fork_after_pool_start() -> None:

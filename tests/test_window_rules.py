@@ -14,6 +14,7 @@ import pytest
 
 from gvlstress.judge import names
 from gvlstress.model import ProbeKind
+from gvlstress.model import evidence as ev
 from gvlstress.model.wiring import Endpoint, OpenFile
 from lookshapes import (
     EPOLL,
@@ -971,6 +972,20 @@ def test_forks(world: World, pid: int, expected: tuple[ProbeKind, str | None]) -
     assert named(world, pid) == expected
 
 
+def test_a_forked_childs_wait_for_a_library_left_in_the_parent_is_told_by_its_facts() -> None:
+    """The rule returns what it saw (`judge.words` words it): the fork, where its thread waits, the
+    library's threads in the parent, the re-armed wait."""
+    m = World((grpc_parent(), grpc_child(IN_GRPC))).judged()[W1].named
+    assert m is not None
+    lib = GRPC.rsplit("/", 1)[-1]
+    assert m.facts == (
+        ev.ForkNoExec(W1, L),
+        ev.LibraryWait(W1, "epoll_wait()", lib, "_blocking (/v/grpc/_channel.py:1152)"),
+        ev.ParentLibraryThreads(1, lib, ("event_engine",)),
+        ev.RearmedWait(10),
+    )
+
+
 DUCK = "/v/duckdb/duckdb.cpython-311-x86_64-linux-gnu.so"
 SPIN = (
     f"duckdb::TaskExecutor::WorkOnTasks@{DUCK}",
@@ -1133,6 +1148,17 @@ def test_fork_spin(world: World, expected: tuple[ProbeKind, str | None]) -> None
     assert named(world, W1) == expected
 
 
+def test_a_forked_childs_spin_is_told_by_its_facts() -> None:
+    m = forked_spinner(ORT_SPIN, None, ORT).judged()[W1].named
+    assert m is not None
+    lib = ORT.rsplit("/", 1)[-1]
+    assert m.facts == (
+        ev.ForkNoExec(W1, L),
+        ev.LibrarySpin(W1, lib, lib, 1.9, 2.0, 2),
+        ev.ParentSpinWorkers(1, lib),
+    )
+
+
 TBB = "/v/lib/libtbb.so.2"
 TBB_SPIN = (
     f"sched_yield@{LIBC}",
@@ -1162,7 +1188,15 @@ TBB_SPIN = (
 )
 def test_prefork_spin(others: tuple[Th, ...], expected: tuple[ProbeKind, str | None]) -> None:
     main = Th(L, None, state="R", cpu_ms=1700, gil=True, py=(("child", APP, 58),), native=TBB_SPIN)
-    assert named(World((Proc(L, (main, *others)),))) == expected
+    world = World((Proc(L, (main, *others)),))
+    assert named(world) == expected
+    if expected[1] is not None:
+        m = world.judged()[L].named
+        assert m is not None
+        assert m.facts == (
+            ev.PrepareHandlerSpin(L, "__run_prefork_handlers", "sched_yield", 1.7, 2),
+            ev.OthersWaitInside(len(others)),
+        )
 
 
 # Rules the held-out hangs taught (a set of real hangs measured before these rules existed).

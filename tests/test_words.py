@@ -36,8 +36,100 @@ TABLE: tuple[tuple[ev.Fact, str], ...] = (
     (ev.Busiest(((7, 1.5), (8, 0.25))), "busiest threads: 7 1.50s, 8 0.25s"),
     (ev.ForkNoExec(20, 10), "process 20 is a fork of process 10 that never exec'd, and has one thread"),
     (
-        ev.ForkNoExec(20, 10, lone=False, same_program=True),
-        "process 20 is a fork of process 10 that never exec'd (same program and interpreter state)",
+        ev.ForkNoExec(20, 10, same_program=True),
+        "process 20 is a fork of process 10 that never exec'd (same program and arguments), and has one thread",
+    ),
+    (
+        ev.LibraryWait(20, "futex 0xb0 (timed)", "libgrpc.so", "fetch (app.py:3)"),
+        "thread 20 waits in futex 0xb0 (timed) inside libgrpc.so, called from fetch (app.py:3)",
+    ),
+    (ev.LibraryWait(20, "poll()", "libgrpc.so", None), "thread 20 waits in poll() inside libgrpc.so"),
+    (
+        ev.ParentLibraryThreads(5, "libgrpc.so", ("a", "b", "c", "d", "e")),
+        "in the parent, 5 thread(s) started by libgrpc.so (a, b, c, d) run that library's work; fork() copied "
+        "none of them, so nothing in the child will ever do it",
+    ),
+    (
+        ev.RearmedWait(40),
+        "40 wake-up(s) over the window with no CPU to speak of: a timed wait that the library re-arms, not one "
+        "about to end",
+    ),
+    (ev.UntimedWait(), "an untimed wait: only those threads could end it"),
+    (
+        ev.InPrepareHandler(7, "__run_prefork_handlers", "libgrpc.so", "futex 0xb0 (timed)"),
+        "thread 7 is inside fork(), in a prepare handler (__run_prefork_handlers -> libgrpc.so), and waits in "
+        "futex 0xb0 (timed)",
+    ),
+    (
+        ev.InPrepareHandler(7, "__run_prefork_handlers", None, "S"),
+        "thread 7 is inside fork(), in a prepare handler (__run_prefork_handlers), and waits in S",
+    ),
+    (
+        ev.OwnWaitsOnly(4, ((8, "epoll_wait()"), (9, "futex 0xc0"))),
+        "the 4 other thread(s) wait only on this process's own descriptors, locks or timers (8 in epoll_wait(), "
+        "9 in futex 0xc0): nothing outside the process will make them do what the handler waits for",
+    ),
+    (
+        ev.HandlerRearms(),
+        "no byte moved and no CPU was used over the window: the handler re-arms its wait, forever",
+    ),
+    (
+        ev.LibrarySpin(20, "libonnx.so", "WaitAll", 1.5, 2.0, 3),
+        "thread 20 spins in libonnx.so (WaitAll): 1.50 CPU-s over 2.00s, no byte moved, the same stack at 3 "
+        "looks: a pool's spin-wait for its workers",
+    ),
+    (
+        ev.ParentSpinWorkers(4, "libonnx.so"),
+        "in the parent, 4 thread(s) started by libonnx.so are those workers; fork() copied none of them",
+    ),
+    (
+        ev.PrepareHandlerSpin(7, "__run_prefork_handlers", "tbb::spin", 0.9, 3),
+        "thread 7 is inside fork(), in a prepare handler (__run_prefork_handlers), and spins in tbb::spin: "
+        "0.90 CPU-s, no byte moved, the same stack at 3 looks",
+    ),
+    (
+        ev.OthersWaitInside(2),
+        "the 2 other thread(s) wait on locks, timers or this process's own descriptors: nothing will make them "
+        "do what the handler waits for",
+    ),
+    (
+        ev.ConditionOnlyParent(20, "wait (threading.py:320)"),
+        "thread 20 waits on a condition at wait (threading.py:320) (a future's result, an event): only another "
+        "thread could set it, and fork() copied none (the thread pool, or whatever was to answer, runs only in "
+        "the parent)",
+    ),
+    (
+        ev.LockHeldAtFork(20, "emit (__init__.py:1)"),
+        "thread 20 waits to acquire a lock at emit (__init__.py:1), and no thread in this process can release "
+        "it: it was held at fork() time by a thread of the parent, which fork() does not copy",
+    ),
+    (
+        ev.InsideFork(20, "__libc_fork", 0xB0, "x (a.py:1)"),
+        "thread 20 has not returned from fork(): its stack runs the child's at-fork handlers (__libc_fork), "
+        "and it waits on a lock (futex 0xb0) at x (a.py:1)",
+    ),
+    (
+        ev.InsideFork(20, None, 0xB0, "x (a.py:1)"),
+        "thread 20 has not returned from fork(): its interpreter still lists the parent's threads, and it "
+        "waits on a lock (futex 0xb0) at x (a.py:1)",
+    ),
+    (
+        ev.LockHolderNotCopied(1),
+        "the process has 1 thread(s): the lock's holder was a thread of the parent, which fork() does not copy",
+    ),
+    (
+        ev.ForeignThreadStates(tuple(range(1, 9))),
+        "py-spy lists interpreter threads 1, 2, 3, 4, 5, 6 that do not exist here: the interpreter still holds "
+        "its parent's thread states (it has not finished the fork)",
+    ),
+    (
+        ev.RuntimeWorkersMissing(20, "LockLatch::wait", "rayon", 1),
+        "thread 20 waits in LockLatch::wait for pool jobs, and no rayon pool thread exists (the process has 1 "
+        "OS thread(s), the native stacks of all of them)",
+    ),
+    (
+        ev.RuntimeNotForked("tokio"),
+        "the runtime's threads were started before fork(); the child inherited its state but not its threads",
     ),
     (
         ev.WorkerDied(31, "SIGKILL", "--kill-worker", sending=True),

@@ -19,7 +19,16 @@ from gvlstress.judge.names import FORK_AFTER_INIT, FORK_HANDLER, HINTS, Match
 from gvlstress.judge.otherend import internal_wait
 from gvlstress.judge.runtimes import started_in
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadView, WaitKind
-from gvlstress.model.evidence import notes
+from gvlstress.model.evidence import (
+    ForkNoExec,
+    HandlerRearms,
+    InPrepareHandler,
+    LibraryWait,
+    OwnWaitsOnly,
+    ParentLibraryThreads,
+    RearmedWait,
+    UntimedWait,
+)
 from gvlstress.model.wiring import Wiring
 
 PREFORK = ("__run_prefork_handlers", "__run_fork_handlers")
@@ -90,18 +99,16 @@ def orphaned_wait(f: ProbeFinding, capture: Capture | None, parent: Capture | No
     return Match(
         FORK_AFTER_INIT,
         HINTS[FORK_AFTER_INIT],
-        notes(
-            f"process {f.pid} is a fork of process {capture.forked_from} that never exec'd, and has one thread",
-            f"thread {only.tid} waits in {only.wait.detail} inside {short_lib(lib)}"
-            + (f", called from {line}" if (line := vocab.python_line(view)) else "")
-            if view is not None
-            else "",
-            f"in the parent, {len(theirs)} thread(s) started by {short_lib(lib)} ({', '.join(names[:4])}) run that "
-            "library's work; fork() copied none of them, so nothing in the child will ever do it",
-            f"{only.voluntary_ctxt or 0} wake-up(s) over the window with no CPU to speak of: a timed wait that the "
-            "library re-arms, not one about to end"
-            if only.wait.kind is not WaitKind.LOCK
-            else "an untimed wait: only those threads could end it",
+        (
+            ForkNoExec(f.pid, capture.forked_from),
+            LibraryWait(
+                only.tid,
+                only.wait.detail,
+                short_lib(lib),
+                vocab.python_line(view) if view is not None else None,
+            ),
+            ParentLibraryThreads(len(theirs), short_lib(lib), tuple(names)),
+            RearmedWait(only.voluntary_ctxt or 0) if only.wait.kind is not WaitKind.LOCK else UntimedWait(),
         ),
     )
 
@@ -125,14 +132,15 @@ def handler_wait(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
     return Match(
         FORK_HANDLER,
         HINTS[FORK_HANDLER],
-        notes(
-            f"thread {p.tid} is inside fork(), in a prepare handler ({vocab.first(view, PREFORK)}"
-            + (f" -> {short_lib(lib)}" if lib else "")
-            + f"), and waits in {p.wait.detail if p.wait else p.state}",
-            f"the {len(stuck)} other thread(s) wait only on this process's own descriptors, locks or timers "
-            f"({', '.join(f'{t.tid} in {t.wait.detail}' for t in stuck[:3] if t.wait)}): nothing outside the "
-            "process will make them do what the handler waits for",
-            "no byte moved and no CPU was used over the window: the handler re-arms its wait, forever",
+        (
+            InPrepareHandler(
+                p.tid,
+                vocab.first(view, PREFORK),
+                short_lib(lib) if lib else None,
+                p.wait.detail if p.wait else p.state,
+            ),
+            OwnWaitsOnly(len(stuck), tuple((t.tid, t.wait.detail) for t in stuck[:3] if t.wait)),
+            HandlerRearms(),
         ),
     )
 

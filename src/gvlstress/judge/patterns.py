@@ -34,7 +34,15 @@ from gvlstress.judge.names import (
 from gvlstress.judge.pyshapes import python_shapes
 from gvlstress.judge.taskpools import pool_waits_on_itself
 from gvlstress.model import Capture, ProbeFinding, ThreadView
-from gvlstress.model.evidence import notes
+from gvlstress.model.evidence import (
+    Fact,
+    ForeignThreadStates,
+    InsideFork,
+    LockHolderNotCopied,
+    RuntimeNotForked,
+    RuntimeWorkersMissing,
+    notes,
+)
 
 
 def closed_wait(capture: Capture | None) -> Match:
@@ -166,23 +174,14 @@ def _inside_fork(threads: list[ThreadView], capture: Capture) -> Match | None:
         t = threads[0]  # no native view, but an interpreter still listing its parent's threads
     if t is None:
         return None
-    how = (
-        f"its stack runs the child's at-fork handlers ({vocab.first(t, runtimes.AT_FORK)})"
-        if vocab.has(t, runtimes.AT_FORK)
-        else "its interpreter still lists the parent's threads"
-    )
-    lines = [
-        f"thread {t.tid} has not returned from fork(): {how}, and it waits on a lock "
-        f"(futex {t.futex_addr or 0:#x}) at {vocab.line(t)}",
-        f"the process has {len(threads)} thread(s): the lock's holder was a thread of the parent, which "
-        "fork() does not copy",
+    handler = vocab.first(t, runtimes.AT_FORK) if vocab.has(t, runtimes.AT_FORK) else None
+    facts: list[Fact] = [
+        InsideFork(t.tid, handler, t.futex_addr or 0, vocab.line(t)),
+        LockHolderNotCopied(len(threads)),
     ]
     if capture.foreign_tids:
-        lines.append(
-            f"py-spy lists interpreter threads {', '.join(map(str, capture.foreign_tids[:6]))} that do not exist "
-            "here: the interpreter still holds its parent's thread states (it has not finished the fork)"
-        )
-    return Match(FORK_HELD_LOCK, HINTS[FORK_HELD_LOCK], notes(*lines))
+        facts.append(ForeignThreadStates(tuple(capture.foreign_tids)))
+    return Match(FORK_HELD_LOCK, HINTS[FORK_HELD_LOCK], tuple(facts))
 
 
 def _gil_lock_inversion(threads: list[ThreadView], owners: list[ThreadView], pid: int) -> Match | None:
@@ -218,7 +217,8 @@ def _gil_lock_inversion(threads: list[ThreadView], owners: list[ThreadView], pid
 
 @dataclass(frozen=True)
 class _Runtime:
-    """A native runtime whose worker threads a forked child waits for (one row of the table)."""
+    """A native runtime whose worker threads a forked child waits for (one row of the table;
+    `judge.words` words what the waiter waits for and why the workers are missing)."""
 
     name: str
     waits: Callable[[ThreadView], bool]
@@ -226,10 +226,6 @@ class _Runtime:
     worker: Callable[[ThreadView], bool]
     """One of the runtime's own worker threads."""
     where: Callable[[ThreadView], str]
-    what: str
-    """What the waiter waits for, in words."""
-    after: str
-    """Why they are missing, and what to do, in words."""
 
 
 _RUNTIMES = (
@@ -238,9 +234,6 @@ _RUNTIMES = (
         lambda t: not vocab.is_pool_thread(t) and vocab.has(t, vocab.LATCH),
         vocab.is_pool_thread,
         lambda t: vocab.first(t, vocab.LATCH),
-        "pool jobs, and no rayon pool thread exists",
-        "rayon's pool threads were started before fork(); the child inherited the pool's bookkeeping but not "
-        "its threads",
     ),
     _Runtime(
         "OpenMP",
@@ -249,10 +242,6 @@ _RUNTIMES = (
         lambda t: (
             vocab.first(t, runtimes.OMP_WAIT) if vocab.has(t, runtimes.OMP_WAIT) else "the OpenMP runtime"
         ),
-        "an OpenMP team, and none of the process's threads is an OpenMP worker",
-        "the OpenMP runtime's pool was started before fork(); the child inherited its bookkeeping but not its "
-        "threads (libgomp is not fork-safe: set the pool aside with spawn/forkserver, or OMP_NUM_THREADS=1 in "
-        "the parent)",
     ),
     _Runtime(
         "tokio",
@@ -261,8 +250,6 @@ _RUNTIMES = (
         ),
         vocab.is_tokio_thread,
         lambda t: vocab.first(t, vocab.TOKIO_PARK),
-        "an async runtime, and none of the process's threads belongs to it",
-        "the runtime's threads were started before fork(); the child inherited its state but not its threads",
     ),
 )
 """The runtimes whose missing workers a forked child waits for: one rule, one row each."""
@@ -280,11 +267,7 @@ def _fork(threads: list[ThreadView], native_complete: bool) -> Match | None:
             return Match(
                 FORK_AFTER_INIT,
                 HINTS[FORK_AFTER_INIT],
-                notes(
-                    f"thread {t.tid} waits in {rt.where(t)} for {rt.what} (the process has {len(threads)} OS "
-                    "thread(s), the native stacks of all of them)",
-                    rt.after,
-                ),
+                (RuntimeWorkersMissing(t.tid, rt.where(t), rt.name, len(threads)), RuntimeNotForked(rt.name)),
             )
     return None
 

@@ -33,7 +33,13 @@ from gvlstress.judge.pystack import (
     lock_across_pool,
 )
 from gvlstress.model import ThreadView, WaitKind
-from gvlstress.model.evidence import Note, notes
+from gvlstress.model.evidence import (
+    ConditionOnlyParent,
+    ForkNoExec,
+    LockHeldAtFork,
+    Note,
+    notes,
+)
 from gvlstress.model.waitfor import End
 
 SIGNAL_DISPATCH = ("_PyErr_CheckSignalsTstate", "_PyErr_CheckSignals", "PyErr_CheckSignals", "handle_signals")
@@ -162,27 +168,15 @@ def _fork_held_lock(c: _Py) -> Match | None:
     acquirer = next((t for t in c.py if vocab.is_lock_acquire(t)), None)
     if c.forked_from is None or acquirer is None or len(c.threads) != 1:
         return None
+    forked = ForkNoExec(c.pid, c.forked_from, same_program=True)
     if vocab.python_at(acquirer, "threading.py", "wait", 2):
         return Match(
             FORK_AFTER_INIT,
             HINTS[FORK_AFTER_INIT],
-            notes(
-                f"process {c.pid} is a fork of process {c.forked_from} that never exec'd (same program and "
-                "arguments), and has one thread",
-                f"thread {acquirer.tid} waits on a condition at {c.at(acquirer)} (a future's result, an event): "
-                "only another thread could set it, and fork() copied none (the thread pool, or whatever was to "
-                "answer, runs only in the parent)",
-            ),
+            (forked, ConditionOnlyParent(acquirer.tid, c.at(acquirer))),
         )
     return Match(
-        FORK_HELD_LOCK,
-        HINTS[FORK_HELD_LOCK],
-        notes(
-            f"process {c.pid} is a fork of process {c.forked_from} that never exec'd (same program and "
-            "arguments), and has one thread",
-            f"thread {acquirer.tid} waits to acquire a lock at {c.at(acquirer)}, and no thread in this process "
-            "can release it: it was held at fork() time by a thread of the parent, which fork() does not copy",
-        ),
+        FORK_HELD_LOCK, HINTS[FORK_HELD_LOCK], (forked, LockHeldAtFork(acquirer.tid, c.at(acquirer)))
     )
 
 

@@ -28,7 +28,14 @@ from gvlstress.judge.otherend import internal_wait
 from gvlstress.judge.runtimes import started_in
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, wants_cpu
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadDelta, ThreadView
-from gvlstress.model.evidence import notes
+from gvlstress.model.evidence import (
+    ForkNoExec,
+    LibrarySpin,
+    OthersWaitInside,
+    ParentSpinWorkers,
+    PrepareHandlerSpin,
+    notes,
+)
 from gvlstress.model.wiring import Wiring
 
 
@@ -161,11 +168,10 @@ def fork_spin(f: ProbeFinding, capture: Capture | None, parent: Capture | None) 
     return Match(
         FORK_AFTER_INIT,
         HINTS[FORK_AFTER_INIT],
-        notes(
-            f"process {f.pid} is a fork of process {capture.forked_from} that never exec'd, and has one thread",
-            f"thread {t.tid} spins in {lib} ({spin.loop}): {t.cpu_s:.2f} CPU-s over {f.window_s:.2f}s, no byte moved, "
-            f"the same stack at {spin.looks} looks: a pool's spin-wait for its workers",
-            f"in the parent, {len(theirs)} thread(s) started by {lib} are those workers; fork() copied none of them",
+        (
+            ForkNoExec(f.pid, capture.forked_from),
+            LibrarySpin(t.tid, lib, spin.loop, t.cpu_s, f.window_s, spin.looks),
+            ParentSpinWorkers(len(theirs), lib),
         ),
     )
 
@@ -187,11 +193,9 @@ def handler_spin(f: ProbeFinding, capture: Capture | None, wiring: Wiring) -> Ma
     return Match(
         FORK_HANDLER,
         HINTS[FORK_HANDLER],
-        notes(
-            f"thread {p.tid} is inside fork(), in a prepare handler ({vocab.first(view, PREFORK)}), and spins in "
-            f"{spin.loop}: {p.cpu_s:.2f} CPU-s, no byte moved, the same stack at {spin.looks} looks",
-            f"the {len(rest)} other thread(s) wait on locks, timers or this process's own descriptors: nothing will "
-            "make them do what the handler waits for",
+        (
+            PrepareHandlerSpin(p.tid, vocab.first(view, PREFORK), spin.loop, p.cpu_s, spin.looks),
+            OthersWaitInside(len(rest)),
         ),
     )
 

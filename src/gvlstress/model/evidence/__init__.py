@@ -1,0 +1,179 @@
+"""Evidence as facts: what a rule or the explanation found, held as its objects (tids,
+addresses, pids, frames), never as prose; `judge.words` words each kind in one place.
+
+A frame or a wait is held as the label the judge reads it by (``where``: 'Mutex::lock_contended
+(mutex.rs:12)', ``waits``: 'futex 0x7f1c (no timeout)'): those labels are objects of the
+capture, not sentences. `Note` is free text that no rule or test reads (rules not typed yet);
+keep it rare. Every kind is importable from here; `Fact` is their union.
+
+Modules (one line each, from their docstrings):
+
+- `explained`: Facts every explanation shows (`judge.explain`): parked threads, futex groups,
+  threads off a futex, idle-by-design threads, the GIL, the busiest...
+- `forks`: Facts of fork hangs: a fork that never exec'd, the library or runtime whose threads
+  stayed in the parent, a prepare handler waiting or spinning...
+- `waves`: Facts of a wave's failures (`judge.outcome`): a crash, an error, an executor wedged
+  by a worker that died.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gvlstress.model.evidence.explained import (
+    Busiest,
+    FutexWaiters,
+    GilFree,
+    GilHeld,
+    GilUnknown,
+    IdleByDesign,
+    OffFutex,
+    Parked,
+)
+from gvlstress.model.evidence.forks import (
+    ConditionOnlyParent,
+    ForeignThreadStates,
+    ForkNoExec,
+    HandlerRearms,
+    InPrepareHandler,
+    InsideFork,
+    LibrarySpin,
+    LibraryWait,
+    LockHeldAtFork,
+    LockHolderNotCopied,
+    OthersWaitInside,
+    OwnWaitsOnly,
+    ParentLibraryThreads,
+    ParentSpinWorkers,
+    PrepareHandlerSpin,
+    RearmedWait,
+    RuntimeNotForked,
+    RuntimeWorkersMissing,
+    UntimedWait,
+)
+from gvlstress.model.evidence.waves import (
+    BatchesBefore,
+    Crashed,
+    ManagerStack,
+    ManagerWaitsFrame,
+    ProcSaid,
+    Raised,
+    RaisedAfter,
+    ResultLockOfDead,
+    StderrCause,
+    StillAtWork,
+    UnreapedZombie,
+    WorkerDied,
+)
+
+
+@dataclass(frozen=True)
+class Note:
+    """Free text: a line no rule or test reads as a fact."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ChainStep:
+    """One step of the wait chain as the /proc judge followed it (`ProbeFinding.chain`)."""
+
+    text: str
+
+
+Fact = (
+    Note
+    | ChainStep
+    | Parked
+    | FutexWaiters
+    | OffFutex
+    | IdleByDesign
+    | GilHeld
+    | GilFree
+    | GilUnknown
+    | Busiest
+    | ForkNoExec
+    | LibraryWait
+    | ParentLibraryThreads
+    | RearmedWait
+    | UntimedWait
+    | InPrepareHandler
+    | OwnWaitsOnly
+    | HandlerRearms
+    | LibrarySpin
+    | ParentSpinWorkers
+    | PrepareHandlerSpin
+    | OthersWaitInside
+    | ConditionOnlyParent
+    | LockHeldAtFork
+    | InsideFork
+    | LockHolderNotCopied
+    | ForeignThreadStates
+    | RuntimeWorkersMissing
+    | RuntimeNotForked
+    | WorkerDied
+    | UnreapedZombie
+    | ManagerWaitsFrame
+    | ManagerStack
+    | ResultLockOfDead
+    | StillAtWork
+    | ProcSaid
+    | Crashed
+    | BatchesBefore
+    | StderrCause
+    | Raised
+    | RaisedAfter
+)
+"""Every kind of fact a diagnosis or a rule's match carries (`judge.words` words each one)."""
+
+
+def notes(*lines: str) -> tuple[Note, ...]:
+    """Lines of a rule not typed yet, as `Note` facts."""
+    return tuple(Note(line) for line in lines)
+
+
+__all__ = [
+    "BatchesBefore",
+    "Busiest",
+    "ChainStep",
+    "ConditionOnlyParent",
+    "Crashed",
+    "Fact",
+    "ForeignThreadStates",
+    "ForkNoExec",
+    "FutexWaiters",
+    "GilFree",
+    "GilHeld",
+    "GilUnknown",
+    "HandlerRearms",
+    "IdleByDesign",
+    "InPrepareHandler",
+    "InsideFork",
+    "LibrarySpin",
+    "LibraryWait",
+    "LockHeldAtFork",
+    "LockHolderNotCopied",
+    "ManagerStack",
+    "ManagerWaitsFrame",
+    "Note",
+    "OffFutex",
+    "OthersWaitInside",
+    "OwnWaitsOnly",
+    "ParentLibraryThreads",
+    "ParentSpinWorkers",
+    "Parked",
+    "PrepareHandlerSpin",
+    "ProcSaid",
+    "Raised",
+    "RaisedAfter",
+    "RearmedWait",
+    "ResultLockOfDead",
+    "RuntimeNotForked",
+    "RuntimeWorkersMissing",
+    "StderrCause",
+    "StillAtWork",
+    "UnreapedZombie",
+    "UntimedWait",
+    "WorkerDied",
+    "notes",
+]
