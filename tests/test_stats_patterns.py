@@ -75,6 +75,24 @@ def test_fork_after_init_shape() -> None:
     )
 
 
+def test_a_lock_held_across_a_parallel_region_is_told_by_its_facts() -> None:
+    """The rule returns the mutex's waiters and the holder waiting for their jobs (`judge.words`
+    words them)."""
+    main = view(1, "syscall", "rayon_core::latch::LockLatch::wait_and_reset", "main", futex=0x20)
+    mutex = "std::sys::sync::mutex::futex::Mutex::lock_contended"
+    workers = [
+        view(t, "syscall", mutex, "rayon_core::registry::WorkerThread::wait_until_cold", futex=0xA0)
+        for t in (2, 3)
+    ]
+    m = patterns.match(finding(), capture(main, *workers))
+    assert m is not None
+    assert m.pattern == names.LOCK_ACROSS
+    assert m.facts == (
+        ev.OneMutexWaiters((2, 3), 0xA0, mutex),
+        ev.HolderWaitsJobs(1, "main thread", "rayon_core::latch::LockLatch::wait_and_reset"),
+    )
+
+
 def test_no_native_view_never_reads_as_fork_after_pool_start() -> None:
     # py-spy sees the main thread's latch frames but not the pool threads: absence is unknown
     main = view(1, "syscall", "rayon_core::latch::LockLatch::wait_and_reset", "main")

@@ -132,6 +132,69 @@ TABLE: tuple[tuple[ev.Fact, str], ...] = (
         "the runtime's threads were started before fork(); the child inherited its state but not its threads",
     ),
     (
+        ev.GilAcrossLatch(1, "main thread", True, "LockLatch::wait"),
+        "thread 1 (main thread) holds the GIL (py-spy: owns_gil) and waits in LockLatch::wait for its rayon jobs",
+    ),
+    (
+        ev.GilAcrossLatch(1, "main thread", False, "LockLatch::wait"),
+        "thread 1 (main thread) holds the GIL (inferred: py-spy view missing) and waits in LockLatch::wait for "
+        "its rayon jobs",
+    ),
+    (
+        ev.PoolWaitsGil(tuple(range(2, 10)), "take_gil"),
+        "8 rayon pool thread(s) (2, 3, 4, 5, 6, 7, ... (8 in all)) inside those jobs wait for the GIL in take_gil",
+    ),
+    (
+        ev.MutexGroups(((0xA0, (1, 2)), (0xB0, (3,)))),
+        "threads wait on 2 different mutexes: 0xa0: 2 thread(s) (1, 2); 0xb0: 1 thread(s) (3)",
+    ),
+    (
+        ev.HeldByWaiters(),
+        "each mutex is held by a thread that is itself waiting for another one of them (no thread outside these "
+        "groups can release them)",
+    ),
+    (
+        ev.OneMutexWaiters((2, 3), 0xA0, "Mutex::lock_contended"),
+        "2 thread(s) (2, 3) wait for one mutex at 0xa0 in Mutex::lock_contended",
+    ),
+    (
+        ev.HolderWaitsJobs(1, "main thread", "LockLatch::wait"),
+        "thread 1 (main thread) does not wait for it but waits in LockLatch::wait for the very jobs that do: it "
+        "holds the lock across the parallel region",
+    ),
+    (
+        ev.PoolAllBlocked(4, "crossbeam::recv", 3),
+        "all 4 rayon pool threads are inside jobs, blocked in crossbeam::recv (3 in channel operations)",
+    ),
+    (
+        ev.PoolAllBlocked(4, "a blocking wait", 0),
+        "all 4 rayon pool threads are inside jobs, blocked in a blocking wait",
+    ),
+    (
+        ev.NoIdlePoolThread(),
+        "no pool thread is idle in rayon's sleep, so the job that would unblock them (e.g. the channel's "
+        "consumer) can never run",
+    ),
+    (ev.WaitsForPool(1, "LockLatch::wait"), "thread 1 waits in LockLatch::wait for the pool"),
+    (
+        ev.GilHolderOnNativeLock(1, "main thread", 0xA0, "pthread_mutex_lock", "load (app.py:13)"),
+        "thread 1 (main thread) holds the GIL (py-spy: owns_gil) and waits on a native lock (futex 0xa0) in "
+        "pthread_mutex_lock, called from load (app.py:13)",
+    ),
+    (
+        ev.GilWaiters((2,), "take_gil", (2, "holder (app.py:9)")),
+        "1 thread(s) (2) wait for the GIL in take_gil, e.g. thread 2 at holder (app.py:9)",
+    ),
+    (ev.GilWaiters((2, 3), "take_gil", None), "2 thread(s) (2, 3) wait for the GIL in take_gil"),
+    (
+        ev.HolderAmongGilWaiters(),
+        "the lock's holder can only be one of the GIL's waiters (every other thread is blocked too): it waits "
+        "for the GIL, the GIL's holder waits for its lock",
+    ),
+    (ev.BurntNoProgress(1.5, 2.0), "1.50 CPU-s burnt over 2.00s with no progress"),
+    (ev.ThreadUsed(7, 1.25, "spin_loop"), "thread 7 used 1.25s in spin_loop"),
+    (ev.ThreadUsed(7, 1.25, None), "thread 7 used 1.25s"),
+    (
         ev.WorkerDied(31, "SIGKILL", "--kill-worker", sending=True),
         "worker 31 died (SIGKILL, --kill-worker) after it had finished its share, i.e. while pickling or "
         "sending its result",

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from gvlstress.judge import runtimes, vocab
 from gvlstress.judge.case import Case
 from gvlstress.judge.finalize import exit_destructor, exit_finalizer_wait
-from gvlstress.judge.frames import tids
 from gvlstress.judge.mutexes import mutex_match
 from gvlstress.judge.names import (
     CLOSED_WAIT,
@@ -35,13 +34,26 @@ from gvlstress.judge.pyshapes import python_shapes
 from gvlstress.judge.taskpools import pool_waits_on_itself
 from gvlstress.model import Capture, ProbeFinding, ThreadView
 from gvlstress.model.evidence import (
+    BurntNoProgress,
     Fact,
     ForeignThreadStates,
+    GilAcrossLatch,
+    GilHolderOnNativeLock,
+    GilWaiters,
+    HeldByWaiters,
+    HolderAmongGilWaiters,
+    HolderWaitsJobs,
     InsideFork,
     LockHolderNotCopied,
+    MutexGroups,
+    NoIdlePoolThread,
+    OneMutexWaiters,
+    PoolAllBlocked,
+    PoolWaitsGil,
     RuntimeNotForked,
     RuntimeWorkersMissing,
-    notes,
+    ThreadUsed,
+    WaitsForPool,
 )
 
 
@@ -51,9 +63,9 @@ def closed_wait(capture: Capture | None) -> Match:
         return Match(
             CLOSED_WAIT,
             HINTS[CLOSED_WAIT] + " (no stacks were captured, so no pattern can be named)",
-            notes(),
+            (),
         )
-    return Match(CLOSED_WAIT, HINTS[CLOSED_WAIT], notes())
+    return Match(CLOSED_WAIT, HINTS[CLOSED_WAIT], ())
 
 
 def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None:
@@ -80,15 +92,14 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
     owners = [t for t in threads if t.owns_gil]
     if gil_waiters and latch_waiters:
         owner = owners[0] if owners else latch_waiters[0]
-        how = "py-spy: owns_gil" if owners else "inferred: py-spy view missing"
         return Match(
             GIL_HELD,
             HINTS[GIL_HELD],
-            notes(
-                f"thread {owner.tid} ({vocab.role(owner, pid)}) holds the GIL ({how}) and waits in "
-                f"{vocab.first(owner, vocab.LATCH)} for its rayon jobs",
-                f"{len(gil_waiters)} rayon pool thread(s) ({tids(gil_waiters)}) inside those jobs wait for "
-                f"the GIL in {vocab.first(gil_waiters[0], vocab.GIL_WAIT)}",
+            (
+                GilAcrossLatch(
+                    owner.tid, vocab.role(owner, pid), bool(owners), vocab.first(owner, vocab.LATCH)
+                ),
+                PoolWaitsGil(tuple(t.tid for t in gil_waiters), vocab.first(gil_waiters[0], vocab.GIL_WAIT)),
             ),
         )
     in_fork = _inside_fork(threads, capture)
@@ -116,12 +127,7 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
         return Match(
             LOCK_ORDER,
             HINTS[LOCK_ORDER],
-            notes(
-                f"threads wait on {len(groups)} different mutexes: "
-                + "; ".join(f"{addr:#x}: {len(ts)} thread(s) ({tids(ts)})" for addr, ts in groups),
-                "each mutex is held by a thread that is itself waiting for another one of them "
-                "(no thread outside these groups can release them)",
-            ),
+            (MutexGroups(tuple((addr, tuple(t.tid for t in ts)) for addr, ts in groups)), HeldByWaiters()),
         )
     if len(by_addr) == 1:
         addr, waiters = next(iter(by_addr.items()))
@@ -131,12 +137,11 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
             return Match(
                 LOCK_ACROSS,
                 HINTS[LOCK_ACROSS],
-                notes(
-                    f"{len(waiters)} thread(s) ({tids(waiters)}) wait for one mutex at {addr:#x} in "
-                    f"{vocab.first(waiters[0], vocab.MUTEX)}",
-                    f"thread {h.tid} ({vocab.role(h, pid)}) does not wait for it but waits in "
-                    f"{vocab.first(h, vocab.LATCH)} for the very jobs that do: it holds the lock across "
-                    "the parallel region",
+                (
+                    OneMutexWaiters(
+                        tuple(t.tid for t in waiters), addr, vocab.first(waiters[0], vocab.MUTEX)
+                    ),
+                    HolderWaitsJobs(h.tid, vocab.role(h, pid), vocab.first(h, vocab.LATCH)),
                 ),
             )
 
@@ -151,12 +156,10 @@ def match(finding: ProbeFinding | None, capture: Capture | None) -> Match | None
         return Match(
             POOL_EXHAUSTION,
             HINTS[POOL_EXHAUSTION],
-            notes(
-                f"all {len(pool)} rayon pool threads are inside jobs, blocked in {what}"
-                + (f" ({len(channel_blocked)} in channel operations)" if channel_blocked else ""),
-                "no pool thread is idle in rayon's sleep, so the job that would unblock them (e.g. the "
-                "channel's consumer) can never run",
-                f"thread {latch_waiters[0].tid} waits in {vocab.first(latch_waiters[0], vocab.LATCH)} for the pool",
+            (
+                PoolAllBlocked(len(pool), what, len(channel_blocked)),
+                NoIdlePoolThread(),
+                WaitsForPool(latch_waiters[0].tid, vocab.first(latch_waiters[0], vocab.LATCH)),
             ),
         )
     own = pool_waits_on_itself(threads, pid)
@@ -198,19 +201,18 @@ def _gil_lock_inversion(threads: list[ThreadView], owners: list[ThreadView], pid
     o = blocked[0]
     lock = vocab.first(o, vocab.MUTEX + vocab.ONCE)
     at = lock if lock != "?" else vocab.where(o)
+    line = vocab.python_line(waiters[0])
     return Match(
         GIL_LOCK_INVERSION,
         HINTS[GIL_LOCK_INVERSION],
-        notes(
-            f"thread {o.tid} ({vocab.role(o, pid)}) holds the GIL (py-spy: owns_gil) and waits on a native lock "
-            f"(futex {o.futex_addr or 0:#x}) in {at}"
-            + (f", called from {line}" if (line := vocab.python_line(o)) else ""),
-            f"{len(waiters)} thread(s) ({tids(waiters)}) wait for the GIL in {vocab.first(waiters[0], vocab.GIL_WAIT)}"
-            + (
-                f", e.g. thread {waiters[0].tid} at {line}" if (line := vocab.python_line(waiters[0])) else ""
+        (
+            GilHolderOnNativeLock(o.tid, vocab.role(o, pid), o.futex_addr or 0, at, vocab.python_line(o)),
+            GilWaiters(
+                tuple(t.tid for t in waiters),
+                vocab.first(waiters[0], vocab.GIL_WAIT),
+                (waiters[0].tid, line) if line else None,
             ),
-            "the lock's holder can only be one of the GIL's waiters (every other thread is blocked too): it "
-            "waits for the GIL, the GIL's holder waits for its lock",
+            HolderAmongGilWaiters(),
         ),
     )
 
@@ -276,11 +278,11 @@ def livelock(finding: ProbeFinding, capture: Capture | None) -> Match:
     """Burning CPU with no progress: the busiest threads and where they are."""
     views = {t.tid: t for t in capture.threads} if capture else {}
     hot = sorted(finding.threads, key=lambda t: -t.cpu_s)[:3]
-    lines = [f"{finding.cpu_s:.2f} CPU-s burnt over {finding.window_s:.2f}s with no progress"]
+    facts: list[Fact] = [BurntNoProgress(finding.cpu_s, finding.window_s)]
     for t in hot:
         v = views.get(t.tid)
-        lines.append(f"thread {t.tid} used {t.cpu_s:.2f}s" + (f" in {vocab.where(v)}" if v else ""))
-    return Match(LIVELOCK, HINTS[LIVELOCK], notes(*lines))
+        facts.append(ThreadUsed(t.tid, t.cpu_s, vocab.where(v) if v else None))
+    return Match(LIVELOCK, HINTS[LIVELOCK], tuple(facts))
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import assert_never
 from gvlstress.judge.frames import span
 from gvlstress.model.evidence import (
     BatchesBefore,
+    BurntNoProgress,
     Busiest,
     ChainStep,
     ConditionOnlyParent,
@@ -16,10 +17,16 @@ from gvlstress.model.evidence import (
     ForeignThreadStates,
     ForkNoExec,
     FutexWaiters,
+    GilAcrossLatch,
     GilFree,
     GilHeld,
+    GilHolderOnNativeLock,
     GilUnknown,
+    GilWaiters,
     HandlerRearms,
+    HeldByWaiters,
+    HolderAmongGilWaiters,
+    HolderWaitsJobs,
     IdleByDesign,
     InPrepareHandler,
     InsideFork,
@@ -29,13 +36,18 @@ from gvlstress.model.evidence import (
     LockHolderNotCopied,
     ManagerStack,
     ManagerWaitsFrame,
+    MutexGroups,
+    NoIdlePoolThread,
     Note,
     OffFutex,
+    OneMutexWaiters,
     OthersWaitInside,
     OwnWaitsOnly,
     ParentLibraryThreads,
     ParentSpinWorkers,
     Parked,
+    PoolAllBlocked,
+    PoolWaitsGil,
     PrepareHandlerSpin,
     ProcSaid,
     Raised,
@@ -46,8 +58,10 @@ from gvlstress.model.evidence import (
     RuntimeWorkersMissing,
     StderrCause,
     StillAtWork,
+    ThreadUsed,
     UnreapedZombie,
     UntimedWait,
+    WaitsForPool,
     WorkerDied,
 )
 from gvlstress.system.proctree import signal_name
@@ -70,6 +84,11 @@ RUNTIME_NOT_FORKED = {
     "tokio": "the runtime's threads were started before fork(); the child inherited its state but not its threads",
 }
 """Why they are missing, and what to do, by runtime."""
+
+
+def _tids(ids: tuple[int, ...]) -> str:
+    """Thread ids for the reader: the first six, and how many in all."""
+    return ", ".join(map(str, ids[:6])) + (f", ... ({len(ids)} in all)" if len(ids) > 6 else "")
 
 
 def _plural(n: int, what: str) -> str:
@@ -226,6 +245,56 @@ def word(fact: Fact) -> str:
             return f"{raised} of {workers} workers raised; {clean} finished cleanly with the same code"
         case RaisedAfter(batches, last):
             return f"raised after {batches} batch(es): {last}"
+        case GilAcrossLatch(tid, role, seen, latch):
+            how = "py-spy: owns_gil" if seen else "inferred: py-spy view missing"
+            return f"thread {tid} ({role}) holds the GIL ({how}) and waits in {latch} for its rayon jobs"
+        case PoolWaitsGil(tids, where):
+            return f"{len(tids)} rayon pool thread(s) ({_tids(tids)}) inside those jobs wait for the GIL in {where}"
+        case MutexGroups(groups):
+            return f"threads wait on {len(groups)} different mutexes: " + "; ".join(
+                f"{addr:#x}: {len(ts)} thread(s) ({_tids(ts)})" for addr, ts in groups
+            )
+        case HeldByWaiters():
+            return (
+                "each mutex is held by a thread that is itself waiting for another one of them "
+                "(no thread outside these groups can release them)"
+            )
+        case OneMutexWaiters(tids, addr, where):
+            return f"{len(tids)} thread(s) ({_tids(tids)}) wait for one mutex at {addr:#x} in {where}"
+        case HolderWaitsJobs(tid, role, latch):
+            return (
+                f"thread {tid} ({role}) does not wait for it but waits in {latch} for the very jobs that do: it holds "
+                "the lock across the parallel region"
+            )
+        case PoolAllBlocked(pool, what, in_channel):
+            return f"all {pool} rayon pool threads are inside jobs, blocked in {what}" + (
+                f" ({in_channel} in channel operations)" if in_channel else ""
+            )
+        case NoIdlePoolThread():
+            return (
+                "no pool thread is idle in rayon's sleep, so the job that would unblock them (e.g. the "
+                "channel's consumer) can never run"
+            )
+        case WaitsForPool(tid, latch):
+            return f"thread {tid} waits in {latch} for the pool"
+        case GilHolderOnNativeLock(tid, role, addr, at, called_from):
+            return (
+                f"thread {tid} ({role}) holds the GIL (py-spy: owns_gil) and waits on a native lock "
+                f"(futex {addr:#x}) in {at}" + (f", called from {called_from}" if called_from else "")
+            )
+        case GilWaiters(tids, where, example):
+            return f"{len(tids)} thread(s) ({_tids(tids)}) wait for the GIL in {where}" + (
+                f", e.g. thread {example[0]} at {example[1]}" if example else ""
+            )
+        case HolderAmongGilWaiters():
+            return (
+                "the lock's holder can only be one of the GIL's waiters (every other thread is blocked too): it "
+                "waits for the GIL, the GIL's holder waits for its lock"
+            )
+        case BurntNoProgress(cpu_s, window_s):
+            return f"{cpu_s:.2f} CPU-s burnt over {window_s:.2f}s with no progress"
+        case ThreadUsed(tid, cpu_s, where):
+            return f"thread {tid} used {cpu_s:.2f}s" + (f" in {where}" if where is not None else "")
         case _:
             assert_never(fact)
 

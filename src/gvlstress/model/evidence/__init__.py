@@ -12,6 +12,8 @@ Modules (one line each, from their docstrings):
   threads off a futex, idle-by-design threads, the GIL, the busiest...
 - `forks`: Facts of fork hangs: a fork that never exec'd, the library or runtime whose threads
   stayed in the parent, a prepare handler waiting or spinning...
+- `locks`: Facts of the shapes one process's stacks show (`judge.patterns`): the GIL held across
+  a rayon region, mutexes waited on in a cycle or across a...
 - `waves`: Facts of a wave's failures (`judge.outcome`): a crash, an error, an executor wedged
   by a worker that died.
 """
@@ -50,6 +52,22 @@ from gvlstress.model.evidence.forks import (
     RuntimeNotForked,
     RuntimeWorkersMissing,
     UntimedWait,
+)
+from gvlstress.model.evidence.locks import (
+    BurntNoProgress,
+    GilAcrossLatch,
+    GilHolderOnNativeLock,
+    GilWaiters,
+    HeldByWaiters,
+    HolderAmongGilWaiters,
+    HolderWaitsJobs,
+    MutexGroups,
+    NoIdlePoolThread,
+    OneMutexWaiters,
+    PoolAllBlocked,
+    PoolWaitsGil,
+    ThreadUsed,
+    WaitsForPool,
 )
 from gvlstress.model.evidence.waves import (
     BatchesBefore,
@@ -111,6 +129,20 @@ Fact = (
     | ForeignThreadStates
     | RuntimeWorkersMissing
     | RuntimeNotForked
+    | GilAcrossLatch
+    | PoolWaitsGil
+    | MutexGroups
+    | HeldByWaiters
+    | OneMutexWaiters
+    | HolderWaitsJobs
+    | PoolAllBlocked
+    | NoIdlePoolThread
+    | WaitsForPool
+    | GilHolderOnNativeLock
+    | GilWaiters
+    | HolderAmongGilWaiters
+    | BurntNoProgress
+    | ThreadUsed
     | WorkerDied
     | UnreapedZombie
     | ManagerWaitsFrame
@@ -134,6 +166,7 @@ def notes(*lines: str) -> tuple[Note, ...]:
 
 __all__ = [
     "BatchesBefore",
+    "BurntNoProgress",
     "Busiest",
     "ChainStep",
     "ConditionOnlyParent",
@@ -142,10 +175,16 @@ __all__ = [
     "ForeignThreadStates",
     "ForkNoExec",
     "FutexWaiters",
+    "GilAcrossLatch",
     "GilFree",
     "GilHeld",
+    "GilHolderOnNativeLock",
     "GilUnknown",
+    "GilWaiters",
     "HandlerRearms",
+    "HeldByWaiters",
+    "HolderAmongGilWaiters",
+    "HolderWaitsJobs",
     "IdleByDesign",
     "InPrepareHandler",
     "InsideFork",
@@ -155,13 +194,18 @@ __all__ = [
     "LockHolderNotCopied",
     "ManagerStack",
     "ManagerWaitsFrame",
+    "MutexGroups",
+    "NoIdlePoolThread",
     "Note",
     "OffFutex",
+    "OneMutexWaiters",
     "OthersWaitInside",
     "OwnWaitsOnly",
     "ParentLibraryThreads",
     "ParentSpinWorkers",
     "Parked",
+    "PoolAllBlocked",
+    "PoolWaitsGil",
     "PrepareHandlerSpin",
     "ProcSaid",
     "Raised",
@@ -172,8 +216,10 @@ __all__ = [
     "RuntimeWorkersMissing",
     "StderrCause",
     "StillAtWork",
+    "ThreadUsed",
     "UnreapedZombie",
     "UntimedWait",
+    "WaitsForPool",
     "WorkerDied",
     "notes",
 ]
