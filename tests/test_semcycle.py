@@ -5,6 +5,8 @@ mapper that may post it are not."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from gvlstress.judge import names
@@ -151,3 +153,18 @@ def test_a_semaphore_whose_other_mapper_reads_what_only_the_waiter_writes_is_a_c
         assert any(f"process {CHILD} waits in read()" in e for e in j.named.evidence), j.named.evidence
     else:
         assert j.finding.kind is not ProbeKind.DEADLOCK
+
+
+def test_a_semaphore_every_live_mapper_waits_on_beside_a_dead_child_ends_in_that_child() -> None:
+    """Two processes in opposite-order lock waits, but the parent has a child that died unreaped
+    (a worker killed while it held the result queue's lock, as CPython 3.8's executor shows): the
+    dead child may be the holder, so the chain ends in a gone party, not a cycle."""
+    w = crossed(Th(CHILD, SHARED_LOCK.format(addr=ADDR + 0x1000), py=ACQUIRE, native=SEM_ACQUIRE))
+    procs = tuple(replace(p, zombies={OTHER: 9}) if p.pid == PARENT else p for p in w.procs)
+    j = replace(w, procs=procs).judged()[PARENT]
+    assert j.finding.kind is ProbeKind.DEADLOCK
+    assert j.named is not None
+    assert j.named.pattern == names.DEAD_LOCK_HOLDER
+    assert j.waitfor is not None
+    assert j.waitfor.end is End.GONE
+    assert f"dead child(ren) {OTHER}" in j.finding.reason

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from gvlstress.judge.case import Case, Found
 from gvlstress.judge.cycles import Step, waits_of
-from gvlstress.judge.names import HINTS, WAIT_CYCLE, Match
+from gvlstress.judge.names import DEAD_LOCK_HOLDER, HINTS, WAIT_CYCLE, Match
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.evidence import notes
 from gvlstress.model.wiring import Relatives, SharedLock, Wiring
@@ -127,6 +127,23 @@ def semaphore_cycle(case: Case) -> Found | None:
         "thread free",
     )
     who = ", ".join(map(str, sorted(set(first[1].mappers) - {f.pid})))
+    dead = {
+        p: sorted(relatives.zombies[p]) for p in sorted({*waits, *joins, *reads}) if relatives.zombies.get(p)
+    }
+    if dead:
+        # a child that died unreaped may have mapped it and held it (a worker killed inside the lock)
+        gone = "; ".join(
+            f"process {p}'s dead child(ren) {', '.join(map(str, kids))}" for p, kids in dead.items()
+        )
+        reason = f"waits on a semaphore no live process can post: {gone}, unreaped, may have held it"
+        lines = (
+            *evidence[:-1],
+            f"every live process that maps it waits, and {gone} died unreaped: a process that died inside the "
+            "lock (killed while it held it) leaves it taken for good",
+        )
+        return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
+            DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], notes(*lines)
+        )
     reason = f"waits on a semaphore that only process(es) {who} could post, and they wait too"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
         WAIT_CYCLE, HINTS[WAIT_CYCLE], notes(*evidence)
