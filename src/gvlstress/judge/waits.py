@@ -107,6 +107,9 @@ def classify(t: ThreadDelta, window_s: float = 0.5) -> Wait:
         )
         kind = WaitKind.TIMED if timed else WaitKind.SEMAPHORE
         return Wait(kind, name, f"{name}() on {what}" + (" with a timeout" if timed else ""), sem=s)
+    if name in ("open", "openat", "openat2") and t.wchan and "wait_for_partner" in t.wchan:
+        # a FIFO's open blocks until a process opens its other end: anyone may, from anywhere
+        return Wait(WaitKind.IO, name, f"{name}() of a FIFO, until a process opens its other end")
     if name is not None and name in _BY_SYSCALL:
         kind = _BY_SYSCALL[name]
         if kind is WaitKind.IO and t.args:
