@@ -672,3 +672,55 @@ def test_a_shared_semaphore_nothing_posts_ends_in_the_process_a_watch_saw_exit(
     assert j.waitfor.end is expected
     if expected is End.GONE:
         assert any("seen by watch: process 301 (python loader.py) exited" in p for p in j.waitfor.parties)
+
+
+SOCKETSERVER = "/usr/lib/python3.11/socketserver.py"
+SHUTDOWN_IN_HANDLER = (
+    ("Condition.wait", "/usr/lib/python3.11/threading.py", 327),
+    ("Event.wait", "/usr/lib/python3.11/threading.py", 629),
+    ("BaseServer.shutdown", SOCKETSERVER, 253),
+    ("Handler.handle", "/srv/app.py", 9),
+    ("BaseServer.finish_request", SOCKETSERVER, 361),
+    ("BaseServer._handle_request_noblock", SOCKETSERVER, 317),
+    ("BaseServer.serve_forever", SOCKETSERVER, 238),
+    ("main", "/srv/app.py", 20),
+)
+SHUTDOWN_ELSEWHERE = (*SHUTDOWN_IN_HANDLER[:3], ("stop", "/srv/app.py", 30))
+SERVING = (
+    ("PollSelector.select", "/usr/lib/python3.11/selectors.py", 415),
+    ("BaseServer.serve_forever", SOCKETSERVER, 233),
+    ("main", "/srv/app.py", 20),
+)
+
+
+@pytest.mark.parametrize(
+    ("world", "expected"),
+    [
+        pytest.param(
+            World((Proc(A, (Th(A, LOCK.format(addr=0xA0), py=SHUTDOWN_IN_HANDLER),)),)),
+            (ProbeKind.DEADLOCK, End.SELF),
+            id="shutdown() in a handler that serve_forever() runs: it waits for its own caller to return",
+        ),
+        pytest.param(
+            World(
+                (
+                    Proc(
+                        A,
+                        (
+                            Th(A, POLL.format(n=1, timeout=500), py=SERVING),
+                            Th(A + 1, LOCK.format(addr=0xA0), py=SHUTDOWN_ELSEWHERE),
+                        ),
+                    ),
+                )
+            ),
+            (ProbeKind.IDLE, End.OUTSIDE),
+            id="look-alike: shutdown() from another thread while serve_forever() polls: it returns",
+        ),
+    ],
+)
+def test_a_wait_only_a_function_further_down_its_own_stack_ends_is_a_self_wait(
+    world: World, expected: tuple[ProbeKind, End]
+) -> None:
+    j = world.judged()[A]
+    assert j.waitfor is not None
+    assert (j.finding.kind, j.waitfor.end) == expected

@@ -27,6 +27,7 @@ from gvlstress.judge.names import (
 )
 from gvlstress.judge.pystack import (
     JOIN_CYCLE_HINT,
+    again_below,
     below_the_wait,
     held_across_wait,
     join_cycle,
@@ -101,26 +102,25 @@ def _self_lock(c: _Py) -> Match | None:
     # the function that waits is itself further down: a framework's dispatcher repeated lower on
     # the stack (pluggy's _multicall under pytest, a recursive walk) says nothing about the wait
     top = frames[0] if frames else None
-    j = next(
-        (
-            k
-            for k in range(1, len(frames))
-            if top and (frames[k].file, frames[k].name) == (top.file, top.name)
-        ),
-        None,
-    )
+    j = again_below(frames)
     if top is None or j is None:
         return None
     i, again = 0, frames[j]
     between = [f.name for f in frames[i + 1 : j]]
     what = "to acquire a lock" if vocab.is_lock_acquire(t) else f"at {c.at(t)} (a Condition or queue wait)"
+    held = (
+        f"and {again.name}, which ends that wait when it returns, is further down its own stack "
+        f"(line {again.line}): it waits for its own caller"
+        if (again.file, again.name) != (top.file, top.name)
+        else f"and {top.name} is further down its own stack (line {again.line}): the outer call holds what the "
+        "inner one waits for"
+    )
     return Match(
         SELF_LOCK,
         HINTS[SELF_LOCK],
         notes(
             f"thread {t.tid} ({vocab.role(t, c.pid)}) waits {what} under {top.name} "
-            f"({(top.file or '?').rsplit('/', 1)[-1]}:{top.line}), and {top.name} is further down its own stack "
-            f"(line {again.line}): the outer call holds what the inner one waits for",
+            f"({(top.file or '?').rsplit('/', 1)[-1]}:{top.line}), {held}",
             "re-entered through "
             + (" <- ".join(between[:5]) if between else "a direct call")
             + ": no other thread can release it, and this one waits for it",

@@ -38,6 +38,41 @@ def below_the_wait(frames: tuple[Frame, ...]) -> tuple[Frame, ...]:
     return frames[i:]
 
 
+_ENDED_BY = {("socketserver.py", "shutdown"): ("socketserver.py", "serve_forever")}
+"""Standard library waits that only another function's return ends: (file, function) -> the
+function (socketserver's shutdown() waits until serve_forever() returns)."""
+
+
+def _bare(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+def ender_of(f: Frame) -> tuple[str, str] | None:
+    """The function whose return ends the wait `f` is in, when the standard library says so."""
+    return next(
+        (e for (file, fn), e in _ENDED_BY.items() if (f.file or "").endswith(file) and _bare(f.name) == fn),
+        None,
+    )
+
+
+def again_below(frames: tuple[Frame, ...]) -> int | None:
+    """Where, further down the stack, the function that waits (`frames[0]`, from `below_the_wait`)
+    comes again, or the function whose return ends its wait (`ender_of`): the thread waits for
+    its own caller. None when neither is there."""
+    if not frames:
+        return None
+    top, ender = frames[0], ender_of(frames[0])
+    return next(
+        (
+            k
+            for k in range(1, len(frames))
+            if (frames[k].file, frames[k].name) == (top.file, top.name)
+            or (ender and (frames[k].file or "").endswith(ender[0]) and _bare(frames[k].name) == ender[1])
+        ),
+        None,
+    )
+
+
 JOIN_CYCLE_HINT = (
     "the joiner holds the lock the joined thread needs on its way out: release it before join() "
     "(copy what the thread must see, then join outside the lock), and join with a timeout"
