@@ -113,7 +113,9 @@ KNOWN_MISSES = {
     # the fourth corpus, measured blind twice (blind/hangs4/before.md, after.md), then here
     "4-04_asyncio_pending_task_garbage_collected": "named an event loop's lost wake-up (nobody); the case's "
     "end is the task the garbage collector took (a gone party), which no look sees",
-    "4-08_mp_barrier_waiter_killed_notify_waits": "named a lost wake-up (nobody); the case's end is the "
+    "4-08_mp_barrier_waiter_killed_notify_waits": "named a cycle of waits across processes (by elimination "
+    "among the semaphores' live mappers); the case's end is the sleeper that was killed and reaped, which one "
+    "look does not see",
     "sleeper that was killed, which one look does not see",
     "4-14_py2_event_wait_blocks_sigterm_handler": "idle: the process catches SIGTERM, whose handler may end "
     "the wait; the case's end is nobody (Python 2 runs no handler inside an untimed lock wait)",
