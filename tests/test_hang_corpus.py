@@ -116,7 +116,6 @@ KNOWN_MISSES = {
     "4-08_mp_barrier_waiter_killed_notify_waits": "named a cycle of waits across processes (by elimination "
     "among the semaphores' live mappers); the case's end is the sleeper that was killed and reaped, which one "
     "look does not see",
-    "sleeper that was killed, which one look does not see",
     "4-14_py2_event_wait_blocks_sigterm_handler": "idle: the process catches SIGTERM, whose handler may end "
     "the wait; the case's end is nobody (Python 2 runs no handler inside an untimed lock wait)",
     "4-15_sh_tty_in_never_sends_eof": "idle: the parent's output thread polls the pty master on a timer "
