@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from gvlstress.model.evidence.explained import (
     Busiest,
+    ExplainedFact,
     FutexWaiters,
     GilFree,
     GilHeld,
@@ -35,6 +36,7 @@ from gvlstress.model.evidence.explained import (
 from gvlstress.model.evidence.forks import (
     ConditionOnlyParent,
     ForeignThreadStates,
+    ForkFact,
     ForkNoExec,
     HandlerRearms,
     InPrepareHandler,
@@ -61,6 +63,7 @@ from gvlstress.model.evidence.locks import (
     HeldByWaiters,
     HolderAmongGilWaiters,
     HolderWaitsJobs,
+    LockFact,
     MutexGroups,
     NoIdlePoolThread,
     OneMutexWaiters,
@@ -81,6 +84,7 @@ from gvlstress.model.evidence.waves import (
     StderrCause,
     StillAtWork,
     UnreapedZombie,
+    WaveFact,
     WorkerDied,
 )
 
@@ -99,63 +103,7 @@ class ChainStep:
     text: str
 
 
-Fact = (
-    Note
-    | ChainStep
-    | Parked
-    | FutexWaiters
-    | OffFutex
-    | IdleByDesign
-    | GilHeld
-    | GilFree
-    | GilUnknown
-    | Busiest
-    | ForkNoExec
-    | LibraryWait
-    | ParentLibraryThreads
-    | RearmedWait
-    | UntimedWait
-    | InPrepareHandler
-    | OwnWaitsOnly
-    | HandlerRearms
-    | LibrarySpin
-    | ParentSpinWorkers
-    | PrepareHandlerSpin
-    | OthersWaitInside
-    | ConditionOnlyParent
-    | LockHeldAtFork
-    | InsideFork
-    | LockHolderNotCopied
-    | ForeignThreadStates
-    | RuntimeWorkersMissing
-    | RuntimeNotForked
-    | GilAcrossLatch
-    | PoolWaitsGil
-    | MutexGroups
-    | HeldByWaiters
-    | OneMutexWaiters
-    | HolderWaitsJobs
-    | PoolAllBlocked
-    | NoIdlePoolThread
-    | WaitsForPool
-    | GilHolderOnNativeLock
-    | GilWaiters
-    | HolderAmongGilWaiters
-    | BurntNoProgress
-    | ThreadUsed
-    | WorkerDied
-    | UnreapedZombie
-    | ManagerWaitsFrame
-    | ManagerStack
-    | ResultLockOfDead
-    | StillAtWork
-    | ProcSaid
-    | Crashed
-    | BatchesBefore
-    | StderrCause
-    | Raised
-    | RaisedAfter
-)
+Fact = Note | ChainStep | ExplainedFact | ForkFact | LockFact | WaveFact
 """Every kind of fact a diagnosis or a rule's match carries (`judge.words` words each one)."""
 
 
@@ -171,8 +119,10 @@ __all__ = [
     "ChainStep",
     "ConditionOnlyParent",
     "Crashed",
+    "ExplainedFact",
     "Fact",
     "ForeignThreadStates",
+    "ForkFact",
     "ForkNoExec",
     "FutexWaiters",
     "GilAcrossLatch",
@@ -190,6 +140,7 @@ __all__ = [
     "InsideFork",
     "LibrarySpin",
     "LibraryWait",
+    "LockFact",
     "LockHeldAtFork",
     "LockHolderNotCopied",
     "ManagerStack",
@@ -220,6 +171,7 @@ __all__ = [
     "UnreapedZombie",
     "UntimedWait",
     "WaitsForPool",
+    "WaveFact",
     "WorkerDied",
     "notes",
 ]

@@ -69,3 +69,7 @@ class Busiest:
     """The threads that used the most CPU over the window, as (tid, CPU-seconds)."""
 
     threads: tuple[tuple[int, float], ...]
+
+
+ExplainedFact = Parked | FutexWaiters | OffFutex | IdleByDesign | GilHeld | GilFree | GilUnknown | Busiest
+"""Every fact an explanation shows (`judge.words.explained` words each one)."""

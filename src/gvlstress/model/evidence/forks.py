@@ -170,3 +170,27 @@ class RuntimeNotForked:
     """Why the runtime's workers are missing: they were started before fork()."""
 
     runtime: str
+
+
+ForkFact = (
+    ForkNoExec
+    | LibraryWait
+    | ParentLibraryThreads
+    | RearmedWait
+    | UntimedWait
+    | InPrepareHandler
+    | OwnWaitsOnly
+    | HandlerRearms
+    | LibrarySpin
+    | ParentSpinWorkers
+    | PrepareHandlerSpin
+    | OthersWaitInside
+    | ConditionOnlyParent
+    | LockHeldAtFork
+    | InsideFork
+    | LockHolderNotCopied
+    | ForeignThreadStates
+    | RuntimeWorkersMissing
+    | RuntimeNotForked
+)
+"""Every fact of a fork hang (`judge.words.forks` words each one)."""

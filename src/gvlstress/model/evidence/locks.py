@@ -117,3 +117,22 @@ class ThreadUsed:
     tid: int
     cpu_s: float
     where: str | None
+
+
+LockFact = (
+    GilAcrossLatch
+    | PoolWaitsGil
+    | MutexGroups
+    | HeldByWaiters
+    | OneMutexWaiters
+    | HolderWaitsJobs
+    | PoolAllBlocked
+    | NoIdlePoolThread
+    | WaitsForPool
+    | GilHolderOnNativeLock
+    | GilWaiters
+    | HolderAmongGilWaiters
+    | BurntNoProgress
+    | ThreadUsed
+)
+"""Every fact of a shape of one process's stacks (`judge.words.locks` words each one)."""

@@ -94,3 +94,20 @@ class RaisedAfter:
 
     batches: int
     last: str
+
+
+WaveFact = (
+    WorkerDied
+    | UnreapedZombie
+    | ManagerWaitsFrame
+    | ManagerStack
+    | ResultLockOfDead
+    | StillAtWork
+    | ProcSaid
+    | Crashed
+    | BatchesBefore
+    | StderrCause
+    | Raised
+    | RaisedAfter
+)
+"""Every fact of a wave's failures (`judge.words.waves` words each one)."""
