@@ -10,6 +10,7 @@ import pytest
 from gvlstress.judge import names
 from gvlstress.judge.ends import END_OF
 from gvlstress.model import Diagnosis, ProbeKind, Verdict
+from gvlstress.model import evidence as ev
 from gvlstress.model.proc import SysvSem
 from gvlstress.model.waitfor import End, WaitFor
 from gvlstress.model.wiring import Exit, SharedLock
@@ -629,7 +630,7 @@ def test_a_join_on_a_thread_only_the_joiner_can_release_is_a_cycle(
     assert j.waitfor is not None
     assert (j.named.pattern, j.waitfor.end) == expected
     if j.waitfor.end is End.CYCLE and j.named.pattern == names.JOIN_BLOCKED:
-        assert any(f"only thread {A} can hold" in e for e in j.named.evidence)
+        assert any(isinstance(f, ev.JoinCycle) and f.joiner == A for f in j.named.facts)
 
 
 NOTIFY_ALL = (

@@ -227,6 +227,201 @@ TABLE: tuple[tuple[ev.Fact, str], ...] = (
     (ev.StderrCause("OOM", "MemoryError"), "OOM, from its stderr: MemoryError"),
     (ev.Raised(2, 4, 2), "2 of 4 workers raised; 2 finished cleanly with the same code"),
     (ev.RaisedAfter(3, "ValueError: x"), "raised after 3 batch(es): ValueError: x"),
+    (
+        ev.HandlerAcquires(7, "main", "_PyErr_CheckSignals", "handler (app.py:9)"),
+        "thread 7 (main) runs a signal handler (_PyErr_CheckSignals on its stack) and waits to acquire a lock"
+        " at handler (app.py:9)",
+    ),
+    (
+        ev.HandlerInterrupted(("a", "b", "c")),
+        "the handler interrupted this same thread's frames, which hold the lock and cannot go on until the "
+        "handler returns (below it: a, b, c)",
+    ),
+    (
+        ev.HandlerInterrupted(()),
+        "the handler interrupted this same thread's frames, which hold the lock and cannot go on until the "
+        "handler returns",
+    ),
+    (
+        ev.SelfWait(7, "main", None, "log", "app.py", 12, 40),
+        "thread 7 (main) waits to acquire a lock under log (app.py:12), and log is further down its own stack"
+        " (line 40): the outer call holds what the inner one waits for",
+    ),
+    (
+        ev.SelfWait(7, "main", "emit (app.py:14)", "log", "app.py", 12, 40),
+        "thread 7 (main) waits at emit (app.py:14) (a Condition or queue wait) under log (app.py:12), and log"
+        " is further down its own stack (line 40): the outer call holds what the inner one waits for",
+    ),
+    (
+        ev.SelfWait(
+            7,
+            "main",
+            "shutdown (socketserver.py:250)",
+            "shutdown",
+            "socketserver.py",
+            250,
+            240,
+            "serve_forever",
+        ),
+        "thread 7 (main) waits at shutdown (socketserver.py:250) (a Condition or queue wait) under shutdown "
+        "(socketserver.py:250), and serve_forever, which ends that wait when it returns, is further down its own "
+        "stack (line 240): it waits for its own caller",
+    ),
+    (
+        ev.ReenteredThrough(("handle", "emit")),
+        "re-entered through handle <- emit: no other thread can release it, and this one waits for it",
+    ),
+    (
+        ev.ReenteredThrough(()),
+        "re-entered through a direct call: no other thread can release it, and this one waits for it",
+    ),
+    (
+        ev.LoopBlocks(7, "main", "run_forever", "cb (app.py:3)"),
+        "thread 7 (main) runs an asyncio event loop (run_forever on its stack) and blocks, untimed, at cb "
+        "(app.py:3)",
+    ),
+    (
+        ev.LoopStalled(),
+        "the loop runs on this thread only: while it blocks, no task or callback of the loop runs, so what it"
+        " waits for (a future the loop would complete) never comes",
+    ),
+    (
+        ev.ExitJoins(7),
+        "the main thread 7 is in threading._shutdown: the program ended and the interpreter joins its "
+        "non-daemon threads",
+    ),
+    (
+        ev.NeverEnd(((8, "worker", "loop (app.py:5)"), (9, None, "?"))),
+        "they never end: 8 (worker) at loop (app.py:5); 9 (None) at ?",
+    ),
+    (
+        ev.NeverEnd(()),
+        "they never end: none is left, yet the join waits",
+    ),
+    (
+        ev.QueueJoinWaits(7, "main", "main (app.py:20)"),
+        "thread 7 (main) waits in Queue.join() at main (app.py:20): it returns when every item got a "
+        "task_done()",
+    ),
+    (
+        ev.ConsumersWaitItems((8, 9), "get (app.py:8)"),
+        "2 consumer(s) (8, 9) wait in Queue.get() for more items at get (app.py:8): the queue is drained, yet"
+        " tasks are unfinished",
+    ),
+    (
+        ev.NoThreadLeft(),
+        "no other thread exists: the consumers that took the unfinished items (or were to) have exited, and "
+        "no thread is left to call task_done()",
+    ),
+    (
+        ev.NoConsumer(),
+        "no thread takes items from the queue, and no thread can call task_done()",
+    ),
+    (
+        ev.PyLockWaiters(2, 2),
+        "2 Python threads wait to acquire 2 different threading locks, and no thread outside them can release"
+        " one:",
+    ),
+    (
+        ev.PyLockAcquirer(8, "a", "take (app.py:4)", 160),
+        "thread 8 (a) at take (app.py:4), lock 0xa0",
+    ),
+    (
+        ev.JoinerAmong(7, "main (app.py:30)"),
+        "thread 7 waits in join() at main (app.py:30)",
+    ),
+    (
+        ev.ConditionWait(8, "worker", "wait (app.py:6)", True),
+        "thread 8 (worker) waits in Condition/Event wait() with no timeout at wait (app.py:6), and no thread "
+        "is left to notify it",
+    ),
+    (
+        ev.ConditionWait(8, "worker", "wait (app.py:6)", False),
+        "thread 8 (worker) waits in Condition/Event wait() with no timeout at wait (app.py:6)",
+    ),
+    (
+        ev.JoinerWaitsWakeup(7, "main", "main (app.py:30)"),
+        "thread 7 (main) waits in Thread.join() at main (app.py:30): it waits for the wakeup too",
+    ),
+    (
+        ev.ThreadJoins(7, "main (app.py:30)"),
+        "thread 7 waits in Thread.join() at main (app.py:30)",
+    ),
+    (
+        ev.OthersBlocked(2, ((8, "a (app.py:1)"), (9, "b (app.py:2)"))),
+        "the 2 other Python thread(s) are blocked themselves: 8 at a (app.py:1); 9 at b (app.py:2)",
+    ),
+    (
+        ev.OthersBlocked(0, ()),
+        "the 0 other Python thread(s) are blocked themselves: none exists",
+    ),
+    (
+        ev.JoinCycle(8, "stop (app.py:11)", 7),
+        "thread 8 waits to acquire a lock at stop (app.py:11) that only thread 7 can hold (no other thread is"
+        " left): a cycle, 7 holds the lock while it waits for 8 to end, and 8 waits for the lock",
+    ),
+    (
+        ev.NobodyNotifies(2, 1),
+        "2 thread(s) wait on conditions and the 1 other Python thread(s) are blocked themselves, so nothing "
+        "in the process can notify",
+    ),
+    (
+        ev.NobodyNotifies(1, 0),
+        "1 thread(s) wait on conditions and no other Python thread exists to notify",
+    ),
+    (
+        ev.ImportLockWait(8, "worker", "run (app.py:2)"),
+        "thread 8 (worker) waits for a module's import lock (importlib _ModuleLock.acquire) at run (app.py:2)",
+    ),
+    (
+        ev.ImportLockHolder(7, "main", "/srv/mod.py", "<module> (mod.py:3)"),
+        "thread 7 (main) holds it: it is running the top-level code of /srv/mod.py for an import, and waits "
+        "at <module> (mod.py:3)",
+    ),
+    (
+        ev.PoolTasksWaitFutures((8, 9), 8, "task (app.py:7)"),
+        "all 2 thread-pool workers (8, 9) are inside tasks that wait for a future, e.g. thread 8 at task "
+        "(app.py:7)",
+    ),
+    (
+        ev.NoFreeWorker(),
+        "no worker is free to run the tasks they wait for, which are queued behind them",
+    ),
+    (
+        ev.WaitsForOneOfThem(7, "main", "main (app.py:30)"),
+        "thread 7 (main) waits for one of them at main (app.py:30)",
+    ),
+    (
+        ev.AcquiresLock(8, "worker", "put (app.py:5)", 160),
+        "thread 8 (worker) waits to acquire a lock at put (app.py:5) (0xa0)",
+    ),
+    (
+        ev.AcquiresLock(8, "worker", "put (app.py:5)", None),
+        "thread 8 (worker) waits to acquire a lock at put (app.py:5)",
+    ),
+    (
+        ev.BlockedBeside(7, "main", True, "main (app.py:30)"),
+        "thread 7 (main) waits in Thread.join() at main (app.py:30)",
+    ),
+    (
+        ev.BlockedBeside(9, "worker", False, "get (app.py:6)"),
+        "thread 9 (worker) waits in a Condition/Event/queue wait at get (app.py:6)",
+    ),
+    (
+        ev.HeldAcrossWait(2, 8),
+        "the lock is held by one of those 2 thread(s), across its wait; thread 8 is the only thread not "
+        "waiting for another, so only it could wake them, and it waits for the lock: a cycle",
+    ),
+    (
+        ev.PoolTasksWaitLock((8, 9), 160, "task (app.py:7)"),
+        "2 thread-pool worker(s) (8, 9) wait, inside their tasks, to acquire one lock (0xa0) at task "
+        "(app.py:7)",
+    ),
+    (
+        ev.OnlyHolderWaitsPool(7, "main", "main (app.py:30)"),
+        "thread 7 (main) waits for the pool's results at main (app.py:30), and is the only other thread: only"
+        " it can hold that lock, so it holds it across its wait for the tasks that need it: a cycle",
+    ),
 )
 
 

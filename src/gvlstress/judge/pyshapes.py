@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gvlstress.judge import vocab
-from gvlstress.judge.frames import tids
 from gvlstress.judge.names import (
     EXIT_HANG,
     FORK_AFTER_INIT,
@@ -36,10 +35,34 @@ from gvlstress.judge.pystack import (
 from gvlstress.model import ThreadView, WaitKind
 from gvlstress.model.evidence import (
     ConditionOnlyParent,
+    ConditionWait,
+    ConsumersWaitItems,
+    ExitJoins,
+    Fact,
     ForkNoExec,
+    HandlerAcquires,
+    HandlerInterrupted,
+    ImportLockHolder,
+    ImportLockWait,
+    JoinerAmong,
+    JoinerWaitsWakeup,
     LockHeldAtFork,
-    Note,
-    notes,
+    LoopBlocks,
+    LoopStalled,
+    NeverEnd,
+    NobodyNotifies,
+    NoConsumer,
+    NoFreeWorker,
+    NoThreadLeft,
+    OthersBlocked,
+    PoolTasksWaitFutures,
+    PyLockAcquirer,
+    PyLockWaiters,
+    QueueJoinWaits,
+    ReenteredThrough,
+    SelfWait,
+    ThreadJoins,
+    WaitsForOneOfThem,
 )
 from gvlstress.model.waitfor import End
 
@@ -78,12 +101,9 @@ def _signal_handler_lock(c: _Py) -> Match | None:
     return Match(
         SIGNAL_HANDLER_LOCK,
         HINTS[SIGNAL_HANDLER_LOCK],
-        notes(
-            f"thread {t.tid} ({vocab.role(t, c.pid)}) runs a signal handler ({vocab.first(t, SIGNAL_DISPATCH)} "
-            f"on its stack) and waits to acquire a lock at {c.at(t)}",
-            "the handler interrupted this same thread's frames, which hold the lock and cannot go on until "
-            "the handler returns"
-            + (f" (below it: {', '.join(f.name for f in frames[3:6])})" if len(frames) > 3 else ""),
+        (
+            HandlerAcquires(t.tid, vocab.role(t, c.pid), vocab.first(t, SIGNAL_DISPATCH), c.at(t)),
+            HandlerInterrupted(tuple(f.name for f in frames[3:6])),
         ),
     )
 
@@ -107,23 +127,21 @@ def _self_lock(c: _Py) -> Match | None:
         return None
     i, again = 0, frames[j]
     between = [f.name for f in frames[i + 1 : j]]
-    what = "to acquire a lock" if vocab.is_lock_acquire(t) else f"at {c.at(t)} (a Condition or queue wait)"
-    held = (
-        f"and {again.name}, which ends that wait when it returns, is further down its own stack "
-        f"(line {again.line}): it waits for its own caller"
-        if (again.file, again.name) != (top.file, top.name)
-        else f"and {top.name} is further down its own stack (line {again.line}): the outer call holds what the "
-        "inner one waits for"
-    )
     return Match(
         SELF_LOCK,
         HINTS[SELF_LOCK],
-        notes(
-            f"thread {t.tid} ({vocab.role(t, c.pid)}) waits {what} under {top.name} "
-            f"({(top.file or '?').rsplit('/', 1)[-1]}:{top.line}), {held}",
-            "re-entered through "
-            + (" <- ".join(between[:5]) if between else "a direct call")
-            + ": no other thread can release it, and this one waits for it",
+        (
+            SelfWait(
+                t.tid,
+                vocab.role(t, c.pid),
+                None if vocab.is_lock_acquire(t) else c.at(t),
+                top.name,
+                (top.file or "?").rsplit("/", 1)[-1],
+                top.line,
+                again.line,
+                again.name if (again.file, again.name) != (top.file, top.name) else None,
+            ),
+            ReenteredThrough(tuple(between[:5])),
         ),
     )
 
@@ -151,12 +169,7 @@ def _loop_self_wait(c: _Py) -> Match | None:
         return Match(
             LOOP_SELF_WAIT,
             HINTS[LOOP_SELF_WAIT],
-            notes(
-                f"thread {t.tid} ({vocab.role(t, c.pid)}) runs an asyncio event loop ({loop.name} on its stack) "
-                f"and blocks, untimed, at {c.at(t)}",
-                "the loop runs on this thread only: while it blocks, no task or callback of the loop runs, "
-                "so what it waits for (a future the loop would complete) never comes",
-            ),
+            (LoopBlocks(t.tid, vocab.role(t, c.pid), loop.name, c.at(t)), LoopStalled()),
         )
     return None
 
@@ -191,14 +204,9 @@ def _exit_hang(c: _Py) -> Match | None:
     return Match(
         EXIT_HANG,
         HINTS[EXIT_HANG],
-        notes(
-            f"the main thread {c.pid} is in threading._shutdown: the program ended and the interpreter "
-            "joins its non-daemon threads",
-            "they never end: "
-            + (
-                "; ".join(f"{t.tid} ({t.python.name if t.python else '?'}) at {c.at(t)}" for t in rest[:4])
-                or "none is left, yet the join waits"
-            ),
+        (
+            ExitJoins(c.pid),
+            NeverEnd(tuple((t.tid, t.python.name if t.python else "?", c.at(t)) for t in rest[:4])),
         ),
     )
 
@@ -213,18 +221,13 @@ def _queue_join(c: _Py) -> Match | None:
     return Match(
         QUEUE_JOIN,
         HINTS[QUEUE_JOIN],
-        notes(
-            f"thread {joining.tid} ({vocab.role(joining, c.pid)}) waits in Queue.join() at {c.at(joining)}: it "
-            "returns when every item got a task_done()",
-            (
-                f"{len(getters)} consumer(s) ({tids(getters)}) wait in Queue.get() for more items at "
-                f"{c.at(getters[0])}: the queue is drained, yet tasks are unfinished"
-                if getters
-                else "no other thread exists: the consumers that took the unfinished items (or were to) have "
-                "exited, and no thread is left to call task_done()"
-                if alone
-                else "no thread takes items from the queue, and no thread can call task_done()"
-            ),
+        (
+            QueueJoinWaits(joining.tid, vocab.role(joining, c.pid), c.at(joining)),
+            ConsumersWaitItems(tuple(t.tid for t in getters), c.at(getters[0]))
+            if getters
+            else NoThreadLeft()
+            if alone
+            else NoConsumer(),
         ),
         end=End.GONE if alone else None,
     )
@@ -244,16 +247,15 @@ def _py_lock_order(c: _Py) -> Match | None:
     addrs = {t.futex_addr for t in acquirers if t.futex_addr is not None}
     if len(acquirers) < 2 or len(addrs) < 2:
         return None
-    lines = [
-        f"{len(acquirers)} Python threads wait to acquire {len(addrs)} different threading locks, and "
-        "no thread outside them can release one:",
+    facts: tuple[Fact, ...] = (
+        PyLockWaiters(len(acquirers), len(addrs)),
         *(
-            f"thread {t.tid} ({t.python.name if t.python else '?'}) at {vocab.line(t)}, lock {t.futex_addr or 0:#x}"
+            PyLockAcquirer(t.tid, t.python.name if t.python else "?", vocab.line(t), t.futex_addr or 0)
             for t in acquirers[:6]
         ),
-        *(f"thread {t.tid} waits in join() at {c.at(t)}" for t in joiners[:2]),
-    ]
-    return Match(PY_LOCK_ORDER, HINTS[PY_LOCK_ORDER], notes(*lines))
+        *(JoinerAmong(t.tid, c.at(t)) for t in joiners[:2]),
+    )
+    return Match(PY_LOCK_ORDER, HINTS[PY_LOCK_ORDER], facts)
 
 
 def _joins_and_waits(c: _Py) -> Match | None:
@@ -271,17 +273,8 @@ def _joins_and_waits(c: _Py) -> Match | None:
             LOST_WAKEUP,
             HINTS[LOST_WAKEUP],
             (
-                Note(
-                    f"thread {w.tid} ({vocab.role(w, c.pid)}) waits in Condition/Event wait() with no timeout at "
-                    f"{c.at(w)}, and no thread is left to notify it"
-                ),
-                *notes(
-                    *(
-                        f"thread {j.tid} ({vocab.role(j, c.pid)}) waits in Thread.join() at {c.at(j)}: it waits for "
-                        "the wakeup too"
-                        for j in joiners[:2]
-                    )
-                ),
+                ConditionWait(w.tid, vocab.role(w, c.pid), c.at(w), alone=True),
+                *(JoinerWaitsWakeup(j.tid, vocab.role(j, c.pid), c.at(j)) for j in joiners[:2]),
             ),
         )
     if joiners:
@@ -292,12 +285,9 @@ def _joins_and_waits(c: _Py) -> Match | None:
             JOIN_BLOCKED,
             JOIN_CYCLE_HINT if cycle else HINTS[JOIN_BLOCKED],
             (
-                Note(f"thread {j.tid} waits in Thread.join() at {c.at(j)}"),
-                Note(
-                    f"the {len(rest)} other Python thread(s) are blocked themselves: "
-                    + ("; ".join(f"{t.tid} at {c.at(t)}" for t in rest[:4]) or "none exists")
-                ),
-                *notes(*cycle),
+                ThreadJoins(j.tid, c.at(j)),
+                OthersBlocked(len(rest), tuple((t.tid, c.at(t)) for t in rest[:4])),
+                *cycle,
             ),
             end=End.CYCLE if cycle else None,
         )
@@ -307,15 +297,9 @@ def _joins_and_waits(c: _Py) -> Match | None:
         return Match(
             LOST_WAKEUP,
             HINTS[LOST_WAKEUP],
-            notes(
-                f"thread {w.tid} ({vocab.role(w, c.pid)}) waits in Condition/Event wait() with no timeout at "
-                f"{c.at(w)}",
-                (
-                    f"{len(waiters)} thread(s) wait on conditions and the {len(notifiers)} other Python "
-                    "thread(s) are blocked themselves, so nothing in the process can notify"
-                    if notifiers
-                    else f"{len(waiters)} thread(s) wait on conditions and no other Python thread exists to notify"
-                ),
+            (
+                ConditionWait(w.tid, vocab.role(w, c.pid), c.at(w), alone=False),
+                NobodyNotifies(len(waiters), len(notifiers)),
             ),
         )
     return None
@@ -339,11 +323,11 @@ def _import_lock(py: list[ThreadView], pid: int) -> Match | None:
     return Match(
         IMPORT_LOCK,
         HINTS[IMPORT_LOCK],
-        notes(
-            f"thread {b.tid} ({vocab.role(b, pid)}) waits for a module's import lock (importlib "
-            f"_ModuleLock.acquire) at {vocab.line(vocab.outer_python(b))}",
-            f"thread {h.tid} ({vocab.role(h, pid)}) holds it: it is running the top-level code of "
-            f"{module.file or '?'} for an import, and waits at {vocab.line(vocab.outer_python(h))}",
+        (
+            ImportLockWait(b.tid, vocab.role(b, pid), vocab.line(vocab.outer_python(b))),
+            ImportLockHolder(
+                h.tid, vocab.role(h, pid), module.file or "?", vocab.line(vocab.outer_python(h))
+            ),
         ),
     )
 
@@ -361,16 +345,17 @@ def _thread_pool_exhaustion(py: list[ThreadView], pid: int) -> Match | None:
         THREAD_POOL_EXHAUSTION,
         HINTS[THREAD_POOL_EXHAUSTION],
         (
-            Note(
-                f"all {len(workers)} thread-pool workers ({tids(workers)}) are inside tasks that wait for a "
-                f"future, e.g. thread {workers[0].tid} at {vocab.line(vocab.outer_python(workers[0], vocab.FUTURE_WAITS))}"
+            PoolTasksWaitFutures(
+                tuple(t.tid for t in workers),
+                workers[0].tid,
+                vocab.line(vocab.outer_python(workers[0], vocab.FUTURE_WAITS)),
             ),
-            Note("no worker is free to run the tasks they wait for, which are queued behind them"),
-            *notes(
-                *(
-                    f"thread {t.tid} ({vocab.role(t, pid)}) waits for one of them at {vocab.line(vocab.outer_python(t, vocab.FUTURE_WAITS))}"
-                    for t in others[:2]
+            NoFreeWorker(),
+            *(
+                WaitsForOneOfThem(
+                    t.tid, vocab.role(t, pid), vocab.line(vocab.outer_python(t, vocab.FUTURE_WAITS))
                 )
+                for t in others[:2]
             ),
         ),
         end=End.SELF if len(workers) == 1 and len(py) == len(workers) + len(others) else None,

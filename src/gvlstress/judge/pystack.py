@@ -6,10 +6,16 @@ thread waiting for a pool's results while every busy worker waits for one lock."
 from __future__ import annotations
 
 from gvlstress.judge import vocab
-from gvlstress.judge.frames import tids
 from gvlstress.judge.names import HINTS, LOCK_ACROSS, NESTED_MONITOR, Match
 from gvlstress.model import Frame, ThreadView
-from gvlstress.model.evidence import Note, notes
+from gvlstress.model.evidence import (
+    AcquiresLock,
+    BlockedBeside,
+    HeldAcrossWait,
+    JoinCycle,
+    OnlyHolderWaitsPool,
+    PoolTasksWaitLock,
+)
 from gvlstress.model.waitfor import End
 
 _WAIT_FUNCTIONS = frozenset(
@@ -79,18 +85,14 @@ JOIN_CYCLE_HINT = (
 )
 
 
-def join_cycle(joiner: ThreadView, rest: list[ThreadView]) -> tuple[str, ...]:
+def join_cycle(joiner: ThreadView, rest: list[ThreadView]) -> tuple[JoinCycle, ...]:
     """A join whose one other Python thread waits to acquire a lock (a plain acquire, not a
     Condition's wait, which a notify lost before it began would leave as nobody's): a lock is
     held by a thread, and the joiner is the only one left to hold it. Each waits for the other."""
     if len(rest) != 1 or not vocab.is_lock_acquire(rest[0]) or vocab.python_waits(rest[0]):
         return ()
     b = rest[0]
-    return (
-        f"thread {b.tid} waits to acquire a lock at {vocab.line(vocab.outer_python(b))} that only thread "
-        f"{joiner.tid} can hold (no other thread is left): a cycle, {joiner.tid} holds the lock while it "
-        f"waits for {b.tid} to end, and {b.tid} waits for the lock",
-    )
+    return (JoinCycle(b.tid, vocab.line(vocab.outer_python(b)), joiner.tid),)
 
 
 def held_across_wait(
@@ -116,22 +118,12 @@ def held_across_wait(
         NESTED_MONITOR,
         HINTS[NESTED_MONITOR],
         (
-            Note(
-                f"thread {a.tid} ({vocab.role(a, pid)}) waits to acquire a lock at {vocab.line(vocab.outer_python(a))}"
-                + (f" ({a.futex_addr:#x})" if a.futex_addr is not None else "")
+            AcquiresLock(a.tid, vocab.role(a, pid), vocab.line(vocab.outer_python(a)), a.futex_addr),
+            *(
+                BlockedBeside(t.tid, vocab.role(t, pid), t in joiners, vocab.line(vocab.outer_python(t)))
+                for t in blocked[:4]
             ),
-            *notes(
-                *(
-                    f"thread {t.tid} ({vocab.role(t, pid)}) "
-                    + ("waits in Thread.join()" if t in joiners else "waits in a Condition/Event/queue wait")
-                    + f" at {vocab.line(vocab.outer_python(t))}"
-                    for t in blocked[:4]
-                )
-            ),
-            Note(
-                f"the lock is held by one of those {len(blocked)} thread(s), across its wait; thread {a.tid} is the only "
-                "thread not waiting for another, so only it could wake them, and it waits for the lock: a cycle"
-            ),
+            HeldAcrossWait(len(blocked), a.tid),
         ),
         end=End.CYCLE,
     )
@@ -160,12 +152,13 @@ def lock_across_pool(py: list[ThreadView], pid: int) -> Match | None:
     return Match(
         LOCK_ACROSS,
         LOCK_ACROSS_POOL_HINT,
-        notes(
-            f"{len(busy)} thread-pool worker(s) ({tids(busy)}) wait, inside their tasks, to acquire one lock "
-            + f"({next(iter(addrs)):#x}) at {vocab.line(vocab.outer_python(busy[0]))}",
-            f"thread {m.tid} ({vocab.role(m, pid)}) waits for the pool's results at "
-            f"{vocab.line(vocab.outer_python(m, vocab.FUTURE_WAITS))}, and is the only other thread: only it can "
-            "hold that lock, so it holds it across its wait for the tasks that need it: a cycle",
+        (
+            PoolTasksWaitLock(
+                tuple(t.tid for t in busy), next(iter(addrs)), vocab.line(vocab.outer_python(busy[0]))
+            ),
+            OnlyHolderWaitsPool(
+                m.tid, vocab.role(m, pid), vocab.line(vocab.outer_python(m, vocab.FUTURE_WAITS))
+            ),
         ),
         end=End.CYCLE,
     )

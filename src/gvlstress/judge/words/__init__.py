@@ -11,6 +11,8 @@ Modules (one line each, from their docstrings):
 - `locks`: The facts of one process's stack shapes worded (`model.evidence.locks`): the GIL
   across a rayon region, mutex groups, a lock across a parallel...
 - `phrases`: Phrases several families share: thread ids for the reader, a count with its plural.
+- `pythons`: Python stack shapes' facts worded (`model.evidence.pythons`): a lock taken in a
+  signal handler or under its own caller, a blocked event loop...
 - `waves`: A wave's failures worded (`model.evidence.waves`): a crash, an error, an executor
   wedged by a worker that died.
 """
@@ -19,8 +21,17 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from gvlstress.judge.words import explained, forks, locks, waves
-from gvlstress.model.evidence import ChainStep, ExplainedFact, Fact, ForkFact, LockFact, Note, WaveFact
+from gvlstress.judge.words import explained, forks, locks, pythons, waves
+from gvlstress.model.evidence import (
+    ChainStep,
+    ExplainedFact,
+    Fact,
+    ForkFact,
+    LockFact,
+    Note,
+    PythonFact,
+    WaveFact,
+)
 
 
 def word(fact: Fact) -> str:
@@ -35,6 +46,8 @@ def word(fact: Fact) -> str:
         return locks.word(fact)
     if isinstance(fact, WaveFact):
         return waves.word(fact)
+    if isinstance(fact, PythonFact):
+        return pythons.word(fact)
     assert_never(fact)
 
 
