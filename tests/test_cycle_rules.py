@@ -10,6 +10,7 @@ import pytest
 
 from gvlstress.judge import names
 from gvlstress.model import ProbeKind
+from gvlstress.model import evidence as ev
 from gvlstress.model.wiring import Endpoint, Holder, OpenFile, pty_master
 from gvlstress.probes.wiring import holders
 from lookshapes import FOREVER, POLL, READ, SLEEP, WRITE, Proc, Th, World, held
@@ -133,10 +134,10 @@ def test_the_cycle_names_each_member_and_what_it_waits_on() -> None:
     world = World((on_socket(A, SA, WRITE, SEND), on_socket(B, SB, WRITE, SEND, parent=A)), pair(), BOTH_HOLD)
     j = world.judged()[A]
     assert j.named is not None
-    text = "\n".join(j.named.evidence)
-    assert f"process {A} thread {A} waits in write()" in text
-    assert f"only process(es) {B} can end it" in text
-    assert f"only process(es) {A} can end it" in text
+    steps = [f for f in j.named.facts if isinstance(f, ev.PartyWait)]
+    assert {(s.pid, s.tid, s.parties) for s in steps} == {(A, A, (B,)), (B, B, (A,))}
+    assert all(s.how.startswith("write() on fd 3") for s in steps)
+    assert ev.CycleParked((A, B)) in j.named.facts
 
 
 PTS = "/dev/pts/5"

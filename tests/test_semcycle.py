@@ -12,6 +12,7 @@ import pytest
 from gvlstress.judge import names
 from gvlstress.judge.across import Judgement
 from gvlstress.model import ProbeKind
+from gvlstress.model import evidence as ev
 from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import SharedLock
 from lookshapes import LIBC, PYTHON, READ, SHARED_LOCK, SLEEP, Proc, Th, World, held
@@ -153,7 +154,10 @@ def test_a_semaphore_whose_other_mapper_reads_what_only_the_waiter_writes_is_a_c
     assert_cycle(j, cycle)
     if cycle:
         assert j.named is not None
-        assert any(f"process {CHILD} waits in read()" in e for e in j.named.evidence), j.named.evidence
+        reads = [f for f in j.named.facts if isinstance(f, ev.ReadsOnlyFrom)]
+        assert [(f.pid, f.hows[0].split(" ", 1)[0], f.parties) for f in reads] == [
+            (CHILD, "read()", (PARENT,))
+        ]
 
 
 def test_a_semaphore_every_live_mapper_waits_on_beside_a_dead_child_ends_in_that_child() -> None:

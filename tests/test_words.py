@@ -422,6 +422,127 @@ TABLE: tuple[tuple[ev.Fact, str], ...] = (
         "thread 7 (main) waits for the pool's results at main (app.py:30), and is the only other thread: only"
         " it can hold that lock, so it holds it across its wait for the tasks that need it: a cycle",
     ),
+    (
+        ev.PartyWait(10, 11, "write() on socket:[5]", (20, 30)),
+        "process 10 thread 11 waits in write() on socket:[5]: only process(es) 20, 30 can end it",
+    ),
+    (
+        ev.WaitsForever(20, "sleep", "read() on pipe:[7]"),
+        "process 20 (sleep), on which that wait depends, waits forever itself: read() on pipe:[7]; nothing in"
+        " the look can end its wait, so nothing will end this one",
+    ),
+    (
+        ev.OnlySelfCanEnd(10, 11, "read() on pipe:[7]"),
+        "process 10 thread 11 waits in read() on pipe:[7]: only process 10 itself can end it",
+    ),
+    (
+        ev.ChildrenExited((21, 22)),
+        "its child(ren) 21, 22 exited: their exit cannot end a wait whose other end it holds itself",
+    ),
+    (
+        ev.HoldsOtherEnd(10, "python3"),
+        "process 10 (python3) holds the other end itself, has no other thread left to write, close or unlock "
+        "it, and catches no signal whose handler could: it waits for itself",
+    ),
+    (
+        ev.WaitsForFdWaiter(10, 10),
+        "thread 10 waits for a thread that waits on a descriptor whose other end only process 10 holds, and "
+        "no thread of it is left to write, close or unlock that end but the ones waiting: the threads wait "
+        "for one another",
+    ),
+    (
+        ev.FdWaiterBehindLock(10, 10),
+        "thread 10 waits on a descriptor whose other end only process 10 holds, and the other thread(s) that "
+        "could write, close or unlock it wait on a lock of this process that none but the waiters can "
+        "release: the threads wait for one another",
+    ),
+    (
+        ev.CycleParked((10, 20)),
+        "every thread of process(es) 10, 20 is parked with no CPU over the window in a wait only these "
+        "processes can end, with no timer and no end outside them: a cycle, none can move",
+    ),
+    (
+        ev.ParentAwaitsExit(10, "wait4() for child 20", 20),
+        "process 10 waits in wait4() for child 20 to exit",
+    ),
+    (
+        ev.ParentAwaitsExit(10, "wait4()", 20),
+        "process 10 waits in wait4() for child 20 to exit",
+    ),
+    (
+        ev.ChildPipeFull(20, 21, "write() on pipe:[7]"),
+        "child 20's thread 21 is blocked in write() on pipe:[7]: the pipe is full",
+    ),
+    (
+        ev.NoReaderReads((10, 20), "pipe:[7]"),
+        "only processes 10, 20 hold pipe:[7] open for reading, and none of them reads it: the parent waits "
+        "for the child, the child for the parent",
+    ),
+    (
+        ev.MainAwaitsPool(),
+        "the main thread waits for its ProcessPoolExecutor's results",
+    ),
+    (
+        ev.ManagerInFrame(12, "read() on pipe:[7]"),
+        "the executor's manager thread 12 is blocked in read() on pipe:[7], inside a result frame "
+        "(Connection._recv), not in its poll between frames",
+    ),
+    (
+        ev.DeadUnreaped("31 (SIGKILL)"),
+        "dead, unreaped worker(s): 31 (SIGKILL); the manager thread reaps a dead worker from that poll, so it"
+        " never will: a worker died while sending its result, holding the result queue's lock",
+    ),
+    (
+        ev.WriteEndsOpen(),
+        "the pipe's write ends stay open in this process and the other workers, so the read never sees EOF",
+    ),
+    (
+        ev.WorkerAwaitsSend(10),
+        "this worker of process 10's ProcessPoolExecutor finished its task and waits to send the result "
+        "(_sendback_result)",
+    ),
+    (
+        ev.ResultLockDead("31 (SIGKILL)"),
+        "the result queue's lock is held by dead worker(s) 31 (SIGKILL): a lock in shared memory whose holder"
+        " is gone",
+    ),
+    (
+        ev.PipeStep(10, "read() on pipe:[7], written only by", 20),
+        "process 10 waits in read() on pipe:[7], written only by process 20",
+    ),
+    (
+        ev.PipeCycleAll(2),
+        "each of the 2 processes waits for the next: none can write, none returns",
+    ),
+    (
+        ev.SemWait(10, 11, "/dev/shm/sem.mp-1", 0, (10, 20)),
+        "process 10 (thread 11) waits, untimed, on a multiprocessing semaphore in shared memory "
+        "(/dev/shm/sem.mp-1), value 0, mapped by 10, 20",
+    ),
+    (
+        ev.SemWait(10, 11, "/dev/shm/sem.mp-1", None, (10, 20)),
+        "process 10 (thread 11) waits, untimed, on a multiprocessing semaphore in shared memory "
+        "(/dev/shm/sem.mp-1), value ?, mapped by 10, 20",
+    ),
+    (
+        ev.JoinsBlockedChild(10, 10, 20),
+        "process 10 (thread 10) waits for process 20 to exit, and none of its other threads can post a "
+        "semaphore",
+    ),
+    (
+        ev.ReadsOnlyFrom(20, ("read() on pipe:[7]", "poll()"), (10,)),
+        "process 20 waits in read() on pipe:[7]; poll(): only process(es) 10 can end it",
+    ),
+    (
+        ev.SemDeadMapper(((10, (31, 32)),)),
+        "every live process that maps it waits, and process 10's dead child(ren) 31, 32 died unreaped: a process "
+        "that died inside the lock (killed while it held it) leaves it taken for good",
+    ),
+    (
+        ev.SemNoOwner((10, 20)),
+        "a semaphore names no owner: only the processes that map one can post it, and each of 10, 20 waits "
+        "for another of them, with no other thread free",
+    ),
 )
 
 

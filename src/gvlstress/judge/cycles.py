@@ -23,7 +23,7 @@ import signal
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from gvlstress.judge import names
+from gvlstress.judge import names, words
 from gvlstress.judge.otherend import ends
 from gvlstress.judge.threads import (
     WAKING_SIGNALS,
@@ -34,7 +34,17 @@ from gvlstress.judge.threads import (
     waits_forever,
 )
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.evidence import notes
+from gvlstress.model.evidence import (
+    ChildrenExited,
+    CycleParked,
+    Fact,
+    FdWaiterBehindLock,
+    HoldsOtherEnd,
+    OnlySelfCanEnd,
+    PartyWait,
+    WaitsForever,
+    WaitsForFdWaiter,
+)
 from gvlstress.model.fd import FdTarget
 from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import Relatives, Wiring
@@ -205,7 +215,7 @@ def find_cycles(
             continue
         _cycle(sorted(group), steps, judged, out)
     for p in sorted(set(steps) - set(out)):
-        dead = ", ".join(map(str, sorted(relatives.zombies.get(p, {}))))
+        dead = tuple(sorted(relatives.zombies.get(p, {})))
         found = _self_wait(p, steps[p], judged[p][0], dead)
         if found is not None:
             out[p] = found
@@ -217,25 +227,22 @@ def find_cycles(
             # that a forever-sleeper keeps is a wait nothing in the tree will end
             continue
         sink = judged[c][0]
-        lines = [
-            f"process {s.pid} thread {s.tid} waits in {s.how}: only process(es) "
-            f"{', '.join(map(str, sorted(s.parties - {p})))} can end it"
+        facts: list[Fact] = [
+            PartyWait(s.pid, s.tid, s.how, tuple(sorted(s.parties - {p})))
             for s in steps[p]
             if s.parties - {p}
         ]
         how = "; ".join(s.how for s in steps[c] if s.sink)
-        lines.append(
-            f"process {c} ({_comm(sink)}), on which that wait depends, waits forever itself: {how}; "
-            "nothing in the look can end its wait, so nothing will end this one"
-        )
-        match = names.Match(names.FOREVER_PARTY, names.HINTS[names.FOREVER_PARTY], notes(*lines))
+        facts.append(WaitsForever(c, _comm(sink), how))
+        match = names.Match(names.FOREVER_PARTY, names.HINTS[names.FOREVER_PARTY], tuple(facts))
         reason = f"waits for process {c} ({_comm(sink)}), which waits forever itself"
-        out[p] = (replace(judged[p][0], kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match)
+        chain = words.evidence(match.facts)
+        out[p] = (replace(judged[p][0], kind=ProbeKind.DEADLOCK, reason=reason, chain=chain), match)
     return out
 
 
 def _self_wait(
-    p: int, steps: list[Step], f: ProbeFinding, dead: str
+    p: int, steps: list[Step], f: ProbeFinding, dead: tuple[int, ...]
 ) -> tuple[ProbeFinding, names.Match] | None:
     """A process that waits only for itself: every thread parked in a wait no other process can end
     (a read, write or file lock whose other end only it holds, or a lock of its own), at least one
@@ -256,17 +263,10 @@ def _self_wait(
         # connection to itself, a terminal, a connection not accepted yet, or a write (a handler
         # writes a wakeup fd, it never reads one) is not
         return None
-    lines = [
-        f"process {p} thread {s.tid} waits in {s.how}: only process {p} itself can end it" for s in steps
-    ]
+    facts: list[Fact] = [OnlySelfCanEnd(p, s.tid, s.how) for s in steps]
     if dead:
-        lines.append(
-            f"its child(ren) {dead} exited: their exit cannot end a wait whose other end it holds itself"
-        )
-    closing = (
-        f"process {p} ({_comm(f)}) holds the other end itself, has no other thread left to write, close or "
-        "unlock it, and catches no signal whose handler could: it waits for itself"
-    )
+        facts.append(ChildrenExited(dead))
+    closing: Fact = HoldsOtherEnd(p, _comm(f))
     # the thread that must progress waits on a lock while another thread waits on the descriptor:
     # two threads wait for one another (a server thread reading a connection whose other end the
     # main thread keeps, while the main thread waits for the server thread to stop)
@@ -278,11 +278,7 @@ def _self_wait(
         and any(s.fd and s.tid != main.tid for s in steps)
     )
     if cycle and main is not None:
-        closing = (
-            f"thread {main.tid} waits for a thread that waits on a descriptor whose other end only process {p} "
-            "holds, and no thread of it is left to write, close or unlock that end but the ones waiting: the "
-            "threads wait for one another"
-        )
+        closing = WaitsForFdWaiter(main.tid, p)
     elif (
         main is not None
         and any(s.fd and s.tid == main.tid for s in steps)
@@ -291,17 +287,13 @@ def _self_wait(
         # the thread that must progress waits on its own descriptor, and the thread that would
         # write it waits on a lock of this process: one only the waiters can release
         cycle = True
-        closing = (
-            f"thread {main.tid} waits on a descriptor whose other end only process {p} holds, and the other "
-            "thread(s) that could write, close or unlock it wait on a lock of this process that none but the "
-            "waiters can release: the threads wait for one another"
-        )
-    lines.append(closing)
+        closing = FdWaiterBehindLock(main.tid, p)
+    facts.append(closing)
     match = names.Match(
-        names.SELF_FD, names.HINTS[names.SELF_FD], notes(*lines), end=End.CYCLE if cycle else None
+        names.SELF_FD, names.HINTS[names.SELF_FD], tuple(facts), end=End.CYCLE if cycle else None
     )
     reason = "waits on a descriptor whose other end only it holds"
-    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=words.evidence(match.facts)), match
 
 
 def _comm(f: ProbeFinding) -> str:
@@ -328,23 +320,20 @@ def _cycle(
     judged: Mapping[int, tuple[ProbeFinding, names.Match | None]],
     out: dict[int, tuple[ProbeFinding, names.Match]],
 ) -> None:
-    lines = [
-        f"process {s.pid} thread {s.tid} waits in {s.how}: only process(es) "
-        f"{', '.join(map(str, sorted(s.parties)))} can end it"
+    facts: list[Fact] = [
+        PartyWait(s.pid, s.tid, s.how, tuple(sorted(s.parties)))
         for p in members
         for s in steps[p]
         if s.parties - {p}
     ]
-    lines.append(
-        f"every thread of process(es) {', '.join(map(str, members))} is parked with no CPU over the window in a "
-        "wait only these processes can end, with no timer and no end outside them: a cycle, none can move"
-    )
-    match = names.Match(names.WAIT_CYCLE, names.HINTS[names.WAIT_CYCLE], notes(*lines))
+    facts.append(CycleParked(tuple(members)))
+    match = names.Match(names.WAIT_CYCLE, names.HINTS[names.WAIT_CYCLE], tuple(facts))
+    lines = words.evidence(match.facts)
     reason = "cycle of waits across processes " + " <-> ".join(map(str, members))
     for p in members:
         f = judged[p][0]
         # the cycle replaces what the member's wait was said to end in (a peer that "may still act")
-        out[p] = (replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=tuple(lines)), match)
+        out[p] = (replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=lines), match)
 
 
 def _components(nodes: set[int], edges: Mapping[int, frozenset[int]]) -> list[set[int]]:

@@ -18,7 +18,14 @@ from gvlstress.judge.case import Case, Found
 from gvlstress.judge.cycles import Step, waits_of
 from gvlstress.judge.names import DEAD_LOCK_HOLDER, HINTS, WAIT_CYCLE, Match
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.evidence import notes
+from gvlstress.model.evidence import (
+    Fact,
+    JoinsBlockedChild,
+    ReadsOnlyFrom,
+    SemDeadMapper,
+    SemNoOwner,
+    SemWait,
+)
 from gvlstress.model.wiring import Relatives, SharedLock, Wiring
 
 MAX_SET = 16
@@ -105,26 +112,21 @@ def semaphore_cycle(case: Case) -> Found | None:
         # every thread blocked on descriptors (a queue's pipe) whose other ends only these hold
         reads[m] = steps
         todo.extend(q for s in steps for q in s.parties if q != m)
-    evidence = (
+    evidence: tuple[Fact, ...] = (
         *(
-            f"process {pid} (thread {t.tid}) waits, untimed, on a multiprocessing semaphore in shared memory "
-            f"({lock.path}), value {lock.count if lock.count is not None else '?'}, mapped by "
-            f"{', '.join(map(str, lock.mappers))}"
+            SemWait(pid, t.tid, lock.path, lock.count, lock.mappers)
             for pid, (t, lock) in sorted(waits.items())
         ),
+        *(JoinsBlockedChild(pid, t.tid, kid) for pid, (t, kid) in sorted(joins.items())),
         *(
-            f"process {pid} (thread {t.tid}) waits for process {kid} to exit, and none of its other threads can "
-            "post a semaphore"
-            for pid, (t, kid) in sorted(joins.items())
-        ),
-        *(
-            f"process {pid} waits in {'; '.join(s.how for s in steps[:2])}: only process(es) "
-            f"{', '.join(map(str, sorted({q for s in steps for q in s.parties if q != pid})))} can end it"
+            ReadsOnlyFrom(
+                pid,
+                tuple(s.how for s in steps[:2]),
+                tuple(sorted({q for s in steps for q in s.parties if q != pid})),
+            )
             for pid, steps in sorted(reads.items())
         ),
-        f"a semaphore names no owner: only the processes that map one can post it, and each of "
-        f"{', '.join(map(str, sorted({*waits, *joins, *reads})))} waits for another of them, with no other "
-        "thread free",
+        SemNoOwner(tuple(sorted({*waits, *joins, *reads}))),
     )
     who = ", ".join(map(str, sorted(set(first[1].mappers) - {f.pid})))
     dead = {
@@ -136,15 +138,9 @@ def semaphore_cycle(case: Case) -> Found | None:
             f"process {p}'s dead child(ren) {', '.join(map(str, kids))}" for p, kids in dead.items()
         )
         reason = f"waits on a semaphore no live process can post: {gone}, unreaped, may have held it"
-        lines = (
-            *evidence[:-1],
-            f"every live process that maps it waits, and {gone} died unreaped: a process that died inside the "
-            "lock (killed while it held it) leaves it taken for good",
-        )
+        lines = (*evidence[:-1], SemDeadMapper(tuple((p, tuple(kids)) for p, kids in dead.items())))
         return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-            DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], notes(*lines)
+            DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], lines
         )
     reason = f"waits on a semaphore that only process(es) {who} could post, and they wait too"
-    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        WAIT_CYCLE, HINTS[WAIT_CYCLE], notes(*evidence)
-    )
+    return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(WAIT_CYCLE, HINTS[WAIT_CYCLE], evidence)

@@ -9,7 +9,20 @@ from dataclasses import replace
 from gvlstress.judge import names, vocab
 from gvlstress.judge.threads import WRITES
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.evidence import notes
+from gvlstress.model.evidence import (
+    ChildPipeFull,
+    DeadUnreaped,
+    Fact,
+    MainAwaitsPool,
+    ManagerInFrame,
+    NoReaderReads,
+    ParentAwaitsExit,
+    PipeCycleAll,
+    PipeStep,
+    ResultLockDead,
+    WorkerAwaitsSend,
+    WriteEndsOpen,
+)
 
 
 def link_tree(
@@ -57,16 +70,11 @@ def link_tree(
                 out[pid] = (replace(out[pid][0], chain=(*out[pid][0].chain, line)), out[pid][1])
                 continue
             evidence = (
-                f"process {pid} waits in {p.wait.detail}"
-                + ("" if f"child {c}" in p.wait.detail else f" for child {c}")
-                + " to exit",
-                f"child {c}'s thread {writer.tid} is blocked in {writer.wait.detail}: the pipe is full",
-                f"only processes {', '.join(map(str, sorted(readers)))} hold {pipe} open for reading, and none "
-                "of them reads it: the parent waits for the child, the child for the parent",
+                ParentAwaitsExit(pid, p.wait.detail, c),
+                ChildPipeFull(c, writer.tid, writer.wait.detail),
+                NoReaderReads(tuple(sorted(readers)), pipe),
             )
-            named = names.Match(
-                names.JOIN_BEFORE_DRAIN, names.HINTS[names.JOIN_BEFORE_DRAIN], notes(*evidence)
-            )
+            named = names.Match(names.JOIN_BEFORE_DRAIN, names.HINTS[names.JOIN_BEFORE_DRAIN], evidence)
             reason = (
                 f"cycle across processes: {pid} waits for {c} to exit, {c} waits for {pid} to read {pipe}"
             )
@@ -134,14 +142,12 @@ def wedged_launcher(
         return f, None
     dead = died(zombies)
     evidence = (
-        "the main thread waits for its ProcessPoolExecutor's results",
-        f"the executor's manager thread {reader.tid} is blocked in {reader.wait.detail}, inside a result "
-        "frame (Connection._recv), not in its poll between frames",
-        f"dead, unreaped worker(s): {dead}; the manager thread reaps a dead worker from that poll, so it "
-        "never will: a worker died while sending its result, holding the result queue's lock",
-        "the pipe's write ends stay open in this process and the other workers, so the read never sees EOF",
+        MainAwaitsPool(),
+        ManagerInFrame(reader.tid, reader.wait.detail),
+        DeadUnreaped(dead),
+        WriteEndsOpen(),
     )
-    named = names.Match(names.EXECUTOR_WEDGED, names.HINTS[names.EXECUTOR_WEDGED], notes(*evidence))
+    named = names.Match(names.EXECUTOR_WEDGED, names.HINTS[names.EXECUTOR_WEDGED], evidence)
     reason = f"executor wedged: manager thread {reader.tid} reads a result frame that dead worker(s) {dead} never finished"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), named
 
@@ -158,13 +164,8 @@ def blocked_behind_wedge(
         main, "concurrent/futures/process.py", "_sendback_result", depth=8
     ):
         return f, None
-    evidence = (
-        f"this worker of process {launcher}'s ProcessPoolExecutor finished its task and waits to send "
-        "the result (_sendback_result)",
-        f"the result queue's lock is held by dead worker(s) {dead}: a lock in shared memory whose "
-        "holder is gone",
-    )
-    named = names.Match(names.EXECUTOR_WEDGED, names.HINTS[names.EXECUTOR_WEDGED], notes(*evidence))
+    evidence = (WorkerAwaitsSend(launcher), ResultLockDead(dead))
+    named = names.Match(names.EXECUTOR_WEDGED, names.HINTS[names.EXECUTOR_WEDGED], evidence)
     reason = f"blocked behind the wedged executor of process {launcher}: its result lock died with {dead}"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), named
 
@@ -284,12 +285,11 @@ def link_pipes(
             cycle.append(pid)
         if pid != start or len(cycle) < 2 or start != min(cycle):
             continue
-        steps = [f"process {a} waits in {graph[a][0]} process {graph[a][1][0]}" for a in cycle]
-        evidence = (
-            *steps,
-            f"each of the {len(cycle)} processes waits for the next: none can write, none returns",
+        evidence: tuple[Fact, ...] = (
+            *(PipeStep(a, graph[a][0], graph[a][1][0]) for a in cycle),
+            PipeCycleAll(len(cycle)),
         )
-        named = names.Match(names.PIPE_CYCLE, names.HINTS[names.PIPE_CYCLE], notes(*evidence))
+        named = names.Match(names.PIPE_CYCLE, names.HINTS[names.PIPE_CYCLE], evidence)
         reason = "cycle of pipe waits across processes " + " -> ".join(map(str, [*cycle, start]))
         for q in cycle:
             out[q] = (replace(findings[q], kind=ProbeKind.DEADLOCK, reason=reason), named)

@@ -4,6 +4,8 @@ family of facts (as `model.evidence` has them); `word` and `evidence` are the on
 
 Modules (one line each, from their docstrings):
 
+- `cycles`: Waits across processes worded (`model.evidence.cycles`): a cycle of waits, a party
+  that waits forever, a process that waits for itself, a join...
 - `explained`: The explanation's facts worded (`model.evidence.explained`): parked threads,
   futex groups, threads off a futex, idle-by-design threads, the GIL...
 - `forks`: Fork hangs' facts worded (`model.evidence.forks`): a fork that never exec'd, the
@@ -21,9 +23,10 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from gvlstress.judge.words import explained, forks, locks, pythons, waves
+from gvlstress.judge.words import cycles, explained, forks, locks, pythons, waves
 from gvlstress.model.evidence import (
     ChainStep,
+    CycleFact,
     ExplainedFact,
     Fact,
     ForkFact,
@@ -48,6 +51,8 @@ def word(fact: Fact) -> str:
         return waves.word(fact)
     if isinstance(fact, PythonFact):
         return pythons.word(fact)
+    if isinstance(fact, CycleFact):
+        return cycles.word(fact)
     assert_never(fact)
 
 

@@ -8,6 +8,8 @@ keep it rare. Every kind is importable from here; `Fact` is their union.
 
 Modules (one line each, from their docstrings):
 
+- `cycles`: Facts of waits across processes (`judge.cycles`, `judge.tree`, `judge.semcycle`): a
+  cycle of waits, a party that waits forever, a process that...
 - `explained`: Facts every explanation shows (`judge.explain`): parked threads, futex groups,
   threads off a futex, idle-by-design threads, the GIL, the busiest...
 - `forks`: Facts of fork hangs: a fork that never exec'd, the library or runtime whose threads
@@ -24,6 +26,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gvlstress.model.evidence.cycles import (
+    ChildPipeFull,
+    ChildrenExited,
+    CycleFact,
+    CycleParked,
+    DeadUnreaped,
+    FdWaiterBehindLock,
+    HoldsOtherEnd,
+    JoinsBlockedChild,
+    MainAwaitsPool,
+    ManagerInFrame,
+    NoReaderReads,
+    OnlySelfCanEnd,
+    ParentAwaitsExit,
+    PartyWait,
+    PipeCycleAll,
+    PipeStep,
+    ReadsOnlyFrom,
+    ResultLockDead,
+    SemDeadMapper,
+    SemNoOwner,
+    SemWait,
+    WaitsForever,
+    WaitsForFdWaiter,
+    WorkerAwaitsSend,
+    WriteEndsOpen,
+)
 from gvlstress.model.evidence.explained import (
     Busiest,
     ExplainedFact,
@@ -139,7 +168,7 @@ class ChainStep:
     text: str
 
 
-Fact = Note | ChainStep | ExplainedFact | ForkFact | LockFact | WaveFact | PythonFact
+Fact = Note | ChainStep | ExplainedFact | ForkFact | LockFact | WaveFact | PythonFact | CycleFact
 """Every kind of fact a diagnosis or a rule's match carries (`judge.words` words each one)."""
 
 
@@ -155,13 +184,19 @@ __all__ = [
     "BurntNoProgress",
     "Busiest",
     "ChainStep",
+    "ChildPipeFull",
+    "ChildrenExited",
     "ConditionOnlyParent",
     "ConditionWait",
     "ConsumersWaitItems",
     "Crashed",
+    "CycleFact",
+    "CycleParked",
+    "DeadUnreaped",
     "ExitJoins",
     "ExplainedFact",
     "Fact",
+    "FdWaiterBehindLock",
     "ForeignThreadStates",
     "ForkFact",
     "ForkNoExec",
@@ -179,6 +214,7 @@ __all__ = [
     "HeldByWaiters",
     "HolderAmongGilWaiters",
     "HolderWaitsJobs",
+    "HoldsOtherEnd",
     "IdleByDesign",
     "ImportLockHolder",
     "ImportLockWait",
@@ -187,6 +223,7 @@ __all__ = [
     "JoinCycle",
     "JoinerAmong",
     "JoinerWaitsWakeup",
+    "JoinsBlockedChild",
     "LibrarySpin",
     "LibraryWait",
     "LockFact",
@@ -194,6 +231,8 @@ __all__ = [
     "LockHolderNotCopied",
     "LoopBlocks",
     "LoopStalled",
+    "MainAwaitsPool",
+    "ManagerInFrame",
     "ManagerStack",
     "ManagerWaitsFrame",
     "MutexGroups",
@@ -201,18 +240,24 @@ __all__ = [
     "NoConsumer",
     "NoFreeWorker",
     "NoIdlePoolThread",
+    "NoReaderReads",
     "NoThreadLeft",
     "NobodyNotifies",
     "Note",
     "OffFutex",
     "OneMutexWaiters",
     "OnlyHolderWaitsPool",
+    "OnlySelfCanEnd",
     "OthersBlocked",
     "OthersWaitInside",
     "OwnWaitsOnly",
+    "ParentAwaitsExit",
     "ParentLibraryThreads",
     "ParentSpinWorkers",
     "Parked",
+    "PartyWait",
+    "PipeCycleAll",
+    "PipeStep",
     "PoolAllBlocked",
     "PoolTasksWaitFutures",
     "PoolTasksWaitLock",
@@ -225,21 +270,30 @@ __all__ = [
     "QueueJoinWaits",
     "Raised",
     "RaisedAfter",
+    "ReadsOnlyFrom",
     "RearmedWait",
     "ReenteredThrough",
+    "ResultLockDead",
     "ResultLockOfDead",
     "RuntimeNotForked",
     "RuntimeWorkersMissing",
     "SelfWait",
+    "SemDeadMapper",
+    "SemNoOwner",
+    "SemWait",
     "StderrCause",
     "StillAtWork",
     "ThreadJoins",
     "ThreadUsed",
     "UnreapedZombie",
     "UntimedWait",
+    "WaitsForFdWaiter",
     "WaitsForOneOfThem",
     "WaitsForPool",
+    "WaitsForever",
     "WaveFact",
+    "WorkerAwaitsSend",
     "WorkerDied",
+    "WriteEndsOpen",
     "notes",
 ]
