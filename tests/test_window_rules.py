@@ -217,7 +217,8 @@ def test_a_lost_task_names_the_replacement_worker() -> None:
     j = pool(launcher(), worker(W1), worker(W2, started=0.8)).judged()[L]
     _, m = j.finding, j.named
     assert m is not None
-    assert any(f"worker(s) {W2} started 0.70 s after the first" in line for line in m.evidence)
+    replaced = [f for f in m.facts if isinstance(f, ev.WorkersReplaced)]
+    assert [(f.pids, round(f.after_s, 2)) for f in replaced] == [((W2,), 0.7)]
 
 
 EXEC_RESULT = (("Condition.wait", THREADING, 355), ("Future.result", BASE, 451), ("main", APP, 99))

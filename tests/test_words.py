@@ -543,6 +543,160 @@ TABLE: tuple[tuple[ev.Fact, str], ...] = (
         "a semaphore names no owner: only the processes that map one can post it, and each of 10, 20 waits "
         "for another of them, with no other thread free",
     ),
+    (
+        ev.MainAwaitsResult("multiprocessing.Pool", "get (pool.py:774)"),
+        "the main thread waits for a result of its multiprocessing.Pool at get (pool.py:774)",
+    ),
+    (
+        ev.MainAwaitsResult("ProcessPoolExecutor", None),
+        "the main thread waits for a result of its ProcessPoolExecutor",
+    ),
+    (
+        ev.ResultThreadDied("multiprocessing.Pool", "result handler thread (_handle_results)"),
+        "the multiprocessing.Pool's result handler thread (_handle_results) does not exist: it delivers every"
+        " result to the launcher, and it has died (an exception in it: a result that could not be unpickled, "
+        "a bug in its loop; its traceback went to stderr)",
+    ),
+    (
+        ev.NoOtherSetsIt((3, 1.5)),
+        "no other thread sets the result the main thread waits for, whatever they do (3 other thread(s) use "
+        "1.50 CPU-s)",
+    ),
+    (
+        ev.NoOtherSetsIt(None),
+        "no other thread sets the result the main thread waits for, whatever they do",
+    ),
+    (
+        ev.ReaderWaitsOwnPool("ProcessPoolExecutor", "manager thread", 12, "result (_base.py:456)"),
+        "the ProcessPoolExecutor's manager thread waits for a result of its own pool: thread 12, at result "
+        "(_base.py:456) (inside a callback it runs)",
+    ),
+    (
+        ev.OnlyDeliverer(),
+        "it is the only thread that delivers the pool's results, so the result it waits for, and the main "
+        "thread's, can never arrive",
+    ),
+    (
+        ev.WorkersWaitTask((20, 21)),
+        "all 2 worker(s) (20, 21) wait for a task, at every look over the window",
+    ),
+    (
+        ev.WorkersWaitTask(()),
+        "no worker process is left to run the task",
+    ),
+    (
+        ev.NothingInFlight(),
+        "no byte waits in any pipe between the launcher and its workers, and the launcher has nothing left to"
+        " hand out: nobody holds the task, so its result will never come",
+    ),
+    (
+        ev.WorkersReplaced((22,), 0.7),
+        "worker(s) 22 started 0.70 s after the first: the pool replaced a worker that exited (killed, or it "
+        "called exit) while it held the task",
+    ),
+    (
+        ev.DeadChildren((21,)),
+        "dead, unreaped child(ren): 21",
+    ),
+    (
+        ev.WorkersChurn(2.0, (20, 21, 22, 23, 24), 4, (1,)),
+        "over 2.0s its workers kept changing: 5 started and 4 exited (new pids 20, 21, 22, 23...); the dead "
+        "caught exited with code 1",
+    ),
+    (
+        ev.WorkersChurn(2.0, (20, 21), 2, ()),
+        "over 2.0s its workers kept changing: 2 started and 2 exited (new pids 20, 21)",
+    ),
+    (
+        ev.NothingDelivered(),
+        "the pool's result handler read nothing: no worker delivered anything before it died; each dying "
+        "worker printed why on stderr (an initializer that raises, a script without an `if __name__ == "
+        "'__main__':` guard re-run by spawn)",
+    ),
+    (
+        ev.BehindWorkers((20,), "deadlock", "threads wait on a mutex"),
+        "the main thread waits for its pool's results; worker(s) 20 hold its tasks and are deadlocked "
+        "themselves: threads wait on a mutex",
+    ),
+    (
+        ev.NativePoolAlone(7, "pool::run", "future::get()"),
+        "thread 7, the only worker of its pool (pool::run), is inside a task blocked in future::get(): the "
+        "work that future waits for is queued to this same pool, behind the task that waits",
+    ),
+    (
+        ev.NativePoolAll((7, 8), "pool::run", "future::get()"),
+        "all 2 workers of one pool (pool::run; threads 7, 8) are inside tasks blocked on futures "
+        "(future::get()): none is free to run the work those futures wait for, queued behind them",
+    ),
+    (
+        ev.NoIdleWorker(),
+        "no worker of the pool waits idle in its loop, so nothing queued to it can run",
+    ),
+    (
+        ev.QueueReadsEmpty(10, "pipe:[7]"),
+        "process 10 reads pipe:[7] for its queue's next item (Connection._recv), and no byte waits there",
+    ),
+    (
+        ev.FeederKeptObject(20, 21, "<lambda>"),
+        "process 20, which holds the pipe's write end, has a queue feeder thread 21 idle in Queue._feed whose"
+        " last item `obj` is still an object (<lambda>), not the pickled bytes it sends: pickling it failed, "
+        "the feeder printed the error and dropped it",
+    ),
+    (
+        ev.PutReturned(),
+        "put() had returned long before, so the producer thinks it answered; nothing else will write",
+    ),
+    (
+        ev.CycleWithConsumer("waits in read() on pipe:[7]"),
+        "in a cycle with a queue's consumer: waits in read() on pipe:[7]",
+    ),
+    (
+        ev.QueueLockWait(11, "/dev/shm/sem.mp-q", 0, (10, 20)),
+        "thread 11 waits, untimed, for a multiprocessing queue's read lock: a semaphore in shared memory "
+        "(/dev/shm/sem.mp-q), value 0, mapped by process(es) 10, 20",
+    ),
+    (
+        ev.QueueLockWait(11, "/dev/shm/sem.mp-q", None, (10, 20)),
+        "thread 11 waits, untimed, for a multiprocessing queue's read lock: a semaphore in shared memory "
+        "(/dev/shm/sem.mp-q), value ?, mapped by process(es) 10, 20",
+    ),
+    (
+        ev.BytesUnread(64, ("pipe:[7]",), (10, 20)),
+        "64 byte(s) wait in pipe:[7], the pipe that lock guards, and no live process reads it: process(es) "
+        "10, 20 wait for the lock, the others are nowhere inside that queue's get",
+    ),
+    (
+        ev.HolderNotLiving(),
+        "a semaphore has no owner: the process that took it last is not among the living",
+    ),
+    (
+        ev.DeadLeftUnreaped("31 (SIGKILL)"),
+        "dead child(ren) left unreaped: 31 (SIGKILL)",
+    ),
+    (
+        ev.StartedAfterSiblings((22,)),
+        "worker(s) 22 started after their siblings: replacements",
+    ),
+    (
+        ev.SysvSemWait(11, "semop() on semaphore 3"),
+        "thread 11 waits, untimed, in semop() on semaphore 3",
+    ),
+    (
+        ev.SysvTakerExited(31),
+        "the semaphore is at 0 and the last process that operated on it (semctl GETPID), pid 31, has exited: "
+        "it took the semaphore and was never to give it back (a System V semaphore is released for a dead "
+        "process only when taken with SEM_UNDO)",
+    ),
+    (
+        ev.OrphanSemWait(11, "/dev/shm/sem.mp-e", 0),
+        "thread 11 waits, untimed, on a multiprocessing semaphore in shared memory (/dev/shm/sem.mp-e), value"
+        " 0",
+    ),
+    (
+        ev.NoOtherMapper(),
+        "no other process on this host maps it, and every other thread of this one waits on a lock: the "
+        "process that was to release or notify it has exited",
+    ),
 )
 
 

@@ -22,11 +22,25 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
-from gvlstress.judge import patterns, vocab
+from gvlstress.judge import patterns, vocab, words
 from gvlstress.judge.names import HINTS, LOST_RESULTS, LOST_TASK, RESPAWN_LOOP, RESULTS_SELF_WAIT, Match
 from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, PyThread, ThreadView, WaitKind
-from gvlstress.model.evidence import notes
+from gvlstress.model.evidence import (
+    BehindWorkers,
+    DeadChildren,
+    Fact,
+    MainAwaitsResult,
+    NoOtherSetsIt,
+    NothingDelivered,
+    NothingInFlight,
+    OnlyDeliverer,
+    ReaderWaitsOwnPool,
+    ResultThreadDied,
+    WorkersChurn,
+    WorkersReplaced,
+    WorkersWaitTask,
+)
 from gvlstress.model.waitfor import End
 from gvlstress.model.wiring import Relatives, Wiring
 
@@ -163,35 +177,27 @@ def judge_pool(
     line = vocab.python_line(
         vocab.outer_python(ThreadView.of(p.tid, mains[0], comm=p.comm), _RESULT_WAIT_FILES)
     )
-    waiting = f"the main thread waits for a result of its {what} at {line}"
+    waiting = MainAwaitsResult(what, line)
     readers = [[t for t in lk.values() if _result_thread(kind, t)] for lk in look.looks]
     if all(not r for r in readers):
         reader = "result handler thread (_handle_results)" if kind == "pool" else "manager thread"
-        lines = (
+        lines: tuple[Fact, ...] = (
             waiting,
-            f"the {what}'s {reader} does not exist: it delivers every result to the launcher, and it has died "
-            "(an exception in it: a result that could not be unpickled, a bug in its loop; its traceback went to "
-            "stderr)",
-            "no other thread sets the result the main thread waits for, whatever they do"
-            + (f" ({len(f.threads) - 1} other thread(s) use {f.cpu_s:.2f} CPU-s)" if f.cpu_s > 0.05 else ""),
+            ResultThreadDied(what, reader),
+            NoOtherSetsIt((len(f.threads) - 1, f.cpu_s) if f.cpu_s > 0.05 else None),
         )
         reason = f"the {what}'s {reader} has died: the result the main thread waits for can never arrive"
         burning = f.cpu_s >= LIVELOCK_CPU_SHARE * f.window_s
         kind_ = ProbeKind.LIVELOCK if burning else ProbeKind.DEADLOCK
-        return replace(f, kind=kind_, reason=reason), Match(LOST_RESULTS, HINTS[LOST_RESULTS], notes(*lines))
+        return replace(f, kind=kind_, reason=reason), Match(LOST_RESULTS, HINTS[LOST_RESULTS], lines)
     stuck = _reader_waits_on_own_pool(f, kind, readers)
     if stuck is not None:
-        lines = (
-            waiting,
-            f"the {what}'s {stuck}",
-            "it is the only thread that delivers the pool's results, so the result it waits for, and the main "
-            "thread's, can never arrive",
-        )
-        reason = f"the {what}'s {stuck.split(':', 1)[0]}: it waits for itself"
+        lines = (waiting, stuck, OnlyDeliverer())
+        reason = f"the {what}'s {stuck.reader} waits for a result of its own pool: it waits for itself"
         burning = f.cpu_s >= LIVELOCK_CPU_SHARE * f.window_s
         kind_ = ProbeKind.LIVELOCK if burning else ProbeKind.DEADLOCK
         return replace(f, kind=kind_, reason=reason), Match(
-            RESULTS_SELF_WAIT, HINTS[RESULTS_SELF_WAIT], notes(*lines)
+            RESULTS_SELF_WAIT, HINTS[RESULTS_SELF_WAIT], lines
         )
     if any(waits_for_result(t) for r in readers for t in r):
         return None  # the result thread waits inside a callback on something else: nothing is lost yet
@@ -222,35 +228,25 @@ def judge_pool(
         return None  # bytes in flight: a task or a result is on its way
     began = {c: relatives.started[c] for c in workers if c in relatives.started}
     later = sorted((c for c in began if began[c] - min(began.values()) > 0.1), key=began.__getitem__)
-    lines_ = [
-        waiting,
-        (
-            f"all {len(workers)} worker(s) ({', '.join(map(str, workers))}) wait for a task, at every look over the window"
-            if workers
-            else "no worker process is left to run the task"
-        ),
-        "no byte waits in any pipe between the launcher and its workers, and the launcher has nothing left to hand "
-        "out: nobody holds the task, so its result will never come",
-    ]
+    lines_: list[Fact] = [waiting, WorkersWaitTask(tuple(workers)), NothingInFlight()]
     if later:
-        lines_.append(
-            f"worker(s) {', '.join(map(str, later))} started {began[later[0]] - min(began.values()):.2f} s after the "
-            "first: the pool replaced a worker that exited (killed, or it called exit) while it held the task"
-        )
+        lines_.append(WorkersReplaced(tuple(later), began[later[0]] - min(began.values())))
     dead = relatives.zombies.get(f.pid, {})
     if dead:
-        lines_.append(f"dead, unreaped child(ren): {', '.join(map(str, sorted(dead)))}")
+        lines_.append(DeadChildren(tuple(sorted(dead))))
     reason = (
         f"a task was lost: every worker of its {what} waits for a task while the main thread waits for its result"
         if workers
         else f"a task was lost: its {what} has no worker left while the main thread waits for a result"
     )
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        LOST_TASK, HINTS[LOST_TASK], notes(*lines_), end=End.GONE if workers else End.NOBODY
+        LOST_TASK, HINTS[LOST_TASK], tuple(lines_), end=End.GONE if workers else End.NOBODY
     )
 
 
-def _reader_waits_on_own_pool(f: ProbeFinding, kind: str, readers: list[list[PyThread]]) -> str | None:
+def _reader_waits_on_own_pool(
+    f: ProbeFinding, kind: str, readers: list[list[PyThread]]
+) -> ReaderWaitsOwnPool | None:
     """The thread that delivers the pool's results waits, at every look and untimed, for a result of
     the same pool (a callback it runs calls pool.apply or future.result()): what it waits for, or
     None. Another thread (the Pool's worker handler) may spin on the results nobody reads."""
@@ -269,7 +265,8 @@ def _reader_waits_on_own_pool(f: ProbeFinding, kind: str, readers: list[list[PyT
     reader = "result handler thread (_handle_results)" if kind == "pool" else "manager thread"
     view = vocab.outer_python(ThreadView.of(tid, readers[0][0], comm=t.comm), _RESULT_WAIT_FILES)
     line = vocab.python_line(view)
-    return f"{reader} waits for a result of its own pool: thread {tid}, at {line} (inside a callback it runs)"
+    what = "multiprocessing.Pool" if kind == "pool" else "ProcessPoolExecutor"
+    return ReaderWaitsOwnPool(what, reader, tid, line)
 
 
 def respawning(
@@ -289,18 +286,12 @@ def respawning(
     codes = sorted({st >> 8 for st in churn.statuses if not st & 0x7F})
     what = "multiprocessing.Pool" if kind == "pool" else "ProcessPoolExecutor"
     lines = (
-        f"the main thread waits for a result of its {what}",
-        f"over {churn.seconds:.1f}s its workers kept changing: {len(churn.born)} started and {len(churn.gone)} "
-        f"exited (new pids {', '.join(map(str, churn.born[:4]))}{'...' if len(churn.born) > 4 else ''})"
-        + (f"; the dead caught exited with code {', '.join(map(str, codes))}" if codes else ""),
-        "the pool's result handler read nothing: no worker delivered anything before it died; each dying "
-        "worker printed why on stderr (an initializer that raises, a script without an `if __name__ == "
-        "'__main__':` guard re-run by spawn)",
+        MainAwaitsResult(what, None),
+        WorkersChurn(churn.seconds, tuple(churn.born), len(churn.gone), tuple(codes)),
+        NothingDelivered(),
     )
     reason = f"its {what} keeps replacing workers that die before they take a task; no result can come"
-    return replace(f, kind=ProbeKind.LIVELOCK, reason=reason), Match(
-        RESPAWN_LOOP, HINTS[RESPAWN_LOOP], notes(*lines)
-    )
+    return replace(f, kind=ProbeKind.LIVELOCK, reason=reason), Match(RESPAWN_LOOP, HINTS[RESPAWN_LOOP], lines)
 
 
 def behind_workers(
@@ -336,11 +327,8 @@ def behind_workers(
         return None
     first, named = judged[hung[0]]
     named = named or patterns.match(first, captures.get(hung[0]))  # its own stacks' shape
-    line = (
-        f"the main thread waits for its pool's results; worker(s) {', '.join(map(str, hung))} hold its "
-        f"tasks and are {first.kind.value}ed themselves: {first.reason}"
-    )
+    behind = BehindWorkers(tuple(hung), first.kind.value, first.reason)
+    line = words.word(behind)
     reason = f"blocked behind its pool's worker(s) {', '.join(map(str, hung))}: {first.reason}"
-    evidence = (line, *(named.evidence if named else ()))
-    match = Match(named.pattern, named.hint, notes(*evidence)) if named else None
+    match = Match(named.pattern, named.hint, (behind, *named.facts)) if named else None
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line)), match, hung[0]

@@ -27,7 +27,22 @@ from gvlstress.judge.case import Case, Found
 from gvlstress.judge.names import DEAD_LOCK_HOLDER, FEEDER_DROPPED, HINTS, PIPE_CYCLE, Match
 from gvlstress.judge.tree import died
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.evidence import Note, notes
+from gvlstress.model.evidence import (
+    BytesUnread,
+    CycleWithConsumer,
+    DeadLeftUnreaped,
+    Fact,
+    FeederKeptObject,
+    HolderNotLiving,
+    NoOtherMapper,
+    OrphanSemWait,
+    PutReturned,
+    QueueLockWait,
+    QueueReadsEmpty,
+    StartedAfterSiblings,
+    SysvSemWait,
+    SysvTakerExited,
+)
 from gvlstress.model.wiring import Wiring
 
 LOCALS = {("multiprocessing/queues.py", "_feed"): ("obj",)}
@@ -70,16 +85,10 @@ def dropped(
             feeder = cap.thread(var.tid)
             if feeder is None or not vocab.python_at(feeder, "multiprocessing/queues.py", "_feed", 4):
                 continue
-            evidence = (
-                f"process {f.pid} reads {pipe} for its queue's next item (Connection._recv), and no byte waits there",
-                f"process {w}, which holds the pipe's write end, has a queue feeder thread {var.tid} idle in "
-                f"Queue._feed whose last item `obj` is still an object ({var.value}), not the pickled bytes "
-                "it sends: pickling it failed, the feeder printed the error and dropped it",
-                "put() had returned long before, so the producer thinks it answered; nothing else will write",
-            )
+            evidence = (QueueReadsEmpty(f.pid, pipe), FeederKeptObject(w, var.tid, var.value), PutReturned())
             reason = f"its queue's item was dropped by process {w}'s feeder thread: it never reaches {pipe}"
             return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-                FEEDER_DROPPED, HINTS[FEEDER_DROPPED], notes(*evidence)
+                FEEDER_DROPPED, HINTS[FEEDER_DROPPED], evidence
             )
     return None
 
@@ -154,22 +163,18 @@ def dead_holder(case: Case) -> Found | None:
     dead = [(p, c, st) for p, kids in relatives.zombies.items() for c, st in kids.items()]
     begun = {m: relatives.started[m] for m in waiters if m in relatives.started}
     later = sorted(m for m in begun if begun[m] - min(begun.values()) > 0.1)
-    evidence = [
-        f"thread {t.tid} waits, untimed, for a multiprocessing queue's read lock: a semaphore in shared memory "
-        f"({lock.path}), value {lock.count if lock.count is not None else '?'}, mapped by process(es) "
-        f"{', '.join(map(str, lock.mappers))}",
-        f"{sum(x.queued or 0 for x in queued)} byte(s) wait in {', '.join(sorted(pipes))}, the pipe that lock guards, "
-        f"and no live process reads it: process(es) {', '.join(map(str, sorted(waiters)))} wait for the lock, "
-        "the others are nowhere inside that queue's get",
-        "a semaphore has no owner: the process that took it last is not among the living",
+    evidence: list[Fact] = [
+        QueueLockWait(t.tid, lock.path, lock.count, lock.mappers),
+        BytesUnread(sum(x.queued or 0 for x in queued), tuple(sorted(pipes)), tuple(sorted(waiters))),
+        HolderNotLiving(),
     ]
     if dead:
-        evidence.append("dead child(ren) left unreaped: " + died({c: st for _, c, st in dead}))
+        evidence.append(DeadLeftUnreaped(died({c: st for _, c, st in dead})))
     if later:
-        evidence.append(f"worker(s) {', '.join(map(str, later))} started after their siblings: replacements")
+        evidence.append(StartedAfterSiblings(tuple(later)))
     reason = "waits for a lock shared between processes whose holder has died"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], notes(*evidence)
+        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], tuple(evidence)
     )
 
 
@@ -195,7 +200,7 @@ def mark_dropped(
                 Match(
                     FEEDER_DROPPED,
                     first.hint,
-                    (Note(f"in a cycle with a queue's consumer: {f.reason}"), *first.facts),
+                    (CycleWithConsumer(f.reason), *first.facts),
                 ),
             )
 
@@ -214,15 +219,10 @@ def dead_sem_holder(case: Case) -> Found | None:
     rest = [t for t in f.threads if t.tid != p.tid]
     if any(not t.parked or t.wait is None or t.wait.kind is not WaitKind.LOCK for t in rest):
         return None  # another thread of its own may post it
-    evidence = (
-        f"thread {p.tid} waits, untimed, in {p.wait.detail}",
-        f"the semaphore is at 0 and the last process that operated on it (semctl GETPID), pid {s.last_pid}, "
-        "has exited: it took the semaphore and was never to give it back (a System V semaphore is released "
-        "for a dead process only when taken with SEM_UNDO)",
-    )
+    evidence = (SysvSemWait(p.tid, p.wait.detail), SysvTakerExited(s.last_pid))
     reason = f"waits for a System V semaphore whose last taker, pid {s.last_pid}, has exited"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], notes(*evidence)
+        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], evidence
     )
 
 
@@ -247,13 +247,8 @@ def orphaned_semaphore(case: Case) -> Found | None:
     rest = [t for t in f.threads if t.tid != p.tid]
     if any(not t.parked or t.wait is None or t.wait.kind is not WaitKind.LOCK for t in rest):
         return None  # a thread of its own that reads, polls or runs may still post it
-    evidence = (
-        f"thread {p.tid} waits, untimed, on a multiprocessing semaphore in shared memory ({lock.path}), "
-        f"value {lock.count if lock.count is not None else '?'}",
-        "no other process on this host maps it, and every other thread of this one waits on a lock: the "
-        "process that was to release or notify it has exited",
-    )
+    evidence = (OrphanSemWait(p.tid, lock.path, lock.count), NoOtherMapper())
     reason = "waits on a semaphore shared between processes that no other process maps any more"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], notes(*evidence)
+        DEAD_LOCK_HOLDER, HINTS[DEAD_LOCK_HOLDER], evidence
     )

@@ -9,10 +9,10 @@ worker waits in the pool's loop, with no future on its stack.
 
 from __future__ import annotations
 
-from gvlstress.judge.frames import short_name, tids
+from gvlstress.judge.frames import short_name
 from gvlstress.judge.names import HINTS, THREAD_POOL_EXHAUSTION, Match
 from gvlstress.model import Frame, ThreadView
-from gvlstress.model.evidence import notes
+from gvlstress.model.evidence import NativePoolAll, NativePoolAlone, NoIdleWorker
 from gvlstress.model.waitfor import End
 
 _THREAD_START = (
@@ -61,17 +61,11 @@ def pool_waits_on_itself(threads: list[ThreadView], pid: int) -> Match | None:
         return Match(
             THREAD_POOL_EXHAUSTION,
             HINTS[THREAD_POOL_EXHAUSTION],
-            notes(
-                (
-                    f"thread {t.tid}, the only worker of its pool ({short_name(name, 4)}), is inside a task "
-                    f"blocked in {short_name(f.name)}: the work that future waits for is queued to this "
-                    "same pool, behind the task that waits"
-                    if alone
-                    else f"all {len(workers)} workers of one pool ({short_name(name, 4)}; threads "
-                    f"{tids(workers)}) are inside tasks blocked on futures ({short_name(f.name)}): none is "
-                    "free to run the work those futures wait for, queued behind them"
-                ),
-                "no worker of the pool waits idle in its loop, so nothing queued to it can run",
+            (
+                NativePoolAlone(t.tid, short_name(name, 4), short_name(f.name))
+                if alone
+                else NativePoolAll(tuple(w.tid for w in workers), short_name(name, 4), short_name(f.name)),
+                NoIdleWorker(),
             ),
             end=End.SELF if alone else End.CYCLE,
         )

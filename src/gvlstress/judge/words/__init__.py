@@ -13,6 +13,8 @@ Modules (one line each, from their docstrings):
 - `locks`: The facts of one process's stack shapes worded (`model.evidence.locks`): the GIL
   across a rayon region, mutex groups, a lock across a parallel...
 - `phrases`: Phrases several families share: thread ids for the reader, a count with its plural.
+- `pools`: Pools and queues between processes worded (`model.evidence.pools`): a result that can
+  never arrive, a lost task, a pool that respawns dying...
 - `pythons`: Python stack shapes' facts worded (`model.evidence.pythons`): a lock taken in a
   signal handler or under its own caller, a blocked event loop...
 - `waves`: A wave's failures worded (`model.evidence.waves`): a crash, an error, an executor
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from gvlstress.judge.words import cycles, explained, forks, locks, pythons, waves
+from gvlstress.judge.words import cycles, explained, forks, locks, pools, pythons, waves
 from gvlstress.model.evidence import (
     ChainStep,
     CycleFact,
@@ -32,6 +34,7 @@ from gvlstress.model.evidence import (
     ForkFact,
     LockFact,
     Note,
+    PoolFact,
     PythonFact,
     WaveFact,
 )
@@ -53,6 +56,8 @@ def word(fact: Fact) -> str:
         return pythons.word(fact)
     if isinstance(fact, CycleFact):
         return cycles.word(fact)
+    if isinstance(fact, PoolFact):
+        return pools.word(fact)
     assert_never(fact)
 
 

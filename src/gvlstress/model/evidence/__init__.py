@@ -16,6 +16,8 @@ Modules (one line each, from their docstrings):
   stayed in the parent, a prepare handler waiting or spinning...
 - `locks`: Facts of the shapes one process's stacks show (`judge.patterns`): the GIL held across
   a rayon region, mutexes waited on in a cycle or across a...
+- `pools`: Facts of pools and queues between processes (`judge.pools`, `judge.queues`,
+  `judge.taskpools`): a result that can never arrive, a lost task, a...
 - `pythons`: Facts of the shapes Python stacks show (`judge.pyshapes`, `judge.pystack`): a lock
   taken in a signal handler or under its own caller, a blocked...
 - `waves`: Facts of a wave's failures (`judge.outcome`): a crash, an error, an executor wedged
@@ -154,6 +156,37 @@ from gvlstress.model.evidence.waves import (
     WaveFact as WaveFact,
     WorkerDied as WorkerDied,
 )
+from gvlstress.model.evidence.pools import (
+    PoolFact as PoolFact,
+    MainAwaitsResult as MainAwaitsResult,
+    ResultThreadDied as ResultThreadDied,
+    NoOtherSetsIt as NoOtherSetsIt,
+    ReaderWaitsOwnPool as ReaderWaitsOwnPool,
+    OnlyDeliverer as OnlyDeliverer,
+    WorkersWaitTask as WorkersWaitTask,
+    NothingInFlight as NothingInFlight,
+    WorkersReplaced as WorkersReplaced,
+    DeadChildren as DeadChildren,
+    WorkersChurn as WorkersChurn,
+    NothingDelivered as NothingDelivered,
+    BehindWorkers as BehindWorkers,
+    NativePoolAlone as NativePoolAlone,
+    NativePoolAll as NativePoolAll,
+    NoIdleWorker as NoIdleWorker,
+    QueueReadsEmpty as QueueReadsEmpty,
+    FeederKeptObject as FeederKeptObject,
+    PutReturned as PutReturned,
+    CycleWithConsumer as CycleWithConsumer,
+    QueueLockWait as QueueLockWait,
+    BytesUnread as BytesUnread,
+    HolderNotLiving as HolderNotLiving,
+    DeadLeftUnreaped as DeadLeftUnreaped,
+    StartedAfterSiblings as StartedAfterSiblings,
+    SysvSemWait as SysvSemWait,
+    SysvTakerExited as SysvTakerExited,
+    OrphanSemWait as OrphanSemWait,
+    NoOtherMapper as NoOtherMapper,
+)
 # isort: on
 
 
@@ -171,7 +204,7 @@ class ChainStep:
     text: str
 
 
-Fact = Note | ChainStep | ExplainedFact | ForkFact | LockFact | WaveFact | PythonFact | CycleFact
+Fact = Note | ChainStep | ExplainedFact | ForkFact | LockFact | WaveFact | PythonFact | CycleFact | PoolFact
 """Every kind of fact a diagnosis or a rule's match carries (`judge.words` words each one)."""
 
 
