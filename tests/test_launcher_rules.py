@@ -24,6 +24,7 @@ from gvlstress.model import (
     Wait,
     WaitKind,
 )
+from gvlstress.model import evidence as ev
 
 PID = 100
 FUTURES = "/usr/lib/python3.11/concurrent/futures/"
@@ -127,7 +128,9 @@ def test_a_wedged_executor_needs_all_three_facts(
     assert (got.kind is ProbeKind.DEADLOCK) is wedged
     if named is not None:
         assert named.pattern == names.EXECUTOR_WEDGED
-        assert any(f"{PID + 5} (SIGKILL)" in e for e in named.evidence)
+        dead = [f.dead for f in named.facts if isinstance(f, ev.DeadUnreaped)]
+        assert len(dead) == 1
+        assert f"{PID + 5} (SIGKILL)" in dead[0]
 
 
 @pytest.mark.parametrize(("frames", "blocked"), [(SENDBACK, True), (PLAIN_WAIT, False)])

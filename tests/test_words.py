@@ -697,6 +697,216 @@ TABLE: tuple[tuple[ev.Fact, str], ...] = (
         "no other process on this host maps it, and every other thread of this one waits on a lock: the "
         "process that was to release or notify it has exited",
     ),
+    (
+        ev.BehindHungPeer(
+            "thread 7 (main thread)", "read() on fd 3 (pipe:[7])", ("held by pid 20, deadlocked", "x")
+        ),
+        "thread 7 (main thread) waits in read() on fd 3 (pipe:[7]): held by pid 20, deadlocked; x",
+    ),
+    (
+        ev.PeerWaits("thread 7 (main thread)", "read() on fd 3 (pipe:[7])"),
+        "thread 7 (main thread) waits in read() on fd 3 (pipe:[7])",
+    ),
+    (
+        ev.PeerEnd("its other end held by nobody"),
+        "- its other end held by nobody",
+    ),
+    (
+        ev.OwnEndOnly(2),
+        "only this process holds the other end, so only one of its own threads could end the wait, and each "
+        "of its 2 other thread(s) waits on a lock, a timer or descriptors only this process holds, with no "
+        "byte moved over the window",
+    ),
+    (
+        ev.OwnEndOnly(0),
+        "only this process holds the other end, so only one of its own threads could end the wait, and it has"
+        " no other thread",
+    ),
+    (
+        ev.NoHolder(),
+        "no process holds the other end: nothing can ever answer",
+    ),
+    (
+        ev.AnswererGone("21 (signal 9)"),
+        "dead, unreaped child(ren) 21 (signal 9): whoever was to answer has gone",
+    ),
+    (
+        ev.InTeardown("grpc_shutdown"),
+        "the wait is inside the library's teardown (grpc_shutdown)",
+    ),
+    (
+        ev.InChannel("Connection._recv"),
+        "the wait is in Connection._recv: a channel made for another process, whose end only this one holds",
+    ),
+    (
+        ev.LoopNoTimer(7, "epoll_wait() on fd 4", "0"),
+        "thread 7 runs an asyncio event loop (BaseEventLoop._run_once) and waits in epoll_wait() on fd 4 with"
+        " no timeout: no timer is scheduled (sched_count 0)",
+    ),
+    (
+        ev.LoopNoTimer(7, "epoll_wait() on fd 4", None),
+        "thread 7 runs an asyncio event loop (BaseEventLoop._run_once) and waits in epoll_wait() on fd 4 with"
+        " no timeout: no timer is scheduled",
+    ),
+    (
+        ev.LoopWatchesOwn("socket:[9]"),
+        "it watches only socket:[9], whose other end no other process holds (the loop's own wake-up pipe): no"
+        " I/O can arrive",
+    ),
+    (
+        ev.LoopWatchesNothing(),
+        "its selector watches no descriptor at all, not even the loop's own wake-up pipe (something "
+        "unregistered it: a forked child that closed its copy of the loop shares the parent's epoll set): "
+        "nothing, not even call_soon_threadsafe, can wake it",
+    ),
+    (
+        ev.LoopOthersForever(2),
+        "the process's 2 other thread(s) wait forever themselves: none can call call_soon_threadsafe",
+    ),
+    (
+        ev.LoopOthersForever(0),
+        "it is the process's only thread: nothing else can call call_soon_threadsafe",
+    ),
+    (
+        ev.NoWakingSignal(),
+        "it catches no signal that could wake it (SIGINT aside)",
+    ),
+    (
+        ev.WakeupLost(),
+        "so every task of the loop waits for something nothing will produce: a wake-up was lost (a notify or "
+        "a result taken by a waiter that was being cancelled, a cancellation swallowed)",
+    ),
+    (
+        ev.RetriesLock(7, "python3", 40, 2.0),
+        "thread 7 (python3) retries on a timer inside a lock's acquire (40 wake-ups over 2.0s, nothing moved)",
+    ),
+    (
+        ev.HoldsFileLock(10, "/tmp/x.lock", 3, 4),
+        "process 10 holds a file lock on /tmp/x.lock through fd 3, and has the same file open again on fd 4: "
+        "a lock taken through that second open waits for the first",
+    ),
+    (
+        ev.HoldsFileLock(10, "/tmp/x.lock", 3, None),
+        "process 10 holds a file lock on /tmp/x.lock through fd 3, and no other process on this host holds or"
+        " waits for a file lock (/proc/locks): the lock it retries can only be one it holds itself (a second "
+        "open of the file, taken and closed at each try)",
+    ),
+    (
+        ev.OnlyItReleases(True),
+        "that lock is released only by this process, and no other thread of it is left to release it (every "
+        "other thread waits on a lock of its own)",
+    ),
+    (
+        ev.OnlyItReleases(False),
+        "that lock is released only by this process, and no other thread of it is left to release it (it has "
+        "no other thread)",
+    ),
+    (
+        ev.MainFinalizing(10, "finalize_modules", False),
+        "the main thread 10 is in finalize_modules (Py_FinalizeEx): the program has ended and the interpreter"
+        " is freeing what is left; no Python frame remains on its stack",
+    ),
+    (
+        ev.MainFinalizing(10, "__run_exit_handlers", True),
+        "the main thread 10 is in libc's exit handlers (__run_exit_handlers), past Py_FinalizeEx: the "
+        "interpreter is gone and C++ static destructors and atexit handlers run; no Python frame remains on "
+        "its stack",
+    ),
+    (
+        ev.DestructorWaits("Pool::~Pool", True, (11, "worker"), "std::thread::join", 176),
+        "a destructor (Pool::~Pool) joins thread 11 (worker), the only other one, in std::thread::join (futex"
+        " 0xb0)",
+    ),
+    (
+        ev.DestructorWaits(None, True, None, "std::thread::join", 176),
+        "it joins a thread in std::thread::join (futex 0xb0)",
+    ),
+    (
+        ev.DestructorWaits(None, False, None, "futex wait", 176),
+        "it waits in futex wait (futex 0xb0)",
+    ),
+    (
+        ev.EndersWait(((11, "worker", "futex wait"),)),
+        "the thread(s) that could end it wait themselves: 11 (worker) in futex wait",
+    ),
+    (
+        ev.NoEnderLeft(),
+        "no other thread is left to end that wait",
+    ),
+    (
+        ev.MainTearingDown(10, "finalize_modules"),
+        "the main thread 10 is in finalize_modules (Py_FinalizeEx): the program has ended and the interpreter"
+        " is tearing its modules down, past the point where any other thread may run Python again",
+    ),
+    (
+        ev.FinalizerWaitsLock("lock_PyThread_acquire_lock", 176),
+        "Python code run from there (a __del__ or a finalizer) waits, untimed, to acquire a Python lock in "
+        "lock_PyThread_acquire_lock (futex 0xb0)",
+    ),
+    (
+        ev.NoPythonThreadRuns(2),
+        "only another Python thread could release it, and none runs again: daemon threads stop at their next "
+        "bytecode once finalization starts, the others were joined before it (2 native thread(s) left hold no"
+        " Python lock)",
+    ),
+    (
+        ev.NoPythonThreadRuns(0),
+        "only another Python thread could release it, and none runs again: daemon threads stop at their next "
+        "bytecode once finalization starts, the others were joined before it",
+    ),
+    (
+        ev.RelocksOwnMutex("thread 7 (main thread)", 176),
+        "thread 7 (main thread) waits to lock the pthread mutex at 0xb0, and the mutex's owner field names "
+        "this same thread: it locked it and, without unlocking, locks it again",
+    ),
+    (
+        ev.NotRecursive(),
+        "a mutex that is not recursive never grants a second lock to its owner: only this thread could unlock"
+        " it, and it waits",
+    ),
+    (
+        ev.ForeignOwnerMutex("thread 7 (main thread)", 176, 31, 30),
+        "thread 7 (main thread) waits to lock the process-private pthread mutex at 0xb0, whose owner field "
+        "names thread 31 of another process, 30",
+    ),
+    (
+        ev.PrivateMutexCopied(),
+        "a private mutex is never shared: this one is a copy, made by fork() while that thread held it, and "
+        "the thread did not come along into this process, so nothing here can unlock it",
+    ),
+    (
+        ev.MutexHeldBy("thread 7 (main thread)", 176, 8),
+        "thread 7 (main thread) waits for the pthread mutex at 0xb0, held by thread 8",
+    ),
+    (
+        ev.MutexRing(),
+        "each holder waits for the next one's mutex, round to the first: none can unlock",
+    ),
+    (
+        ev.MutexOwnerGone("thread 7 (main thread)", 176, 9),
+        "thread 7 (main thread) waits for the pthread mutex at 0xb0, whose owner field names thread 9, and no"
+        " thread 9 exists any more",
+    ),
+    (
+        ev.OnlyOwnerUnlocks(),
+        "a mutex is unlocked only by the thread that locked it: one that exited holding it left it locked for"
+        " good",
+    ),
+    (
+        ev.GilHolderSpins(7, "main thread", "libfoo.so", "spin_wait", 1.5, 3, "run (app.py:3)"),
+        "thread 7 (main thread) holds the GIL at every look over the window and spins in libfoo.so "
+        "(spin_wait): 1.50 CPU-s, no byte moved, the same stack at 3 looks, called from run (app.py:3)",
+    ),
+    (
+        ev.GilHolderSpins(7, "main thread", "libfoo.so", "spin_wait", 1.5, 3, None),
+        "thread 7 (main thread) holds the GIL at every look over the window and spins in libfoo.so "
+        "(spin_wait): 1.50 CPU-s, no byte moved, the same stack at 3 looks",
+    ),
+    (
+        ev.LibThreadsWaitGil((8, 9, 10), "libfoo.so", "take_gil"),
+        "3 thread(s) started by libfoo.so (8, 9, 10) wait for the GIL in take_gil: they call back into "
+        "Python, and the spinning thread waits for their work while holding the GIL they need",
+    ),
 )
 
 

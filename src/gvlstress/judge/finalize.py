@@ -12,7 +12,16 @@ from gvlstress.judge.case import Case, Found
 from gvlstress.judge.frames import short_name
 from gvlstress.judge.names import EXIT_DESTRUCTOR, EXIT_FINALIZER_WAIT, HINTS, Match
 from gvlstress.model import ProbeKind, ThreadView, WaitKind
-from gvlstress.model.evidence import notes
+from gvlstress.model.evidence import (
+    DestructorWaits,
+    EndersWait,
+    Fact,
+    FinalizerWaitsLock,
+    MainFinalizing,
+    MainTearingDown,
+    NoEnderLeft,
+    NoPythonThreadRuns,
+)
 
 FINALIZE = ("Py_FinalizeEx", "_Py_Finalize", "Py_Finalize", "finalize_modules", "finalize_interp_clear")
 """CPython tearing the interpreter down (3.10-3.13 names)."""
@@ -60,35 +69,23 @@ def exit_destructor(threads: list[ThreadView], pid: int) -> Match | None:
         stage = (
             vocab.first(main, FINALIZE[3:]) if vocab.has(main, FINALIZE[3:]) else vocab.first(main, FINALIZE)
         )
-        where = (
-            f"in {stage} (Py_FinalizeEx): the program has ended and the interpreter is freeing what is left"
-        )
+        finalizing = MainFinalizing(pid, stage, past=False)
     else:
-        where = (
-            f"in libc's exit handlers ({vocab.first(main, EXIT_HANDLERS)}), past Py_FinalizeEx: the interpreter "
-            "is gone and C++ static destructors and atexit handlers run"
-        )
+        finalizing = MainFinalizing(pid, vocab.first(main, EXIT_HANDLERS), past=True)
     freeing = vocab.first(main, DESTRUCTOR) if vocab.has(main, DESTRUCTOR) else None
     rest = [t for t in threads if t is not main]
     joins = [n for n in vocab.all_names(main) if any(j in n for j in JOIN)]
-    if joins:
-        whom = f"thread {rest[0].tid} ({rest[0].comm}), the only other one," if len(rest) == 1 else "a thread"
-        waits = f"joins {whom} in {short_name(joins[-1], 2)}"
-    else:
-        waits = f"waits in {vocab.where(main)}"
-    lines = [
-        f"the main thread {pid} is {where}; no Python frame remains on its stack",
-        (f"a destructor ({short_name(freeing, 2)}) " if freeing else "it ")
-        + f"{waits} (futex {main.futex_addr:#x})",
-    ]
-    if rest:
-        lines.append(
-            "the thread(s) that could end it wait themselves: "
-            + "; ".join(f"{t.tid} ({t.comm}) in {vocab.where(t)}" for t in rest[:4])
-        )
-    else:
-        lines.append("no other thread is left to end that wait")
-    return Match(EXIT_DESTRUCTOR, HINTS[EXIT_DESTRUCTOR], notes(*lines))
+    waits = DestructorWaits(
+        short_name(freeing, 2) if freeing else None,
+        bool(joins),
+        (rest[0].tid, rest[0].comm) if joins and len(rest) == 1 else None,
+        short_name(joins[-1], 2) if joins else vocab.where(main),
+        main.futex_addr,
+    )
+    ends: Fact = (
+        EndersWait(tuple((t.tid, t.comm, vocab.where(t)) for t in rest[:4])) if rest else NoEnderLeft()
+    )
+    return Match(EXIT_DESTRUCTOR, HINTS[EXIT_DESTRUCTOR], (finalizing, waits, ends))
 
 
 def exit_finalizer_wait(case: Case) -> Found | None:
@@ -109,14 +106,12 @@ def exit_finalizer_wait(case: Case) -> Found | None:
         return None  # no Python code runs: the native-destructor shape says more
     stage = vocab.first(main, PAST_FINALIZING)
     others = [t for t in f.threads if t.tid != f.pid]
-    lines = (
-        f"the main thread {f.pid} is in {stage} (Py_FinalizeEx): the program has ended and the interpreter is "
-        "tearing its modules down, past the point where any other thread may run Python again",
-        f"Python code run from there (a __del__ or a finalizer) waits, untimed, to acquire a Python lock in "
-        f"{vocab.first(main, PY_LOCK)} (futex {delta.wait.addr or 0:#x})",
-        "only another Python thread could release it, and none runs again: daemon threads stop at their next "
-        "bytecode once finalization starts, the others were joined before it"
-        + (f" ({len(others)} native thread(s) left hold no Python lock)" if others else ""),
+    facts = (
+        MainTearingDown(f.pid, stage),
+        FinalizerWaitsLock(vocab.first(main, PY_LOCK), delta.wait.addr or 0),
+        NoPythonThreadRuns(len(others)),
     )
-    match = Match(EXIT_FINALIZER_WAIT, HINTS[EXIT_FINALIZER_WAIT], notes(*lines))
-    return replace(f, kind=ProbeKind.DEADLOCK, reason=EXIT_FINALIZER_WAIT, chain=(*f.chain, *lines)), match
+    match = Match(EXIT_FINALIZER_WAIT, HINTS[EXIT_FINALIZER_WAIT], facts)
+    return replace(
+        f, kind=ProbeKind.DEADLOCK, reason=EXIT_FINALIZER_WAIT, chain=(*f.chain, *match.evidence)
+    ), match

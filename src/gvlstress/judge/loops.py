@@ -26,7 +26,14 @@ from gvlstress.judge.names import HINTS, LOOP_LOST_WAKEUP, Match
 from gvlstress.judge.otherend import ends, internal_wait
 from gvlstress.judge.threads import caught_signals, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.evidence import notes
+from gvlstress.model.evidence import (
+    LoopNoTimer,
+    LoopOthersForever,
+    LoopWatchesNothing,
+    LoopWatchesOwn,
+    NoWakingSignal,
+    WakeupLost,
+)
 
 LOCALS = {("asyncio/base_events.py", "_run_once"): ("timeout", "sched_count")}
 """The event loop's turn: its next timeout and the timers it has scheduled."""
@@ -86,28 +93,15 @@ def judge_loop(case: Case) -> Found | None:
         return replace(f, kind=ProbeKind.IDLE, reason=f"{f.reason}; {line}: a signal may wake it"), None
     watched = ", ".join(e.target for e in found)
     evidence = (
-        f"thread {t.tid} runs an asyncio event loop (BaseEventLoop._run_once) and waits in "
-        f"{t.wait.detail} with no timeout: no timer is scheduled"
-        + (f" (sched_count {timers})" if timers is not None else ""),
-        f"it watches only {watched}, whose other end no other process holds (the loop's own wake-up "
-        "pipe): no I/O can arrive"
-        if watched
-        else "its selector watches no descriptor at all, not even the loop's own wake-up pipe (something "
-        "unregistered it: a forked child that closed its copy of the loop shares the parent's epoll set): "
-        "nothing, not even call_soon_threadsafe, can wake it",
-        (
-            f"the process's {len(others)} other thread(s) wait forever themselves: none can call "
-            "call_soon_threadsafe"
-            if others
-            else "it is the process's only thread: nothing else can call call_soon_threadsafe"
-        ),
-        "it catches no signal that could wake it (SIGINT aside)",
-        "so every task of the loop waits for something nothing will produce: a wake-up was lost (a notify "
-        "or a result taken by a waiter that was being cancelled, a cancellation swallowed)",
+        LoopNoTimer(t.tid, t.wait.detail, timers),
+        LoopWatchesOwn(watched) if watched else LoopWatchesNothing(),
+        LoopOthersForever(len(others)),
+        NoWakingSignal(),
+        WakeupLost(),
     )
     reason = "an event loop with no timer and nothing left that can wake it"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        LOOP_LOST_WAKEUP, HINTS[LOOP_LOST_WAKEUP] if watched else EMPTIED_HINT, notes(*evidence)
+        LOOP_LOST_WAKEUP, HINTS[LOOP_LOST_WAKEUP] if watched else EMPTIED_HINT, evidence
     )
 
 

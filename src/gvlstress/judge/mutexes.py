@@ -17,7 +17,17 @@ from gvlstress.judge import names
 from gvlstress.judge.case import Case, Found
 from gvlstress.judge.threads import private_futex
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.evidence import notes
+from gvlstress.model.evidence import (
+    Fact,
+    ForeignOwnerMutex,
+    MutexHeldBy,
+    MutexOwnerGone,
+    MutexRing,
+    NotRecursive,
+    OnlyOwnerUnlocks,
+    PrivateMutexCopied,
+    RelocksOwnMutex,
+)
 
 CANDIDATES = frozenset({ProbeKind.IDLE, ProbeKind.WAITING, ProbeKind.STALLED, ProbeKind.DEADLOCK})
 
@@ -66,12 +76,7 @@ def _core(f: ProbeFinding, waits: dict[int, ThreadDelta]) -> tuple[names.Match, 
         if w is not None and w.owner == t.tid:
             return _m(
                 names.SELF_LOCK,
-                (
-                    f"{_who(t, f.pid)} waits to lock the pthread mutex at {w.addr or 0:#x}, and the mutex's "
-                    "owner field names this same thread: it locked it and, without unlocking, locks it again",
-                    "a mutex that is not recursive never grants a second lock to its owner: only this thread "
-                    "could unlock it, and it waits",
-                ),
+                (RelocksOwnMutex(_who(t, f.pid), w.addr or 0), NotRecursive()),
                 {t.tid},
             )
     for t in waits.values():
@@ -79,44 +84,32 @@ def _core(f: ProbeFinding, waits: dict[int, ThreadDelta]) -> tuple[names.Match, 
         if w is not None and w.owner_pid not in (None, 0, f.pid) and private_futex(t):
             return _m(
                 names.FORK_HELD_LOCK,
-                (
-                    f"{_who(t, f.pid)} waits to lock the process-private pthread mutex at {w.addr or 0:#x}, whose "
-                    f"owner field names thread {w.owner} of another process, {w.owner_pid}",
-                    "a private mutex is never shared: this one is a copy, made by fork() while that thread held "
-                    "it, and the thread did not come along into this process, so nothing here can unlock it",
-                ),
+                (ForeignOwnerMutex(_who(t, f.pid), w.addr or 0, w.owner, w.owner_pid), PrivateMutexCopied()),
                 {t.tid},
             )
     cycle = _cycle(waits)
     if cycle:
-        lines = []
+        lines: list[Fact] = []
         for tid in cycle:
             t = waits[tid]
             w = t.wait
             assert w is not None  # every thread in `waits` has one (_owned)
-            lines.append(
-                f"{_who(t, f.pid)} waits for the pthread mutex at {w.addr or 0:#x}, held by thread {w.owner}"
-            )
-        lines.append("each holder waits for the next one's mutex, round to the first: none can unlock")
+            lines.append(MutexHeldBy(_who(t, f.pid), w.addr or 0, w.owner))
+        lines.append(MutexRing())
         return _m(names.LOCK_ORDER, tuple(lines), set(cycle))
     for t in waits.values():
         w = t.wait
         if w is not None and w.owner_pid == 0:
             return _m(
                 names.MUTEX_OWNER_GONE,
-                (
-                    f"{_who(t, f.pid)} waits for the pthread mutex at {w.addr or 0:#x}, whose owner field "
-                    f"names thread {w.owner}, and no thread {w.owner} exists any more",
-                    "a mutex is unlocked only by the thread that locked it: one that exited holding it left "
-                    "it locked for good",
-                ),
+                (MutexOwnerGone(_who(t, f.pid), w.addr or 0, w.owner), OnlyOwnerUnlocks()),
                 {t.tid},
             )
     return None
 
 
-def _m(pattern: str, lines: tuple[str, ...], core: set[int]) -> tuple[names.Match, set[int]]:
-    return names.Match(pattern, names.HINTS[pattern], notes(*lines)), core
+def _m(pattern: str, facts: tuple[Fact, ...], core: set[int]) -> tuple[names.Match, set[int]]:
+    return names.Match(pattern, names.HINTS[pattern], facts), core
 
 
 def _cycle(waits: dict[int, ThreadDelta]) -> list[int]:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
-from gvlstress.judge import patterns, vocab
+from gvlstress.judge import patterns, vocab, words
 from gvlstress.judge.case import Case, Found
 from gvlstress.judge.frames import short_name
 from gvlstress.judge.names import CLOSED_WAIT, HINTS, PEER_GONE, Match
@@ -35,7 +35,17 @@ from gvlstress.judge.otherend import End, ends, internal_wait
 from gvlstress.judge.pools import waits_for_task
 from gvlstress.judge.threads import retries, waits_forever
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.evidence import Note, notes
+from gvlstress.model.evidence import (
+    AnswererGone,
+    BehindHungPeer,
+    Fact,
+    InChannel,
+    InTeardown,
+    NoHolder,
+    OwnEndOnly,
+    PeerEnd,
+    PeerWaits,
+)
 from gvlstress.model.wiring import Wiring
 
 TEARDOWN = frozenset(
@@ -126,7 +136,8 @@ def _live_peers(
     if by_design is None and all(j is not None and j.kind is ProbeKind.DEADLOCK for j in judged):
         first = judged[0]
         assert first is not None
-        line = f"{who} waits in {p.wait.detail}: " + "; ".join(e.words for e in found)
+        behind = BehindHungPeer(who, p.wait.detail, tuple(e.words for e in found))
+        line = words.word(behind)
         children = [o for o in live if parents.get(o) == f.pid]
         reason = (
             f"blocked behind its child {children[0]}, which is deadlocked: {first.reason}"
@@ -135,7 +146,7 @@ def _live_peers(
         )
         theirs = names.get(live[0])
         return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *first.chain)), (
-            Match(theirs.pattern, theirs.hint, (Note(line), *theirs.facts)) if theirs else None
+            Match(theirs.pattern, theirs.hint, (behind, *theirs.facts)) if theirs else None
         )
     if all(j is not None and j.kind is ProbeKind.STOPPED for j in judged):
         line = (
@@ -180,23 +191,15 @@ def _no_peer(
     if any(not internal_wait(t, f.pid, wiring, timers=down is not None) for t in rest):
         return None
     dead = _dead(zombies)
-    lines = [f"{who} waits in {p.wait.detail}", *(f"- {e.words}" for e in found)]
+    lines: list[Fact] = [PeerWaits(who, p.wait.detail), *(PeerEnd(e.words) for e in found)]
     if any(e.own for e in found):
-        lines.append(
-            "only this process holds the other end, so only one of its own threads could end the wait, and "
-            + (
-                f"each of its {len(rest)} other thread(s) waits on a lock, a timer or descriptors only this process "
-                "holds, with no byte moved over the window"
-                if rest
-                else "it has no other thread"
-            )
-        )
+        lines.append(OwnEndOnly(len(rest)))
     else:
-        lines.append("no process holds the other end: nothing can ever answer")
+        lines.append(NoHolder())
     if dead:
-        lines.append(f"dead, unreaped child(ren) {dead}: whoever was to answer has gone")
+        lines.append(AnswererGone(dead))
     if down:
-        lines.append(f"the wait is inside the library's teardown ({down})")
+        lines.append(InTeardown(down))
         retrying = [t for t in rest if retries(t, f.window_s)]
         if retrying and not dead:
             # a thread of the library keeps waking on its timer: it retries something (a
@@ -227,7 +230,7 @@ def _no_peer(
                 f"{who} waits on descriptors only this process holds, for threads that wait on each other"
             )
             return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-                shape.pattern, shape.hint, (*notes(*lines), *shape.facts)
+                shape.pattern, shape.hint, (*lines, *shape.facts)
             )
     channel = channel_frame(capture, p.tid)
     view = capture.thread(p.tid) if capture is not None else None
@@ -242,12 +245,10 @@ def _no_peer(
         # itself (`judge.cycles`); with no Python stack to tell, a dead child is the peer gone
         return None
     if channel and not (dead or down):
-        lines.append(
-            f"the wait is in {channel}: a channel made for another process, whose end only this one holds"
-        )
+        lines.append(InChannel(channel))
     reason = f"{who} waits for a peer that has gone: " + "; ".join(e.words for e in found)
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason), Match(
-        PEER_GONE, HINTS[PEER_GONE], notes(*lines)
+        PEER_GONE, HINTS[PEER_GONE], tuple(lines)
     )
 
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gvlstress.judge import names
+from gvlstress.judge import names, words
 from gvlstress.judge.case import Case, Found
 from gvlstress.judge.threads import WAKING_SIGNALS, caught_signals, private_futex, retries
 from gvlstress.model import Capture, ProbeKind, ThreadDelta, WaitKind
-from gvlstress.model.evidence import notes
+from gvlstress.model.evidence import HoldsFileLock, OnlyItReleases, RetriesLock
 from gvlstress.model.wiring import OpenFile
 
 
@@ -46,21 +46,13 @@ def judge_relock(case: Case) -> Found | None:
     if again is None and not alone:
         return None  # the lock it retries may be one another process holds: it may release it
     t = tries[0]
-    which = (
-        f"and has the same file open again on fd {again.fd}: a lock taken through that second open waits for "
-        "the first"
-        if again is not None
-        else "and no other process on this host holds or waits for a file lock (/proc/locks): the lock it "
-        "retries can only be one it holds itself (a second open of the file, taken and closed at each try)"
+    facts = (
+        RetriesLock(t.tid, t.comm, t.voluntary_ctxt, f.window_s),
+        HoldsFileLock(f.pid, held.target, held.fd, again.fd if again is not None else None),
+        OnlyItReleases(bool(rest)),
     )
-    lines = (
-        f"thread {t.tid} ({t.comm}) retries on a timer inside a lock's acquire ({t.voluntary_ctxt} wake-ups "
-        f"over {f.window_s:.1f}s, nothing moved)",
-        f"process {f.pid} holds a file lock on {held.target} through fd {held.fd}, {which}",
-        "that lock is released only by this process, and no other thread of it is left to release it "
-        + ("(every other thread waits on a lock of its own)" if rest else "(it has no other thread)"),
-    )
-    match = names.Match(names.SELF_FD, names.HINTS[names.SELF_FD], notes(*lines))
+    match = names.Match(names.SELF_FD, names.HINTS[names.SELF_FD], facts)
+    lines = words.evidence(facts)
     reason = f"retries a file lock it holds itself through another open of {held.target}"
     return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, *lines)), match
 

@@ -22,7 +22,6 @@ from dataclasses import dataclass, replace
 from gvlstress.judge import vocab
 from gvlstress.judge.case import Case, Found
 from gvlstress.judge.forks import PREFORK, library_of, short_lib
-from gvlstress.judge.frames import span
 from gvlstress.judge.names import FORK_AFTER_INIT, FORK_HANDLER, GIL_SPIN, HINTS, Match
 from gvlstress.judge.otherend import internal_wait
 from gvlstress.judge.runtimes import started_in
@@ -30,11 +29,12 @@ from gvlstress.judge.threads import LIVELOCK_CPU_SHARE, wants_cpu
 from gvlstress.model import Capture, Frame, ProbeFinding, ProbeKind, ThreadDelta, ThreadView
 from gvlstress.model.evidence import (
     ForkNoExec,
+    GilHolderSpins,
     LibrarySpin,
+    LibThreadsWaitGil,
     OthersWaitInside,
     ParentSpinWorkers,
     PrepareHandlerSpin,
-    notes,
 )
 from gvlstress.model.wiring import Wiring
 
@@ -135,13 +135,11 @@ def gil_spin(f: ProbeFinding, capture: Capture | None) -> Match | None:
         return Match(
             GIL_SPIN,
             HINTS[GIL_SPIN],
-            notes(
-                f"thread {t.tid} ({vocab.role(v, f.pid)}) holds the GIL at every look over the window and spins in "
-                f"{lib} ({spin.loop}): {t.cpu_s:.2f} CPU-s, no byte moved, the same stack at {spin.looks} looks"
-                + (f", called from {line}" if (line := vocab.python_line(v)) else ""),
-                f"{len(waiters)} thread(s) started by {lib} ({span(tuple(w.tid for w in waiters))}) wait for the "
-                f"GIL in {vocab.first(w0, vocab.GIL_WAIT)}: they call back into Python, and the spinning thread "
-                "waits for their work while holding the GIL they need",
+            (
+                GilHolderSpins(
+                    t.tid, vocab.role(v, f.pid), lib, spin.loop, t.cpu_s, spin.looks, vocab.python_line(v)
+                ),
+                LibThreadsWaitGil(tuple(w.tid for w in waiters), lib, vocab.first(w0, vocab.GIL_WAIT)),
             ),
         )
     return None

@@ -6,12 +6,16 @@ Modules (one line each, from their docstrings):
 
 - `cycles`: Waits across processes worded (`model.evidence.cycles`): a cycle of waits, a party
   that waits forever, a process that waits for itself, a join...
+- `descriptors`: Waits on descriptors worded (`model.evidence.descriptors`): a peer that has
+  gone or is hung itself, an event loop nothing can wake, a file lock...
 - `explained`: The explanation's facts worded (`model.evidence.explained`): parked threads,
   futex groups, threads off a futex, idle-by-design threads, the GIL...
 - `forks`: Fork hangs' facts worded (`model.evidence.forks`): a fork that never exec'd, the
   library or runtime whose threads stayed in the parent, a prepare...
 - `locks`: The facts of one process's stack shapes worded (`model.evidence.locks`): the GIL
   across a rayon region, mutex groups, a lock across a parallel...
+- `natives`: Native waits worded (`model.evidence.natives`): a wait at interpreter exit, a
+  pthread mutex relocked, copied by fork(), locked in a ring or left...
 - `phrases`: Phrases several families share: thread ids for the reader, a count with its plural.
 - `pools`: Pools and queues between processes worded (`model.evidence.pools`): a result that can
   never arrive, a lost task, a pool that respawns dying...
@@ -25,14 +29,16 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from gvlstress.judge.words import cycles, explained, forks, locks, pools, pythons, waves
+from gvlstress.judge.words import cycles, descriptors, explained, forks, locks, natives, pools, pythons, waves
 from gvlstress.model.evidence import (
     ChainStep,
     CycleFact,
+    DescriptorFact,
     ExplainedFact,
     Fact,
     ForkFact,
     LockFact,
+    NativeFact,
     Note,
     PoolFact,
     PythonFact,
@@ -58,6 +64,10 @@ def word(fact: Fact) -> str:
         return cycles.word(fact)
     if isinstance(fact, PoolFact):
         return pools.word(fact)
+    if isinstance(fact, DescriptorFact):
+        return descriptors.word(fact)
+    if isinstance(fact, NativeFact):
+        return natives.word(fact)
     assert_never(fact)
 
 

@@ -10,12 +10,16 @@ Modules (one line each, from their docstrings):
 
 - `cycles`: Facts of waits across processes (`judge.cycles`, `judge.tree`, `judge.semcycle`): a
   cycle of waits, a party that waits forever, a process that...
+- `descriptors`: Facts of waits on descriptors (`judge.peers`, `judge.loops`, `judge.relock`): a
+  peer that has gone or is hung itself, an event loop nothing can...
 - `explained`: Facts every explanation shows (`judge.explain`): parked threads, futex groups,
   threads off a futex, idle-by-design threads, the GIL, the busiest...
 - `forks`: Facts of fork hangs: a fork that never exec'd, the library or runtime whose threads
   stayed in the parent, a prepare handler waiting or spinning...
 - `locks`: Facts of the shapes one process's stacks show (`judge.patterns`): the GIL held across
   a rayon region, mutexes waited on in a cycle or across a...
+- `natives`: Facts of native waits (`judge.finalize`, `judge.mutexes`, `judge.spins`): a wait at
+  interpreter exit, a pthread mutex relocked, copied by fork()...
 - `pools`: Facts of pools and queues between processes (`judge.pools`, `judge.queues`,
   `judge.taskpools`): a result that can never arrive, a lost task, a...
 - `pythons`: Facts of the shapes Python stacks show (`judge.pyshapes`, `judge.pystack`): a lock
@@ -187,6 +191,46 @@ from gvlstress.model.evidence.pools import (
     OrphanSemWait as OrphanSemWait,
     NoOtherMapper as NoOtherMapper,
 )
+from gvlstress.model.evidence.descriptors import (
+    DescriptorFact as DescriptorFact,
+    BehindHungPeer as BehindHungPeer,
+    PeerWaits as PeerWaits,
+    PeerEnd as PeerEnd,
+    OwnEndOnly as OwnEndOnly,
+    NoHolder as NoHolder,
+    AnswererGone as AnswererGone,
+    InTeardown as InTeardown,
+    InChannel as InChannel,
+    LoopNoTimer as LoopNoTimer,
+    LoopWatchesOwn as LoopWatchesOwn,
+    LoopWatchesNothing as LoopWatchesNothing,
+    LoopOthersForever as LoopOthersForever,
+    NoWakingSignal as NoWakingSignal,
+    WakeupLost as WakeupLost,
+    RetriesLock as RetriesLock,
+    HoldsFileLock as HoldsFileLock,
+    OnlyItReleases as OnlyItReleases,
+)
+from gvlstress.model.evidence.natives import (
+    NativeFact as NativeFact,
+    MainFinalizing as MainFinalizing,
+    DestructorWaits as DestructorWaits,
+    EndersWait as EndersWait,
+    NoEnderLeft as NoEnderLeft,
+    MainTearingDown as MainTearingDown,
+    FinalizerWaitsLock as FinalizerWaitsLock,
+    NoPythonThreadRuns as NoPythonThreadRuns,
+    RelocksOwnMutex as RelocksOwnMutex,
+    NotRecursive as NotRecursive,
+    ForeignOwnerMutex as ForeignOwnerMutex,
+    PrivateMutexCopied as PrivateMutexCopied,
+    MutexHeldBy as MutexHeldBy,
+    MutexRing as MutexRing,
+    MutexOwnerGone as MutexOwnerGone,
+    OnlyOwnerUnlocks as OnlyOwnerUnlocks,
+    GilHolderSpins as GilHolderSpins,
+    LibThreadsWaitGil as LibThreadsWaitGil,
+)
 # isort: on
 
 
@@ -204,7 +248,19 @@ class ChainStep:
     text: str
 
 
-Fact = Note | ChainStep | ExplainedFact | ForkFact | LockFact | WaveFact | PythonFact | CycleFact | PoolFact
+Fact = (
+    Note
+    | ChainStep
+    | ExplainedFact
+    | ForkFact
+    | LockFact
+    | WaveFact
+    | PythonFact
+    | CycleFact
+    | PoolFact
+    | DescriptorFact
+    | NativeFact
+)
 """Every kind of fact a diagnosis or a rule's match carries (`judge.words` words each one)."""
 
 
