@@ -907,6 +907,22 @@ TABLE: tuple[tuple[ev.Fact, str], ...] = (
         "3 thread(s) started by libfoo.so (8, 9, 10) wait for the GIL in take_gil: they call back into "
         "Python, and the spinning thread waits for their work while holding the GIL they need",
     ),
+    (
+        ev.ChildDeadlocked(10, 20),
+        "process 10 waits in wait4() for its child 20, which is deadlocked",
+    ),
+    (
+        ev.WritersDeadlocked(10, "pipe:[9]", (20,)),
+        "process 10 waits in read() on pipe:[9]; its only writer 20 (its child) is deadlocked",
+    ),
+    (
+        ev.WritersDeadlocked(10, "pipe:[9]", (20, 21)),
+        "process 10 waits in read() on pipe:[9]; its only writers 20, 21 (its child) are deadlocked",
+    ),
+    (
+        ev.QuietOverHang(10, 20, "deadlock", "threads wait on a mutex"),
+        "no progress from process 10 while process 20 in its tree is deadlocked: threads wait on a mutex",
+    ),
 )
 
 

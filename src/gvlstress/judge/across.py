@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from gvlstress.judge import loops, patterns, queues
+from gvlstress.judge import loops, patterns, queues, words
 from gvlstress.judge.case import Case, Others, Rule
 from gvlstress.judge.cycles import find_cycles
 from gvlstress.judge.ends import wait_chains
@@ -43,7 +43,7 @@ from gvlstress.judge.tree import (
 )
 from gvlstress.judge.verdict import INSPECT_VERDICT, decide
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, Verdict
-from gvlstress.model.evidence import Note
+from gvlstress.model.evidence import QuietOverHang
 from gvlstress.model.look import Look
 from gvlstress.model.waitfor import WaitFor
 from gvlstress.model.wiring import Relatives
@@ -271,7 +271,8 @@ def _behind(
             told = behind_child(f, kids, relatives.pipes)
             if told is None:
                 continue
-            c, line = told
+            c, waits = told
+            line = words.word(waits)
             kid, kid_named = final[c]
             kid_named = (
                 kid_named or patterns.match(kid, captures.get(c)) or patterns.closed_wait(captures.get(c))
@@ -279,7 +280,7 @@ def _behind(
             reason = f"blocked behind its child {c}, which is deadlocked: {kid.reason}"
             linked[pid] = (
                 replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *kid.chain)),
-                Match(kid_named.pattern, kid_named.hint, (Note(line), *kid_named.facts)),
+                Match(kid_named.pattern, kid_named.hint, (waits, *kid_named.facts)),
             )
             culprit[pid] = culprit.get(c, c)
             changed = True
@@ -314,11 +315,12 @@ def _quiet_over_a_hang(
             continue
         c = below[0]
         kid, kid_named = linked[c]
-        line = f"no progress from process {pid} while process {c} in its tree is {kid.kind.value}ed: {kid.reason}"
+        quiet = QuietOverHang(pid, c, kid.kind.value, kid.reason)
+        line = words.word(quiet)
         named = _named(kid, kid_named, captures.get(c)) or patterns.closed_wait(captures.get(c))
         linked[pid] = (
             replace(f, kind=kid.kind, reason=line, chain=(*f.chain, f.reason, line)),
-            Match(named.pattern, named.hint, (Note(line), *named.facts)),
+            Match(named.pattern, named.hint, (quiet, *named.facts)),
         )
         out[pid] = behind.get(c, c)
     return out

@@ -10,6 +10,7 @@ from gvlstress.judge import names, vocab
 from gvlstress.judge.threads import WRITES
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.evidence import (
+    ChildDeadlocked,
     ChildPipeFull,
     DeadUnreaped,
     Fact,
@@ -22,6 +23,7 @@ from gvlstress.model.evidence import (
     ResultLockDead,
     WorkerAwaitsSend,
     WriteEndsOpen,
+    WritersDeadlocked,
 )
 
 
@@ -209,28 +211,24 @@ def child_waited(f: ProbeFinding) -> int | None:
 
 def behind_child(
     f: ProbeFinding, children: Mapping[int, ProbeFinding], pipes: Mapping[int, Mapping[str, str]]
-) -> tuple[int, str] | None:
+) -> tuple[int, ChildDeadlocked | WritersDeadlocked] | None:
     """A process blocked reading a pipe that only its deadlocked children write (a loader child,
     a DataLoader's worker), or waiting in wait4() for a deadlocked child (a fork that inherited a
-    held lock): its hang is the child's. (The child, how this process waits for it); None unless
+    held lock): its hang is the child's. (The child, the fact of how this process waits for it); None unless
     every process it waits on is a deadlocked child."""
     waited = child_waited(f)
     if waited is not None:
         kid = children.get(waited)
         if kid is None or kid.kind is not ProbeKind.DEADLOCK:
             return None
-        return waited, f"process {f.pid} waits in wait4() for its child {waited}, which is deadlocked"
+        return waited, ChildDeadlocked(f.pid, waited)
     pipe = pipe_waited(f)
     if pipe is None:
         return None
     writers = [c for c, held in pipes.items() if "w" in held.get(pipe, "") and c != f.pid]
     if not writers or any(c not in children or children[c].kind is not ProbeKind.DEADLOCK for c in writers):
         return None
-    line = (
-        f"process {f.pid} waits in read() on {pipe}; its only writer{'s' if len(writers) > 1 else ''} "
-        f"{', '.join(map(str, writers))} (its child) {'are' if len(writers) > 1 else 'is'} deadlocked"
-    )
-    return writers[0], line
+    return writers[0], WritersDeadlocked(f.pid, pipe, tuple(writers))
 
 
 def pipe_graph(

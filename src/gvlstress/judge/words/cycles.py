@@ -1,12 +1,14 @@
 """Waits across processes worded (`model.evidence.cycles`): a cycle of waits, a party that waits
 forever, a process that waits for itself, a join before draining a pipe, a cycle of pipes, an
-executor wedged by a dead worker, a semaphore cycle."""
+executor wedged by a dead worker, a semaphore cycle, a process behind a hung child or quiet over a
+hang in its tree."""
 
 from __future__ import annotations
 
 from typing import assert_never
 
 from gvlstress.model.evidence.cycles import (
+    ChildDeadlocked,
     ChildPipeFull,
     ChildrenExited,
     CycleFact,
@@ -23,6 +25,7 @@ from gvlstress.model.evidence.cycles import (
     PartyWait,
     PipeCycleAll,
     PipeStep,
+    QuietOverHang,
     ReadsOnlyFrom,
     ResultLockDead,
     SemDeadMapper,
@@ -32,6 +35,7 @@ from gvlstress.model.evidence.cycles import (
     WaitsForFdWaiter,
     WorkerAwaitsSend,
     WriteEndsOpen,
+    WritersDeadlocked,
 )
 
 
@@ -136,5 +140,15 @@ def word(fact: CycleFact) -> str:
                 f"every live process that maps it waits, and {gone} died unreaped: a process that died inside the "
                 "lock (killed while it held it) leaves it taken for good"
             )
+        case ChildDeadlocked(pid, child):
+            return f"process {pid} waits in wait4() for its child {child}, which is deadlocked"
+        case WritersDeadlocked(pid, pipe, writers):
+            several = len(writers) > 1
+            return (
+                f"process {pid} waits in read() on {pipe}; its only writer{'s' if several else ''} "
+                f"{_pids(writers)} (its child) {'are' if several else 'is'} deadlocked"
+            )
+        case QuietOverHang(pid, hung, state, reason):
+            return f"no progress from process {pid} while process {hung} in its tree is {state}ed: {reason}"
         case _:
             assert_never(fact)

@@ -3,13 +3,14 @@ addresses, pids, frames), never as prose; `judge.words` words each kind in one p
 
 A frame or a wait is held as the label the judge reads it by (``where``: 'Mutex::lock_contended
 (mutex.rs:12)', ``waits``: 'futex 0x7f1c (no timeout)'): those labels are objects of the
-capture, not sentences. `Note` is free text that no rule or test reads (rules not typed yet);
-keep it rare. Every kind is importable from here; `Fact` is their union.
+capture, not sentences. Every rule of the judge returns typed facts; `Note` is free text no
+rule or test reads, for a rule added from outside (`tests/support/newrule.py`). Every kind is
+importable from here; `Fact` is their union.
 
 Modules (one line each, from their docstrings):
 
-- `cycles`: Facts of waits across processes (`judge.cycles`, `judge.tree`, `judge.semcycle`): a
-  cycle of waits, a party that waits forever, a process that...
+- `cycles`: Facts of waits across processes (`judge.cycles`, `judge.tree`, `judge.semcycle`,
+  `judge.across`): a cycle of waits, a party that waits forever, a...
 - `descriptors`: Facts of waits on descriptors (`judge.peers`, `judge.loops`, `judge.relock`): a
   peer that has gone or is hung itself, an event loop nothing can...
 - `explained`: Facts every explanation shows (`judge.explain`): parked threads, futex groups,
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 # each kind re-exported as 'X as X', one statement per family
 # isort: off
 from gvlstress.model.evidence.cycles import (
+    ChildDeadlocked as ChildDeadlocked,
     ChildPipeFull as ChildPipeFull,
     ChildrenExited as ChildrenExited,
     CycleFact as CycleFact,
@@ -51,6 +53,7 @@ from gvlstress.model.evidence.cycles import (
     PartyWait as PartyWait,
     PipeCycleAll as PipeCycleAll,
     PipeStep as PipeStep,
+    QuietOverHang as QuietOverHang,
     ReadsOnlyFrom as ReadsOnlyFrom,
     ResultLockDead as ResultLockDead,
     SemDeadMapper as SemDeadMapper,
@@ -60,6 +63,7 @@ from gvlstress.model.evidence.cycles import (
     WaitsForFdWaiter as WaitsForFdWaiter,
     WorkerAwaitsSend as WorkerAwaitsSend,
     WriteEndsOpen as WriteEndsOpen,
+    WritersDeadlocked as WritersDeadlocked,
 )
 from gvlstress.model.evidence.explained import (
     Busiest as Busiest,
@@ -265,5 +269,5 @@ Fact = (
 
 
 def notes(*lines: str) -> tuple[Note, ...]:
-    """Lines of a rule not typed yet, as `Note` facts."""
+    """Free lines (a rule added from outside the judge), as `Note` facts."""
     return tuple(Note(line) for line in lines)

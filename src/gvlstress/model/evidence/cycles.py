@@ -1,6 +1,7 @@
-"""Facts of waits across processes (`judge.cycles`, `judge.tree`, `judge.semcycle`): a cycle of
-waits, a party that waits forever, a process that waits for itself, a join before draining a
-pipe, a cycle of pipes, an executor wedged by a dead worker, a semaphore cycle."""
+"""Facts of waits across processes (`judge.cycles`, `judge.tree`, `judge.semcycle`,
+`judge.across`): a cycle of waits, a party that waits forever, a process that waits for itself, a
+join before draining a pipe, a cycle of pipes, an executor wedged by a dead worker, a semaphore
+cycle, a process blocked behind a hung child or quiet over a hang in its tree."""
 
 from __future__ import annotations
 
@@ -198,6 +199,33 @@ class SemDeadMapper:
     dead: tuple[tuple[int, tuple[int, ...]], ...]
 
 
+@dataclass(frozen=True)
+class ChildDeadlocked:
+    """A process waits in wait4() for its child, which is deadlocked."""
+
+    pid: int
+    child: int
+
+
+@dataclass(frozen=True)
+class WritersDeadlocked:
+    """A process reads a pipe whose only writers, its children, are deadlocked."""
+
+    pid: int
+    pipe: str
+    writers: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class QuietOverHang:
+    """No progress from a process while one in its tree is hung (its state and reason)."""
+
+    pid: int
+    hung: int
+    state: str
+    reason: str
+
+
 CycleFact = (
     PartyWait
     | WaitsForever
@@ -223,5 +251,8 @@ CycleFact = (
     | ReadsOnlyFrom
     | SemNoOwner
     | SemDeadMapper
+    | ChildDeadlocked
+    | WritersDeadlocked
+    | QuietOverHang
 )
 """Every fact of a wait across processes (`judge.words.cycles` words each one)."""
