@@ -28,9 +28,15 @@ def _in(tid: int, syscall: str) -> bool:
         return False
 
 
-def ready_once_in(syscall: str, threads: Callable[[], list[int]] | None = None, count: int = 1) -> None:
+def ready_once_in(
+    syscall: str,
+    threads: Callable[[], list[int]] | None = None,
+    count: int = 1,
+    then: Callable[[], None] | None = None,
+) -> None:
     """Print `ready` from a daemon thread once `count` threads (`threads()`; default: the one
-    calling this) sleep in `syscall`."""
+    calling this) sleep in `syscall`, then call `then` (a shape whose hang needs the wait in place
+    first: a wake-up sent only once the waiter sleeps)."""
     me = threading.get_native_id()
     which = threads or (lambda: [me])
 
@@ -42,5 +48,7 @@ def ready_once_in(syscall: str, threads: Callable[[], list[int]] | None = None, 
                 os._exit(3)
             time.sleep(0.02)  # a /proc poll with a deadline
         print("ready", flush=True)
+        if then is not None:
+            then()
 
     threading.Thread(target=watch, daemon=True).start()

@@ -5,7 +5,8 @@ Why it matters: the loop waits in epoll_wait() with no timeout on a set that wat
 even its own wake-up pipe, so the executor thread's call_soon_threadsafe() can never wake it. One
 look can tell: the epoll set is read from /proc (fdinfo), empty. The child reports (a byte on a
 pipe) once its loop is closed; a helper thread prints `ready` once the parent's main thread is in
-epoll_wait(); the child exits.
+epoll_wait(), and only then lets the executor's job return (a result sent before the loop sleeps
+is found before it sleeps: no hang); the child exits.
 """
 
 import asyncio
@@ -26,8 +27,10 @@ async def main() -> str:
     os.close(closed_w)
     os.read(closed_r, 1)  # the child's loop is closed
     tids = [threading.get_native_id()]
-    handshake.ready_once_in(EPOLL_WAIT, lambda: tids)
-    await loop.run_in_executor(None, lambda: None)  # its result never wakes the loop
+    asleep = threading.Event()
+    handshake.ready_once_in(EPOLL_WAIT, lambda: tids, then=asleep.set)
+    # the result comes once the loop sleeps (sooner, the loop would find it before it sleeps)
+    await loop.run_in_executor(None, lambda: asleep.wait(10.0))  # its result never wakes the loop
     return "parent"
 
 
