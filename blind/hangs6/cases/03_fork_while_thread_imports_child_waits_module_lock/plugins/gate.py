@@ -1,0 +1,4 @@
+import threading
+
+started = threading.Event()
+proceed = threading.Event()
