@@ -3,7 +3,11 @@
 import json, os, signal, subprocess, sys, time, select
 from pathlib import Path
 
+from kill import kill_tree  # this folder is on sys.path: run as ../tools/NAME.py
+
 ROOT = Path.cwd() / "cases"  # run from the corpus's directory (blind/hangs, blind/hangs2)
+
+
 
 def run(case: Path, prog: str, hang: bool):
     cfg = json.loads((case / "case.json").read_text())
@@ -35,10 +39,7 @@ def run(case: Path, prog: str, hang: bool):
     except subprocess.TimeoutExpired:
         return f"TIMEOUT ready={ready} out={out[-3:]}"
     finally:
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        kill_tree(p.pid)
         p.wait()
 
 if __name__ == "__main__":

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """Start every case's hang.py N times (default 3): each must print `ready` and still be alive 6 s later.
-Every started process group is killed by its pgid. Run from /work/blind-hangs5."""
+Every started process group is killed by its pgid. Run from a corpus directory (blind/hangsN): ../tools/repeat_hangs.py."""
 import json, os, select, signal, subprocess, sys, time
 from pathlib import Path
 
+from kill import kill_tree  # this folder is on sys.path: run as ../tools/NAME.py
+
 CASES = Path.cwd() / "cases"
+
+
 
 
 def once(case: Path) -> str:
@@ -29,10 +33,7 @@ def once(case: Path) -> str:
                 return f"ENDED rc={p.returncode} before ready"
         return "no ready in 40 s"
     finally:
-        try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        kill_tree(p.pid)
         p.wait()
 
 
