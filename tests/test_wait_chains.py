@@ -535,6 +535,12 @@ JOIN = (
     ("Live.stop", "/srv/live.py", 160),
     ("main", "/srv/app.py", 21),
 )
+IDLE_POOL_WORKER = (
+    ("_worker", "/usr/lib/python3.11/concurrent/futures/thread.py", 81),
+    ("Thread.run", "/usr/lib/python3.11/threading.py", 975),
+)
+"""A ThreadPoolExecutor worker waiting for a task in _queue.SimpleQueue.get (C: a lock acquire
+inside, no threading.py frame)."""
 JOIN_313 = (
     ("Thread.join", "/usr/lib/python3.13/threading.py", 1092),
     ("Live.stop", "/srv/live.py", 160),
@@ -612,6 +618,21 @@ def joined(*others: tuple[tuple[str, str, int], ...], join: tuple[tuple[str, str
             ),
             (names.NESTED_MONITOR, End.CYCLE),
             id="no join: a notify wait and the one thread that could notify waiting for a lock",
+        ),
+        pytest.param(
+            World(
+                (
+                    Proc(
+                        A,
+                        (
+                            Th(A, LOCK.format(addr=0xA0), py=WAITS_FOR_A_NOTIFY),
+                            Th(A + 1, LOCK.format(addr=0xB0), py=IDLE_POOL_WORKER, native=ACQUIRE),
+                        ),
+                    ),
+                )
+            ),
+            (names.LOST_WAKEUP, End.NOBODY),
+            id="look-alike: the other thread is a thread pool's idle worker in its C queue's get, no lock",
         ),
         pytest.param(
             joined(WAITS_FOR_A_NOTIFY, WAITS_FOR_A_NOTIFY),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from gvlstress.judge import vocab
 from gvlstress.judge.names import HINTS, LOCK_ACROSS, NESTED_MONITOR, Match
-from gvlstress.model import Frame, ThreadView
+from gvlstress.model import Frame, ThreadView, WaitKind
 from gvlstress.model.evidence import (
     AcquiresLock,
     BlockedBeside,
@@ -105,7 +105,11 @@ def held_across_wait(
     acquirers = [
         t
         for t in py
-        if t not in joiners and t not in waiters and vocab.is_lock_acquire(t) and not vocab.python_waits(t)
+        if t not in joiners
+        and t not in waiters
+        and vocab.is_lock_acquire(t)
+        and not vocab.python_waits(t)
+        and vocab.idle_reason(t, WaitKind.LOCK) is None  # an idle pool worker's C queue wait is no lock
     ]
     if (
         len(acquirers) != 1
