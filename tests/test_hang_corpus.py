@@ -1,5 +1,5 @@
-"""The corpora of real hangs (`blind/hangs/` to `blind/hangs5/`, issue 43) as a release gate: 139
-hangs from public trackers (33, 29, 25, 28 and 24), each with its pinned release, its fix as a
+"""The corpora of real hangs (`blind/hangs/` to `blind/hangs6/`, issue 43) as a release gate: 159
+hangs from public trackers (33, 29, 25, 28, 24 and 20), each with its pinned release, its fix as a
 control and a healthy look-alike.
 
 Helpers built them and measured the code before any rule was written for them (blind figures:
@@ -45,9 +45,10 @@ CORPORA = (
     ROOT / "blind" / "hangs3" / "cases",
     ROOT / "blind" / "hangs4" / "cases",
     ROOT / "blind" / "hangs5" / "cases",
+    ROOT / "blind" / "hangs6" / "cases",
 )
-"""The first corpus (33 cases), the second (29), the third (25), the fourth (28) and the fifth (24),
-each measured blind before rules were written for it."""
+"""The first corpus (33 cases), the second (29), the third (25), the fourth (28), the fifth (24) and
+the sixth (20), each measured blind before rules were written for it."""
 READY_S = 60.0
 CONTROL_S = 90.0
 KNOWN_MISSES = {
@@ -161,6 +162,28 @@ KNOWN_MISSES = {
     "5-20_asyncio_event_set_in_signal_signal_handler": "idle: the event loop waits with nothing scheduled "
     "but the process catches SIGTERM (a signal may wake it); the case's end is nobody: the handler already "
     "ran and its call_soon() did not wake the selector",
+    # the sixth corpus, measured blind twice (blind/hangs6/before.md, after.md), then here
+    "6-02_setpgrp_tcsetattr_child_stopped_by_sigttou": "named stopped (a SIGCONT may end it) and idle behind "
+    "it; the case's end is nobody: the child stopped itself on tcsetattr() from a background process group",
+    "6-05_tqdm_mp_write_lock_held_by_killed_worker": "idle: the main thread waits on a thread in a timed wait; "
+    "the case's end is the killed worker that held tqdm's multiprocessing write lock (watch, which sees the "
+    "exit, names it)",
+    "6-08_fsspec_http_forked_worker_uses_parents_io_loop": "idle: the forked worker waits in a timed futex wait "
+    "for the parent's IO loop; the case's end is that loop's thread, which fork did not copy (a gone party)",
+    "6-09_trio_asyncio_executor_takes_limiter_token_twice": "idle: the event loop waits in epoll_wait(); the "
+    "case's end is a self-wait: the task took the limiter's only token twice (no coroutine stack shows it)",
+    "6-10_paho_mqtt_wait_for_publish_message_dropped_at_connect": "idle: the main thread waits on paho's "
+    "network thread, which polls on a timer; the case's end is nobody: the message was dropped at connect",
+    "6-11_ppe_submit_at_import_feeder_pickles_waits_module_lock": "named a queue feeder that dropped an item "
+    "(a gone party); the case's end is a cycle: the feeder waits for the module lock the importing thread "
+    "holds while it waits for the result",
+    "6-16_executor_map_eagerly_drains_input_generator_fed_by_results": "named a lost wakeup (nobody); the "
+    "case's end is a self-wait: Executor.map drains an input generator that waits for the map's own results",
+    "6-19_asyncio_process_wait_sigchld_ignored_after_watcher_attached": "idle: an asyncio loop waiting for a "
+    "timer; the case's end is the child whose exit never reaches the watcher (SIGCHLD ignored, a gone party)",
+    "6-22_pigpio_command_lock_left_held_after_short_reply": "idle: the main thread waits on a thread reading "
+    "the daemon's socket, and the daemon accepts; the case's end is a self-wait: the client left its own "
+    "command lock held after a short reply",
 }
 """Cases the code does not catch, or catches with a chain that ends elsewhere than the case says,
 each with why (measured on this release; `blind/hangs/after.md`, and each corpus's README)."""
