@@ -114,6 +114,7 @@ HANGS = [
             ("tcp_self_call", names.SELF_FD, None),
             ("tcp_accept_cycle", names.WAIT_CYCLE, None),
             ("unix_self_call", names.SELF_FD, None),
+            ("server_shutdown_client", names.SELF_LOCK, None),
             ("pty_self_read", names.SELF_FD, None),
             ("exit_del_waits", names.EXIT_FINALIZER_WAIT, None),
             ("native_exit_join", names.EXIT_DESTRUCTOR, None),

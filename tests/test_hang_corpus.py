@@ -70,9 +70,6 @@ KNOWN_MISSES = {
     # the second corpus, measured blind first (blind/hangs2/before.md, after.md), then here
     "2-06_asyncio_wait_closed_idle_client": "named an event loop's lost wake-up (nobody); the case's end "
     "is a cycle inside one loop through a loopback connection",
-    "2-07_socketserver_shutdown_in_handler": "caught as a process waiting on its own socket, its chain "
-    "ending in a cycle of the main thread and the client thread; the case's end is a self-wait: "
-    "shutdown() waits for serve_forever() further down its own stack",
     "2-10_ppe_unpicklable_arg_py36": "named a lost task (a gone party); the case's end is nobody: the "
     "feeder thread dropped the call item it could not pickle",
     "2-11_asyncio_subprocess_non_main_loop_py37": "idle: a thread in epoll_wait() may still end it; the "

@@ -552,6 +552,31 @@ KEEPALIVE = Proc(
     sigcgt=0,
 )
 
+IN_HANDLER = Proc(
+    L,
+    (
+        Th(
+            L,
+            LOCK.format(addr=0x40),
+            py=(
+                ("Condition.wait", "/usr/lib/python3.11/threading.py", 320),
+                ("Event.wait", "/usr/lib/python3.11/threading.py", 622),
+                ("BaseServer.shutdown", "/usr/lib/python3.11/socketserver.py", 253),
+                ("Handler.do_GET", APP, 12),
+                ("BaseHTTPRequestHandler.handle_one_request", "/usr/lib/python3.11/http/server.py", 424),
+                ("BaseServer.finish_request", "/usr/lib/python3.11/socketserver.py", 361),
+                ("BaseServer.serve_forever", "/usr/lib/python3.11/socketserver.py", 238),
+                ("<module>", APP, 20),
+            ),
+        ),
+        KEEPALIVE.threads[1],
+    ),
+    sigcgt=0,
+)
+"""The main thread's request handler calls shutdown(), which waits for the serve_forever() further
+down the same stack, while a client thread of the process reads the response that handler never
+finishes (the connection's other end is the main thread's)."""
+
 
 @pytest.mark.parametrize(
     ("world", "expected"),
@@ -559,6 +584,10 @@ KEEPALIVE = Proc(
         # python/cpython#102156: the main thread waits in server.shutdown() for the server thread,
         # which reads the next request of a keep-alive connection whose client end the main thread keeps
         (World((KEEPALIVE,), TCP_PAIR, TCP_HELD), (ProbeKind.DEADLOCK, names.SELF_FD)),
+        # ... shutdown() called by a handler that serve_forever() runs on the same thread, its client
+        # a thread of the process reading the response: the handler's thread waits for itself, and
+        # the client's read only on it (the stacks' self-wait, not the descriptor's, names it)
+        (World((IN_HANDLER,), TCP_PAIR, TCP_HELD), (ProbeKind.DEADLOCK, names.SELF_LOCK)),
         # ... the client end kept by another live process: it may send or close
         (
             World(
@@ -645,6 +674,7 @@ KEEPALIVE = Proc(
     ],
     ids=[
         "server-thread-reads-a-connection-the-main-thread-keeps",
+        "shutdown-in-a-handler-its-client-a-thread-of-the-process",
         "server-thread-reads-a-connection-another-process-keeps",
         "cat-own-stdin",
         "own-pipe-sigchld-handler",
@@ -661,6 +691,14 @@ KEEPALIVE = Proc(
 )
 def test_a_wait_only_the_waiter_itself_can_end(world: World, expected: tuple[ProbeKind, str | None]) -> None:
     assert named(world) == expected
+    if expected == (ProbeKind.DEADLOCK, names.SELF_LOCK):
+        chain = world.judged()[L].waitfor
+        assert chain is not None
+        assert chain.end.value == "self-wait"
+        # the client thread's read is in the evidence, behind the self-wait
+        assert any(
+            "recvfrom()" in line and "only process" in line for line in world.judged()[L].named.evidence
+        )
     if expected == SELF_FD:
         chain = world.judged()[L].waitfor
         assert chain is not None

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from gvlstress.judge import loops, patterns, queues, words
+from gvlstress.judge import loops, names, patterns, queues, words
 from gvlstress.judge.case import Case, Others, Rule
 from gvlstress.judge.cycles import find_cycles
-from gvlstress.judge.ends import wait_chains
+from gvlstress.judge.ends import END_OF, wait_chains
 from gvlstress.judge.finalize import exit_finalizer_wait
 from gvlstress.judge.forks import judge_forks
 from gvlstress.judge.loops import judge_loop
@@ -43,9 +43,9 @@ from gvlstress.judge.tree import (
 )
 from gvlstress.judge.verdict import INSPECT_VERDICT, decide
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, Verdict
-from gvlstress.model.evidence import QuietOverHang
+from gvlstress.model.evidence import OnlySelfCanEnd, QuietOverHang
 from gvlstress.model.look import Look
-from gvlstress.model.waitfor import WaitFor
+from gvlstress.model.waitfor import End, WaitFor
 from gvlstress.model.wiring import Relatives
 
 LOCALS_WANTED = {**queues.LOCALS, **loops.LOCALS}
@@ -224,7 +224,7 @@ def _judge_once(
             if found is not None:
                 linked[pid] = found
                 break
-    linked.update(find_cycles(linked, wiring, relatives))
+    linked.update(_own_stacks_first(find_cycles(linked, wiring, relatives), captures))
     seen = None if prior is None else {p: (j.finding, j.named) for p, j in prior.items()}
     behind = _behind(linked, captures, relatives, seen)
     behind |= _quiet_over_a_hang(linked, captures, relatives, look.progress, behind)
@@ -232,6 +232,33 @@ def _judge_once(
         pid: Judgement(f, _named(f, named, captures.get(behind.get(pid, pid))), behind.get(pid))
         for pid, (f, named) in linked.items()
     }
+
+
+def _own_stacks_first(
+    found: dict[int, tuple[ProbeFinding, Match]], captures: Mapping[int, Capture]
+) -> dict[int, tuple[ProbeFinding, Match]]:
+    """A process found waiting on a descriptor only it holds whose own stacks show a thread waiting
+    for itself (for a function further down its own stack, for its own loop): that thread is
+    where the chain ends, and the descriptor's waiter waits on it (a client thread reading a
+    response its own server's handler never finishes, while the handler waits for the server
+    loop it runs in). Judged a process-level self-wait, and from its stacks only once a rule
+    across processes had found its wait closed, so it is named here."""
+    out = dict(found)
+    for pid, (f, m) in found.items():
+        if m.pattern != names.SELF_FD:
+            continue
+        own = patterns.match(f, captures.get(pid))
+        if (
+            own is None
+            or own.pattern == names.SELF_FD
+            or (own.end or END_OF.get(own.pattern)) is not End.SELF
+        ):
+            continue
+        waiting = {getattr(x, "tid", None) for x in own.facts}
+        fds = tuple(x for x in m.facts if isinstance(x, OnlySelfCanEnd) and x.tid not in waiting)
+        named = Match(own.pattern, own.hint, (*own.facts, *fds), end=End.SELF)
+        out[pid] = (replace(f, reason="waits for itself", chain=words.evidence(named.facts)), named)
+    return out
 
 
 def _behind(

@@ -33,16 +33,27 @@ def ready_once_in(
     threads: Callable[[], list[int]] | None = None,
     count: int = 1,
     then: Callable[[], None] | None = None,
+    also: tuple[tuple[str, int], ...] = (),
 ) -> None:
     """Print `ready` from a daemon thread once `count` threads (`threads()`; default: the one
-    calling this) sleep in `syscall`, then call `then` (a shape whose hang needs the wait in place
-    first: a wake-up sent only once the waiter sleeps)."""
+    calling this) sleep in `syscall`, and each `also` (syscall, thread id) pair's thread in its
+    own, then call `then` (a shape whose hang needs the wait in place first: a wake-up sent only
+    once the waiter sleeps)."""
     me = threading.get_native_id()
     which = threads or (lambda: [me])
 
+    def waiting() -> bool:
+        tids = which()
+        return (
+            bool(tids)
+            and len(tids) >= count
+            and all(_in(t, syscall) for t in tids)
+            and all(_in(tid, nr) for nr, tid in also)
+        )
+
     def watch() -> None:
         deadline = time.monotonic() + 10.0
-        while not ((tids := which()) and len(tids) >= count and all(_in(t, syscall) for t in tids)):
+        while not waiting():
             if time.monotonic() > deadline:
                 print("the wait never started", file=sys.stderr, flush=True)
                 os._exit(3)
