@@ -696,9 +696,9 @@ def test_a_wait_only_the_waiter_itself_can_end(world: World, expected: tuple[Pro
         assert chain is not None
         assert chain.end.value == "self-wait"
         # the client thread's read is in the evidence, behind the self-wait
-        assert any(
-            "recvfrom()" in line and "only process" in line for line in world.judged()[L].named.evidence
-        )
+        named_by = world.judged()[L].named
+        assert named_by is not None
+        assert any("recvfrom()" in line and "only process" in line for line in named_by.evidence)
     if expected == SELF_FD:
         chain = world.judged()[L].waitfor
         assert chain is not None
