@@ -96,21 +96,31 @@ def test_run_never_calls_their_look_alikes_a_hang(report_dir: Path, mode: str) -
 
 
 @pytest.mark.parametrize(
-    ("kind", "api"),
+    ("kind", "api", "start"),
     [
-        ("compute", "pool"),
-        ("sleep", "ppe"),
-        ("io", "pool"),
-        ("between", "pool"),
-        ("between", "ppe"),
-        ("shutdown", "ppe"),
+        ("compute", "pool", "fork"),
+        ("sleep", "ppe", "fork"),
+        ("io", "pool", "fork"),
+        ("between", "pool", "fork"),
+        ("between", "ppe", "fork"),
+        ("shutdown", "ppe", "fork"),
+        ("compute", "pool", "forkserver"),
+        ("sleep", "ppe", "forkserver"),
+        ("sleep", "pool", "spawn"),
+        ("starting", "pool", "spawn"),
+        ("starting", "ppe", "spawn"),
+        ("starting", "pool", "forkserver"),
     ],
 )
-def test_a_pool_whose_result_will_come_is_never_a_hang(report_dir: Path, kind: str, api: str) -> None:
-    """The launcher waits as in a lost task, but a worker is inside its task (or none is owed):
-    every process idle or busy, exit 0. ``shutdown`` is the reported false alarm: leaving a
-    ProcessPoolExecutor's `with` joins its manager thread while a task sleeps."""
-    with shape("pool_alike", kind, api) as (proc, _):
+def test_a_pool_whose_result_will_come_is_never_a_hang(
+    report_dir: Path, kind: str, api: str, start: str
+) -> None:
+    """The launcher waits as in a lost task, but a worker is inside its task (or none is owed, or
+    the workers are still importing the main module): every process idle or busy, exit 0.
+    ``shutdown`` is the reported false alarm: leaving a ProcessPoolExecutor's `with` joins its
+    manager thread while a task sleeps; under forkserver (Python 3.14's default on Linux) the
+    workers are the forkserver's children, and were once missed for a pool with no worker left."""
+    with shape("pool_alike", kind, api, start) as (proc, _):
         code, data = inspect(proc.pid, report_dir, "--tree")
     assert code == 0, [p["diagnosis"]["summary"] for p in data["processes"]]
     assert {p["diagnosis"]["verdict"] for p in data["processes"]} <= {"idle", "busy"}

@@ -112,16 +112,55 @@ def launcher(
 
 
 def worker(
-    pid: int, py: tuple[tuple[str, str, int], ...] = WORKER_READS, started: float = 0.1, **kw: object
+    pid: int,
+    py: tuple[tuple[str, str, int], ...] = WORKER_READS,
+    started: float = 0.1,
+    parent: int = L,
+    **kw: object,
 ) -> Proc:
-    """A Pool worker: by default between tasks, reading the task pipe."""
+    """A Pool worker: by default between tasks, reading the task pipe (a child of the launcher,
+    or of its forkserver)."""
     if py is WORKER_LOCKED:
         th = Th(pid, SHARED_LOCK.format(addr=0x7F00), py=py)
     elif py is IN_TASK:
         th = Th(pid, SLEEP, py=py)
     else:
         th = Th(pid, READ.format(fd=3), fd="pipe:[6]", py=py)
-    return Proc(pid, (th,), parent=L, started=started, **kw)  # type: ignore[arg-type]
+    return Proc(pid, (th,), parent=parent, started=started, **kw)  # type: ignore[arg-type]
+
+
+MP_PROCESS = "/usr/lib/python3.12/multiprocessing/process.py"
+SPAWN = "/usr/lib/python3.12/multiprocessing/spawn.py"
+FORKSERVER = "/usr/lib/python3.12/multiprocessing/forkserver.py"
+RUNPY = "/usr/lib/python3.12/runpy.py"
+SERVED = (
+    ("BaseProcess.run", MP_PROCESS, 108),
+    ("BaseProcess._bootstrap", MP_PROCESS, 314),
+    ("_main", SPAWN, 135),
+    ("_serve_one", FORKSERVER, 313),
+    ("main", FORKSERVER, 274),
+    ("<module>", "<string>", 1),
+)
+"""Below a forkserver's worker: forked by the forkserver, bootstrapped as spawn's would be."""
+IMPORTING_MAIN = (
+    ("<module>", APP, 3),
+    ("_run_code", RUNPY, 88),
+    ("run_path", RUNPY, 291),
+    ("_fixup_main_from_path", SPAWN, 287),
+    ("prepare", SPAWN, 243),
+    ("_main", SPAWN, 131),
+    ("spawn_main", SPAWN, 122),
+    ("<module>", "<string>", 1),
+)
+"""A spawned worker still importing the main module (its top level sleeps, downloads, imports)."""
+FS = 690
+"""The launcher's forkserver, parent of its workers."""
+
+
+def forkserver(py: tuple[tuple[str, str, int], ...] = (("main", FORKSERVER, 258),)) -> Proc:
+    """A forkserver waiting for requests (or still importing the main module)."""
+    th = Th(FS, EPOLL.format(epfd=5, timeout=FOREVER) if len(py) == 1 else SLEEP, py=py)
+    return Proc(FS, (th,), parent=L, started=0.05)
 
 
 TASK_PIPE = OpenFile(3, "pipe:[6]", "r", 0)
@@ -192,6 +231,39 @@ DEAD_HANDLER = (ProbeKind.DEADLOCK, names.LOST_RESULTS)
             pool(launcher(results=False, callback=TIMED.format(addr=0x7E00)), worker(W1, IN_TASK)),
             (ProbeKind.IDLE, None),
         ),
+        # forkserver (Python 3.14's default on Linux): the workers are the forkserver's children;
+        # one inside its task, its result may still come (was "no worker left": a false alarm)
+        (
+            pool(
+                launcher(),
+                forkserver(),
+                worker(W1, IN_TASK + SERVED, parent=FS),
+                worker(W2, WORKER_READS + SERVED, parent=FS),
+            ),
+            (ProbeKind.IDLE, None),
+        ),
+        # ... a worker killed mid-task and replaced: both wait for a task, found below the forkserver
+        (
+            pool(
+                launcher(),
+                forkserver(),
+                worker(W1, WORKER_READS + SERVED, parent=FS),
+                worker(W2, WORKER_READS + SERVED, started=0.7, parent=FS),
+            ),
+            LOST,
+        ),
+        # spawn: the workers still import the main module (slowly): the tasks wait for them
+        (
+            pool(launcher(), worker(W1, IMPORTING_MAIN), worker(W2, IMPORTING_MAIN)),
+            (ProbeKind.IDLE, None),
+        ),
+        # forkserver: the forkserver itself still imports the main module, no worker forked yet
+        (
+            pool(
+                launcher(), forkserver((("sleep", APP, 3), *IMPORTING_MAIN[1:4], ("main", FORKSERVER, 190)))
+            ),
+            (ProbeKind.IDLE, None),
+        ),
     ],
     ids=[
         "killed-worker-replaced",
@@ -207,6 +279,10 @@ DEAD_HANDLER = (ProbeKind.DEADLOCK, names.LOST_RESULTS)
         "callback-applies-on-own-pool",
         "callback-applies-while-handler-spins",
         "callback-timed-wait",
+        "forkserver-worker-in-task",
+        "forkserver-worker-replaced",
+        "spawn-workers-importing-main",
+        "forkserver-importing-main",
     ],
 )
 def test_pool_accounting(world: World, expected: tuple[ProbeKind, str | None]) -> None:
@@ -219,6 +295,20 @@ def test_a_lost_task_names_the_replacement_worker() -> None:
     assert m is not None
     replaced = [f for f in m.facts if isinstance(f, ev.WorkersReplaced)]
     assert [(f.pids, round(f.after_s, 2)) for f in replaced] == [((W2,), 0.7)]
+
+
+def test_a_lost_task_under_a_forkserver_names_the_workers_below_it() -> None:
+    world = pool(
+        launcher(),
+        forkserver(),
+        worker(W1, WORKER_READS + SERVED, parent=FS),
+        worker(W2, WORKER_READS + SERVED, started=0.7, parent=FS),
+    )
+    m = world.judged()[L].named
+    assert m is not None
+    assert [f.workers for f in m.facts if isinstance(f, ev.WorkersWaitTask)] == [(W1, W2)]
+    assert m.end is not None
+    assert m.end.value == "dead or gone party"
 
 
 EXEC_RESULT = (("Condition.wait", THREADING, 355), ("Future.result", BASE, 451), ("main", APP, 99))
