@@ -138,6 +138,11 @@ FIELD_LIST = [
     _p("mp_pool_forkserver_python", "Pool(2) over forkserver computing in Python", "multiprocessing"),
     _p("mp_pool_imap_stream", "Pool(2) over spawn, imap_unordered over many small numpy tasks", "numpy"),
     _p("mp_pool_sleeping_tasks", "Pool(3) over fork whose tasks sleep (I/O-bound work)", "multiprocessing"),
+    _p(
+        "mp_pool_forkserver_sleeping",
+        "Pool(2) over forkserver whose tasks sleep; the launcher in an untimed map()",
+        "multiprocessing",
+    ),
     _p("mp_process_join_compute", "two Processes (fork) computing; the parent in join()", "multiprocessing"),
     _p(
         "mp_queue_slow_producer",
