@@ -65,8 +65,10 @@ KNOWN_MISSES = {
     "12_urllib3_redirect_pool_block": "named 'lost wakeup' (nobody); the case's end is a self-wait on the "
     "pool's only slot, which a response object of the same thread keeps (no frame on its stack shows it)",
     "21_barrier_party_died": "named 'lost wakeup' (nobody); the case's end is the party that died",
-    "25_filelock_spawn_pool_no_main_guard": "named 'a process pool lost a task' (a gone party); the "
-    "case's end is the file lock held by a waiting peer (a cycle)",
+    "25_filelock_spawn_pool_no_main_guard": "idle: the spawned workers are still starting (each re-runs "
+    "the main script) in a retry loop of a lock's acquire, and a pool still starting may yet deliver (it was "
+    "named a lost task, 'no worker left', which also called healthy pools whose workers import slowly a "
+    "hang); the case's end is a cycle: the launcher holds the file lock they retry and waits for them",
     # the second corpus, measured blind first (blind/hangs2/before.md, after.md), then here
     "2-06_asyncio_wait_closed_idle_client": "named an event loop's lost wake-up (nobody); the case's end "
     "is a cycle inside one loop through a loopback connection",
