@@ -34,18 +34,15 @@ def test_healthy_5x16_run_is_ok_and_shows_16_rayon_threads_per_worker(report_dir
     assert result.returncode == 0, result.stdout + result.stderr
     run = load_run(report_dir)
     assert run["schema"] == "gvlstress.run/3"
-    assert run["summary"] == {
-        "waves": 2,
-        "hung": 0,
-        "crashed": 0,
-        "errored": 0,
-        "verdict": "ok",
-        "interrupted": False,
-    }
+    # 80 rayon threads on the host's cores beside the rest of CI: a worker whose heartbeat went
+    # quiet past the stall and was found working is `slow` (exit 0), never a hang
+    summary = dict(run["summary"])
+    assert summary.pop("verdict") in ("ok", "slow"), run["summary"]
+    assert summary == {"waves": 2, "hung": 0, "crashed": 0, "errored": 0, "interrupted": False}
     workers = workers_of(run)
     assert len(workers) == 10
     for w in workers:
-        assert w["verdict"] == "ok"
+        assert w["verdict"] in ("ok", "slow")
         assert w["iterations"] == 40
         assert w["rayon_threads"] == 16
         assert w["threads_max"] >= 17  # 16 pool threads + the main thread
