@@ -337,7 +337,7 @@ def _quiet_over_a_hang(
         unnamed_burn = f.kind is ProbeKind.LIVELOCK and named is None
         if f.kind not in (ProbeKind.WAITING, ProbeKind.STALLED, ProbeKind.IDLE) and not unnamed_burn:
             continue
-        below = [c for c in _descendants(pid, relatives.parents) if c in hung]
+        below = [c for c in relatives.descendants(pid) if c in hung]
         if not below:
             continue
         c = below[0]
@@ -350,16 +350,6 @@ def _quiet_over_a_hang(
             Match(named.pattern, named.hint, (quiet, *named.facts)),
         )
         out[pid] = behind.get(c, c)
-    return out
-
-
-def _descendants(pid: int, parents: Mapping[int, int | None]) -> list[int]:
-    """Every process of the look below `pid`, nearest first."""
-    out: list[int] = []
-    level = [pid]
-    while level:
-        level = sorted(c for c, p in parents.items() if p in level and c not in out and c != pid)
-        out += level
     return out
 
 

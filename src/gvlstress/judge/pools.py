@@ -106,25 +106,18 @@ def _is_worker(py: PyThread | None) -> bool:
     return _in(py, "pool.py", "worker", 40) or _in(py, "process.py", "_process_worker", 40)
 
 
+_SPAWN = tuple(p + "spawn.py" for p in _MP)
+_MP_PROCESS = tuple(p + "process.py" for p in _MP)
+
+
 def _starting(py: PyThread | None) -> bool:
     """A process of the pool (spawn or forkserver) that has not reached its worker loop yet:
     inside multiprocessing's preparation (``spawn.py``: unpickling its setup, importing the main
     module again; a forkserver importing it before it forks a worker), not yet in the process's
     ``_bootstrap`` that runs the worker loop. It may take as long as the main module's imports."""
-    prepares = any(file.endswith(tuple(p + "spawn.py" for p in _MP)) for file, _ in _frames(py))
-    return prepares and not _at(py, tuple(p + "process.py" for p in _MP), "_bootstrap", 64)
-
-
-def descendants(pid: int, relatives: Relatives) -> list[int]:
-    """Every process below `pid` in the look, children first: a pool's workers are its
-    launcher's children under fork and spawn, and the children of its forkserver under
-    forkserver (Python 3.14's default start method on Linux)."""
-    out: list[int] = []
-    level = [pid]
-    while level:
-        level = sorted(c for c, parent in relatives.parents.items() if parent in level and c not in out)
-        out.extend(level)
-    return out
+    frames = _frames(py)
+    prepares = any(file.endswith(_SPAWN) for file, _ in frames)
+    return prepares and not any(fn == "_bootstrap" and file.endswith(_MP_PROCESS) for file, fn in frames)
 
 
 def _task_handler_idle(kind: str, threads: list[PyThread]) -> bool:
@@ -227,7 +220,7 @@ def judge_pool(
     respawn = respawning(f, look, kind, relatives)
     if respawn is not None:
         return respawn
-    kids = [c for c in descendants(f.pid, relatives) if c in findings]
+    kids = [c for c in relatives.descendants(f.pid) if c in findings]
     workers: list[int] = []
     for c in kids:
         child = _Look.of(captures.get(c))
@@ -335,7 +328,7 @@ def behind_workers(
     if not mains or any(waits_for_result(m) is None for m in mains):
         return None
     hung: list[int] = []
-    for c in descendants(f.pid, relatives):
+    for c in relatives.descendants(f.pid):
         if c not in judged:
             continue
         cm = list(_Look.of(captures.get(c)).main(c))

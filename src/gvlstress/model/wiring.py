@@ -162,3 +162,13 @@ class Relatives:
     exited: tuple[Exit, ...] = ()
     """Processes of the tree `watch` saw exit before this look, oldest first (its cheap history:
     a peer that went, a lock taker that died; empty for a single look)."""
+
+    def descendants(self, pid: int) -> list[int]:
+        """Every process of the look below `pid`, nearest first (a pool's workers are its
+        launcher's children under fork and spawn, its forkserver's under forkserver)."""
+        out: list[int] = []
+        level = [pid]
+        while level:
+            level = sorted(c for c, p in self.parents.items() if p in level and c not in out and c != pid)
+            out += level
+        return out
