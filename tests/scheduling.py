@@ -1,4 +1,4 @@
-"""How CI's slow pass spreads the slow tier over its xdist workers (``-n 5 --dist loadgroup``).
+"""How CI's slow pass spreads the slow tier over its xdist workers (``-n 3 --dist loadgroup``).
 
 - A test runs on the worker of its ``xdist_group``; a test without one on the worker of its
   file, so a module fixture (one costly run that several tests read) is made once, as with
