@@ -111,6 +111,10 @@ class Proc:
     """The pipes it holds: 'pipe:[N]' -> 'r', 'w' or 'rw' (``--tree``)."""
     locals: tuple[Local, ...] = ()
     """The Python locals the look took (a feeder's `obj`, an event loop's timers)."""
+    pgrp: int = 0
+    """Its process group (0: not read)."""
+    stopped_by: str | None = None
+    """The terminal whose job control stopped it (see `model.ProcSample`)."""
 
 
 def frames(names: tuple[str, ...]) -> tuple[Frame, ...]:
@@ -166,7 +170,7 @@ def sample_at(p: Proc, elapsed: float) -> ProcSample:
                 mutex_owner_pid=t.owner_pid,
             )
         )
-    return ProcSample(p.pid, elapsed, tuple(threads), p.sigcgt, p.sigblk, p.sigpnd)
+    return ProcSample(p.pid, elapsed, tuple(threads), p.sigcgt, p.sigblk, p.sigpnd, p.pgrp, p.stopped_by)
 
 
 def python_threads(p: Proc, later: bool) -> tuple[PyThread, ...]:

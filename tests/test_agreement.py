@@ -116,6 +116,7 @@ HANGS = [
             ("unix_self_call", names.SELF_FD, None),
             ("server_shutdown_client", names.SELF_LOCK, None),
             ("pty_self_read", names.SELF_FD, None),
+            ("stopped_by_terminal", names.STOPPED_CHILD, None),
             ("exit_del_waits", names.EXIT_FINALIZER_WAIT, None),
             ("native_exit_join", names.EXIT_DESTRUCTOR, None),
             ("pipe_cycle", names.PIPE_CYCLE, None),

@@ -16,10 +16,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from conftest import cli_run, load_run
 from gvlstress.judge import names
+from gvlstress.model.watch import Stop
+from gvlstress.probes import progress
 from test_real_processes import inspect, shape, the
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
@@ -197,3 +200,21 @@ def test_a_lost_tasks_evidence_is_in_run_json(report_dir: Path) -> None:
     evidence = " ".join(hung["diagnosis"]["evidence"])
     assert "wait for a task, at every look over the window" in evidence
     assert "no byte waits in any pipe" in evidence
+
+
+def test_a_stopped_tool_whose_shell_does_job_control_is_never_a_hang(report_dir: Path) -> None:
+    """The look-alike of `stopped_by_terminal` (a hang in the agreement table): the same tool
+    stopped by its terminal's job control, but its shell waits with WUNTRACED, was told of the
+    stop and continues it after a timer, as `fg` does: no process of the tree is a hang."""
+    with shape("stopped_by_terminal", "alike") as (proc, lines):
+        shell = int(next(x for x in lines if x.startswith("look ")).split()[1])
+        (tool,) = psutil.Process(shell).children()
+        stops = progress.stopped([proc.pid, shell, tool.pid])  # /proc tells job control's stop
+        tty = os.stat(f"/proc/{tool.pid}/fd/0").st_rdev  # the pty the tool set: its terminal
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    assert stops == (Stop(tool.pid, tty),)
+    said = {p["pid"]: p["diagnosis"]["verdict"] for p in data["processes"]}
+    assert code == 0, [p["diagnosis"]["summary"] for p in data["processes"]]
+    assert said[shell] == "idle"
+    assert "stopped" in said.values()
+    assert not {"deadlock", "livelock", "stalled"} & set(said.values()), said

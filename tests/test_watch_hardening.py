@@ -145,14 +145,18 @@ def test_a_job_stopped_by_a_signal_is_reported_never_watched_as_healthy(report_d
     with ended(gvlstress_watch(report_dir, "--stall", "2", "--log", str(log), "--", "sleep", "600")) as w:
         job = job_of(w.pid, "sleep")
         os.kill(job, signal.SIGSTOP)
-        # THEN watch says it is stopped and not judged healthy, and records it
-        wait_for(lambda: log.exists() and "stopped (state T" in log.read_text(), 60, "the stop reported")
+        # THEN watch says it is stopped, by what and how to continue it, and records it
+        wait_for(lambda: log.exists() and "stopped by a signal" in log.read_text(), 60, "the stop reported")
         os.kill(w.pid, signal.SIGTERM)
         assert w.wait(60) == 143
     spells = watch_json(report_dir)["quiet"]
     assert isinstance(spells, list)
     assert spells[0]["verdict"] == "stopped", spells
-    assert "NOT judged healthy" in spells[0]["summary"]
+    assert (
+        f"pid {job} stopped by a signal (SIGSTOP, SIGTSTP...): left to whoever stopped it"
+        in spells[0]["summary"]
+    )
+    assert f"kill -CONT -- -{job}" in spells[0]["summary"]
     assert all_gone([job])
 
 
@@ -267,3 +271,54 @@ def test_a_quiet_tree_the_last_look_found_healthy_is_judged_again_from_proc_alon
     assert alone[-1], spells
     assert alone.count(True) >= 2, spells
     assert {s["verdict"] for s in spells} == {spells[0]["verdict"]}
+
+
+STOPS_ITS_CHILD = """import os, signal, time
+kid = os.fork()
+if kid == 0:
+    time.sleep(600)
+    os._exit(0)
+os.kill(kid, signal.SIGSTOP)
+time.sleep(600)
+"""
+
+
+@pytest.mark.slow
+def test_watch_with_a_terminal_to_give_never_continues_a_child_its_job_stopped(report_dir: Path) -> None:
+    # GIVEN watch on a pty (the terminal is its to give), a job that stops its own child (SIGSTOP)
+    log = report_dir.parent / "watch.log"
+    argv = [*GVL, "watch", "--stall", "2", "--log", str(log), "--report-dir", str(report_dir)]
+    argv += ["--", sys.executable, "-c", STOPS_ITS_CHILD]
+    env = cli_env()
+    pid, master = pty.fork()
+    if pid == 0:  # the child: the session leader of the pty
+        os.execve(sys.executable, argv, env)
+    tree: set[int] = {pid}
+
+    def said(text: str) -> bool:
+        while select.select([master], [], [], 0)[0]:  # keep the pty drained
+            with contextlib.suppress(OSError):
+                if not os.read(master, 65536):
+                    break
+        with contextlib.suppress(psutil.Error):
+            tree.update(c.pid for c in psutil.Process(pid).children(recursive=True))
+        return log.exists() and text in log.read_text()
+
+    try:
+        # WHEN watch finds the child stopped, and looks at the quiet tree
+        wait_for(lambda: said("left to whoever stopped it"), 60, "the stop reported")
+        wait_for(lambda: said("looked, no hang (stopped)"), 60, "a look at the tree")
+        found = re.search(r"pid (\d+) stopped by a signal", log.read_text())
+        assert found is not None, log.read_text()
+        # THEN the child is still stopped (watch continued nothing) and nothing is a hang
+        assert psutil.Process(int(found[1])).status() == psutil.STATUS_STOPPED
+        assert "resumed" not in log.read_text()
+        assert "hang after" not in log.read_text()
+    finally:
+        for p in tree:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(p, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        os.close(master)
+    assert all_gone(list(tree))

@@ -24,22 +24,28 @@ from gvlstress.api import watch_tests
 from gvlstress.api.watch import watch as watch_job
 from gvlstress.look.pipeline import Seen
 from gvlstress.model import HostFacts
-from gvlstress.model.watch import HangAction, ProcCounters, Quiet, TreeReading, WatchResult
+from gvlstress.model.watch import HangAction, ProcCounters, Quiet, Stop, TreeReading, WatchResult
 from gvlstress.reporters.console.watch import WatchView, print_watch
 from gvlstress.supervisor.events import StopFlag
 from gvlstress.supervisor.job import WatchPlan
-from gvlstress.supervisor.watching import RESUMES, Seam, Watcher
-from lookshapes import MUTEX, SLEEP, Proc, Th, World
+from gvlstress.supervisor.stops import RESUMES
+from gvlstress.supervisor.watching import Seam, Watcher
+from lookshapes import MUTEX, READ, SLEEP, Proc, Th, World
 from recorded import Recorded
 
 P = 700
+Q = 701
 M1 = 0x7F0000002000
 SLEEPER = Proc(P, (Th(P, SLEEP),))
 """The job's one thread sleeps (a timer): quiet, and healthy."""
 SELF_LOCK = Proc(P, (Th(P, MUTEX.format(addr=M1), owner=P, owner_pid=P),))
 """Its main thread waits for a pthread mutex it holds itself: a hang."""
-STOPPED = Proc(P, (Th(P, SLEEP, state="T"),))
-"""Stopped by job control (state T)."""
+STOPPED = Proc(P, (Th(P, READ.format(fd=0), state="T", fd="/dev/pts/3"),))
+"""Stopped by job control (state T in a read of its terminal)."""
+SIGSTOPPED = Proc(P, (Th(P, SLEEP, state="T"),))
+"""Stopped by a signal in its sleep (state T): a SIGSTOP."""
+TTY = 0x8803
+"""The device of the terminal the recorded job reads (/dev/pts/3)."""
 
 
 @dataclass
@@ -54,6 +60,7 @@ class Job:
     code: int = 0
     stubborn: bool = False
     terminal: bool = False
+    """The terminal the job reads is watch's to give."""
     beats: tuple[float, ...] = ()
     started: bool = True
     """Started by the watch (False: attached to, as the pytest plugin's watch of pytest)."""
@@ -110,6 +117,9 @@ class Job:
         self.done.append("resume")
         return self.terminal
 
+    def terminal_device(self) -> int | None:
+        return TTY if self.terminal else None
+
     def release_terminal(self) -> None:
         self.done.append("release_terminal")
 
@@ -126,8 +136,17 @@ class Tree:
     def members(self, root: int, skip: Collection[int]) -> tuple[int, ...]:
         return (root, *(p for p in self.host.offspring(root, True) if p not in skip))
 
-    def stopped(self, pids: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(p for p in pids if (s := self.host.sample(p)) and any(t.state == "T" for t in s.threads))
+    def stopped(self, pids: tuple[int, ...]) -> tuple[Stop, ...]:
+        """A thread stopped in a read of fd 0 was stopped by its terminal (`TTY`), any other stop
+        by a signal."""
+        out = []
+        for p in pids:
+            s = self.host.sample(p)
+            if s is None or not any(t.state == "T" for t in s.threads):
+                continue
+            by_tty = any(t.state == "T" and t.syscall == 0 and t.args[:1] == (0,) for t in s.threads)
+            out.append(Stop(p, TTY if by_tty else None))
+        return tuple(out)
 
     def alive(self, pid: int) -> bool:
         return self.host.alive(pid)
@@ -260,10 +279,10 @@ def test_a_locked_process_that_exits_during_the_look_is_not_a_hang() -> None:
 
 def test_a_stopped_job_is_reported_once_when_the_terminal_is_not_ours_to_give() -> None:
     _w, job, told, _ = watch(STOPPED, WatchPlan(("job",), stall_s=30.0), exits_at=20.0)
-    assert "resume" in job.done  # tried: the terminal is not ours
+    assert "resume" not in job.done  # the terminal that stopped it is not watch's
     assert len(told.stops) == 1
     assert told.stops[0].verdict == "stopped"
-    assert "left stopped and NOT judged healthy" in told.stops[0].summary
+    assert f"pid {P} stopped by the job control of a terminal that is not watch's" in told.stops[0].summary
     assert f"kill -CONT -- -{P}" in told.stops[0].summary
 
 
@@ -271,6 +290,36 @@ def test_a_stopped_job_is_resumed_at_most_so_often_then_reported() -> None:
     _w, job, told, _ = watch(STOPPED, WatchPlan(("job",), stall_s=30.0), exits_at=20.0, terminal=True)
     assert [("resumed it" in s.summary) for s in told.stops] == [True] * RESUMES + [False]
     assert job.done.count("resume") == RESUMES
+    assert "resumed too often: left stopped" in told.stops[-1].summary
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["watch's terminal", "no terminal"])
+def test_a_signals_stop_of_a_process_below_the_job_is_never_continued_and_the_looks_go_on(
+    terminal: bool,
+) -> None:
+    # GIVEN a job whose child is stopped by a signal (in its sleep: a SIGSTOP its parent sent),
+    # whoever's terminal watch has
+    world = World((Proc(P, (Th(P, SLEEP),)), Proc(Q, (Th(Q, SLEEP, state="T"),), parent=P)))
+    _w, job, told, _ = watch(
+        SLEEPER, WatchPlan(("job",), stall_s=2.0), exits_at=20.0, terminal=terminal, host=Recorded(world)
+    )
+    # THEN watch leaves it to whoever stopped it: never resumed, reported once, and looked at
+    assert "resume" not in job.done
+    assert len(told.stops) == 1
+    assert (
+        f"pid {Q} stopped by a signal (SIGSTOP, SIGTSTP...): left to whoever stopped it"
+        in told.stops[0].summary
+    )
+    assert f"kill -CONT {Q}`" in told.stops[0].summary
+    assert told.spells
+    assert told.spells[0].verdict == "stopped"
+    assert told.hangs == []
+
+
+def test_a_signals_stop_of_the_jobs_own_process_is_resumed_as_fg_would_where_the_terminal_is_watchs() -> None:
+    _w, job, told, _ = watch(SIGSTOPPED, WatchPlan(("job",), stall_s=30.0), exits_at=20.0, terminal=True)
+    assert job.done.count("resume") == RESUMES
+    assert "resumed it, as `fg` would" in told.stops[0].summary
 
 
 def test_sigterm_to_watch_is_passed_to_the_job_and_ends_the_watch_with_its_code() -> None:

@@ -923,6 +923,21 @@ TABLE: tuple[tuple[ev.Fact, str], ...] = (
         ev.QuietOverHang(10, 20, "deadlock", "threads wait on a mutex"),
         "no progress from process 10 while process 20 in its tree is deadlocked: threads wait on a mutex",
     ),
+    (
+        ev.StoppedByTerminal(20, "/dev/pts/4", "ioctl"),
+        "child 20 is stopped by the job control of /dev/pts/4: it called ioctl() on it from a background process "
+        "group it leads, one no shell outside made (SIGTTIN, SIGTTOU)",
+    ),
+    (
+        ev.NotToldOfStops(10, "wait4", (9,)),
+        "process 10 waits in wait4() without WUNTRACED: it is never told of the stop, so it never continues the "
+        "child; none of 9 runs or has a timer: nothing in the tree will send the SIGCONT",
+    ),
+    (
+        ev.NotToldOfStops(10, "waitid", ()),
+        "process 10 waits in waitid() without WUNTRACED: it is never told of the stop, so it never continues the "
+        "child; no other process is looked at: nothing in the tree will send the SIGCONT",
+    ),
 )
 
 

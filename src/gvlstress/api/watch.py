@@ -44,7 +44,7 @@ class View(Protocol):
     def quiet(self, spell: Quiet) -> None: ...
 
     def stopped(self, spell: Quiet) -> None:
-        """The job was found stopped by job control: resumed or reported (`spell.summary`)."""
+        """Processes of the job were found stopped: resumed or reported (`spell.summary`)."""
 
     def kept(self, pid: int, group: bool) -> None:
         """After a hang, the job is left running for a human (--on-hang keep)."""

@@ -19,6 +19,7 @@ Modules (one line each, from their docstrings):
 - `forks`: Fork hangs that no lock cycle shows (pure): timed waits a library re-arms forever.
 - `frames`: How stacks and thread ids are written short for a reader: recursion folded, generic
   arguments cut, runs of thread ids spanned (pure; the full...
+- `jobstops`: A wait for a child that job control stopped and nothing will continue (pure).
 - `loops`: Event loops (pure): what one look can and cannot tell of an asyncio loop that waits.
 - `mutexes`: Waits on pthread mutexes followed to their owners (pure).
 - `names`: The names of the failure patterns, their remediation hints, and a match's shape:

@@ -24,6 +24,7 @@ from gvlstress.judge.cycles import find_cycles
 from gvlstress.judge.ends import END_OF, wait_chains
 from gvlstress.judge.finalize import exit_finalizer_wait
 from gvlstress.judge.forks import judge_forks
+from gvlstress.judge.jobstops import stopped_child
 from gvlstress.judge.loops import judge_loop
 from gvlstress.judge.mutexes import judge_mutex
 from gvlstress.judge.names import Match
@@ -96,6 +97,7 @@ RULES: list[Rule] = [
     judge_loop,
     judge_peer,
     judge_relock,
+    stopped_child,
 ]
 """The rules tried, in order, on a process nothing named yet (after the pool's accounting). A new
 rule is added here once, and ``run``, ``inspect``, ``inspect --tree`` and ``watch`` all apply it."""

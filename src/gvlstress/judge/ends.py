@@ -85,6 +85,7 @@ END_OF: dict[str, End] = {
             names.CLOSED_WAIT,
             names.FOREVER_PARTY,
             names.LIVELOCK,
+            names.STOPPED_CHILD,
         ),
         End.NOBODY,
     ),

@@ -52,6 +52,7 @@ SELF_LOCK = "a thread waits for what it holds itself (its own code re-entered)"
 LOOP_SELF_WAIT = "an event loop's thread blocks on work only its own loop would run"
 SELF_FD = "a process waits on a pipe, socket or file lock whose other end only it holds"
 MUTEX_OWNER_GONE = "a thread exited holding a mutex"
+STOPPED_CHILD = "waits for a child stopped by job control that nothing will continue"
 
 HINTS = {
     EXIT_FINALIZER_WAIT: "a __del__ (or a weakref callback) that runs while the interpreter tears its modules "
@@ -171,6 +172,11 @@ HINTS = {
     "the pipe, start helpers in their own session and end the group; or end that process. A pause() whose "
     "signal came blocked runs with a mask its parent's thread had at fork (a server blocking SIGALRM): "
     "unblock it before starting the child (signal.pthread_sigmask) or in the child",
+    STOPPED_CHILD: "the child touched its terminal from a background process group of its own (tcsetattr or a "
+    "write with TOSTOP: SIGTTOU; a read: SIGTTIN) while its parent waits for its exit without WUNTRACED, and "
+    "no shell does job control for that group: ignore SIGTTOU/SIGTTIN around the terminal call, keep the "
+    "tool in its parent's group, give its group the terminal first (tcsetpgrp), or wait with WUNTRACED and "
+    "continue it (SIGCONT) as a shell's fg does",
     SELF_LOCK: "code that holds a non-reentrant lock, or a slot of a bounded pool (a connection, a worker), was "
     "re-entered on the same thread (a signal handler, a garbage-collector finalizer or __del__, a callback, a "
     "logging handler that logs, a redirect or retry that calls the same function again) and the inner call "
@@ -282,6 +288,9 @@ SIGNS = {
     FOREVER_PARTY: "with --tree: a wait on a pipe, socket or file lock whose other end only a process that itself "
     "waits forever holds (every thread parked in a sleep with more than a week left, or in pause() with no "
     "handler of a waking signal), followed to it even outside the job's tree",
+    STOPPED_CHILD: "a process in wait4()/waitid() for its child without WUNTRACED (WSTOPPED), the child stopped "
+    "(state T) in a read, write or ioctl of its controlling terminal from a background group it leads, and "
+    "no other process of the look running or in a timed wait that could continue it",
     SELF_LOCK: "the one blocked thread (a lock acquire, a Condition or queue wait) waits under a function that "
     "appears again further down its own stack (re-entered through a signal handler, a finalizer, a callback, a "
     "redirect), and no other thread could end the wait; or a thread waits to lock a glibc pthread mutex whose "
@@ -330,6 +339,7 @@ FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
             DEAD_LOCK_HOLDER,
             RESPAWN_LOOP,
             FEEDER_DROPPED,
+            STOPPED_CHILD,
         ),
     ),
     ("Event loops (asyncio)", (LOOP_LOST_WAKEUP, LOOP_SELF_WAIT)),

@@ -30,7 +30,7 @@ from dataclasses import replace
 from gvlstress.judge import patterns, vocab, words
 from gvlstress.judge.case import Case, Found
 from gvlstress.judge.frames import short_name
-from gvlstress.judge.names import CLOSED_WAIT, HINTS, PEER_GONE, Match
+from gvlstress.judge.names import CLOSED_WAIT, HINTS, PEER_GONE, STOPPED_CHILD, Match
 from gvlstress.judge.otherend import End, ends, internal_wait
 from gvlstress.judge.pools import waits_for_task
 from gvlstress.judge.threads import retries, waits_forever
@@ -117,6 +117,13 @@ def judge_peer(case: Case) -> Found | None:
     return _no_peer(f, p, who, found, capture, wiring, zombies)
 
 
+def _stopped_for_good(pid: int, parents: Mapping[int, int | None], names: Mapping[int, Match | None]) -> bool:
+    """A process stopped as part of its parent's hang: the child a `STOPPED_CHILD` waits for."""
+    parent = parents.get(pid)
+    named = names.get(parent) if parent is not None else None
+    return named is not None and named.pattern == STOPPED_CHILD
+
+
 def _live_peers(
     f: ProbeFinding,
     p: ThreadDelta,
@@ -133,8 +140,13 @@ def _live_peers(
     they are stopped or only inherited the end, else the wait stands (idle: they may act)."""
     assert p.wait is not None
     judged = [others.get(o) for o in live]
-    if by_design is None and all(j is not None and j.kind is ProbeKind.DEADLOCK for j in judged):
-        first = judged[0]
+    hung = [j for j in judged if j is not None and j.kind is ProbeKind.DEADLOCK]
+    if (
+        by_design is None
+        and hung
+        and all(j in hung or _stopped_for_good(o, parents, names) for o, j in zip(live, judged, strict=True))
+    ):
+        first = hung[0]
         assert first is not None
         behind = BehindHungPeer(who, p.wait.detail, tuple(e.words for e in found))
         line = words.word(behind)
@@ -144,7 +156,7 @@ def _live_peers(
             if children == live and len(live) == 1
             else f"blocked behind process(es) {', '.join(map(str, live))}, deadlocked themselves: {first.reason}"
         )
-        theirs = names.get(live[0])
+        theirs = names.get(first.pid)
         return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *first.chain)), (
             Match(theirs.pattern, theirs.hint, (behind, *theirs.facts)) if theirs else None
         )

@@ -82,6 +82,12 @@ class ProcSample:
     sigpnd: int = 0
     """Signals sent and not yet delivered (``SigPnd`` of its main thread and the process's
     ``ShdPnd``): one pending that it catches and blocks came and cannot run its handler."""
+    pgrp: int = 0
+    """Its process group (``stat`` field 5; 0: not read)."""
+    stopped_by: str | None = None
+    """The terminal (its path) whose job control stopped it: it read, wrote or set that terminal,
+    its controlling one, from a background process group (SIGTTIN, SIGTTOU). None: not stopped,
+    or stopped by a signal someone sent."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ SYSCALL_NAMES: dict[str, dict[int, str]] = {
         1: "write",
         2: "open",
         7: "poll",
+        16: "ioctl",
         17: "pread64",
         18: "pwrite64",
         19: "readv",
@@ -61,6 +62,7 @@ SYSCALL_NAMES: dict[str, dict[int, str]] = {
     "aarch64": {
         22: "epoll_pwait",
         25: "fcntl",
+        29: "ioctl",
         32: "flock",
         56: "openat",
         63: "read",

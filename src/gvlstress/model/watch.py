@@ -24,6 +24,17 @@ class ProcCounters:
     threads: int
 
 
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """A process of the watched tree found stopped (state T), and by what."""
+
+    pid: int
+    terminal: int | None
+    """The terminal (its device number) whose job control stopped it: it read, wrote or set that,
+    its controlling terminal, from a background process group (SIGTTIN, SIGTTOU). None: a
+    signal's stop (SIGSTOP, or a SIGTSTP sent): whoever sent it may continue it."""
+
+
 @dataclass(frozen=True)
 class TreeReading:
     """The watched tree at one instant."""

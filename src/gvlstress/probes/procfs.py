@@ -26,6 +26,7 @@ from gvlstress.model.syscalls import (
 from gvlstress.probes.filelocks import lock_holder
 from gvlstress.probes.mutexes import held_by
 from gvlstress.probes.pollsets import watched_fds
+from gvlstress.probes.progress import terminal_stop
 from gvlstress.probes.sleeps import SLEEPS, sleep_left
 from gvlstress.probes.sysv import semaphore
 from gvlstress.probes.wiring import master_of
@@ -245,6 +246,9 @@ def sample(pid: int, proc: Path = Path("/proc")) -> ProcSample | None:
     if not threads:
         return None
     status = _read(proc / str(pid) / "status") or ""
+    stat = _read(proc / str(pid) / "stat") or ""
+    fields = stat[stat.rfind(")") + 2 :].split()
+    by = terminal_stop(pid, fields, str(proc)) if any(t.state == "T" for t in threads) else None
     return ProcSample(
         pid=pid,
         at=at,
@@ -252,6 +256,8 @@ def sample(pid: int, proc: Path = Path("/proc")) -> ProcSample | None:
         sigcgt=parse_sigcgt(status),
         sigblk=parse_sigcgt(status, "SigBlk"),
         sigpnd=parse_sigcgt(status, "SigPnd") | parse_sigcgt(status, "ShdPnd"),
+        pgrp=int(fields[2]) if len(fields) > 2 and _digits(fields[2]) else 0,
+        stopped_by=(_readlink(proc / str(pid) / "fd" / str(by[1])) or "a terminal") if by else None,
     )
 
 

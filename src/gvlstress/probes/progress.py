@@ -13,7 +13,8 @@ import os
 import time
 from collections.abc import Collection, Iterable
 
-from gvlstress.model.watch import ProcCounters, TreeReading
+from gvlstress.model.syscalls import syscall_name
+from gvlstress.model.watch import ProcCounters, Stop, TreeReading
 
 
 def _read(path: str) -> str | None:
@@ -85,12 +86,48 @@ def reading(pids: Iterable[int], proc: str = "/proc") -> TreeReading:
     return TreeReading(now, tuple(c for p in pids if (c := counters(p, proc)) is not None))
 
 
-def stopped(pids: Iterable[int], proc: str = "/proc") -> tuple[int, ...]:
+def stopped(pids: Iterable[int], proc: str = "/proc") -> tuple[Stop, ...]:
     """Those of `pids` stopped now (state T: job control's SIGTTIN/SIGTTOU or a SIGSTOP; not a
-    tracer's stop, t)."""
+    tracer's stop, t), each with the terminal whose job control stopped it, if one did."""
     out = []
     for pid in pids:
         stat = _read(f"{proc}/{pid}/stat")
-        if stat is not None and stat[stat.rfind(")") + 2 : stat.rfind(")") + 3] == "T":
-            out.append(pid)
+        if stat is None:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if fields and fields[0] == "T":
+            by = terminal_stop(pid, fields, proc)
+            out.append(Stop(pid, by[0] if by else None))
     return tuple(out)
+
+
+TERMINAL_CALLS = frozenset({"read", "write", "ioctl", "readv", "writev", "pread64", "pwrite64"})
+"""The calls a background group is stopped in when they touch its controlling terminal."""
+
+
+def terminal_stop(pid: int, fields: list[str], proc: str = "/proc") -> tuple[int, int] | None:
+    """The terminal whose job control stopped `pid` (its ``stat`` fields after the name), as
+    (its device number, the fd it was called on), else None. Job control stops a process of a background group (its group is not the terminal's
+    foreground one) in a read, write or ioctl of its controlling terminal; a SIGSTOP leaves it
+    wherever it was (a sleep, a futex, user code), so the call and its fd tell the two apart."""
+    try:
+        pgrp, tty, tpgid = int(fields[2]), int(fields[4]), int(fields[5])
+    except (IndexError, ValueError):
+        return None
+    if tty == 0 or pgrp == tpgid:
+        return None
+    try:
+        tasks = os.listdir(f"{proc}/{pid}/task")
+    except OSError:
+        return None
+    for tid in tasks:
+        call = (_read(f"{proc}/{pid}/task/{tid}/syscall") or "").split()  # nr fd ...
+        if len(call) < 2 or not call[0].isdigit() or syscall_name(int(call[0])) not in TERMINAL_CALLS:
+            continue
+        try:
+            fd = int(call[1], 16)
+            if os.stat(f"{proc}/{pid}/fd/{fd}").st_rdev == tty:
+                return tty, fd
+        except (OSError, ValueError):
+            continue
+    return None

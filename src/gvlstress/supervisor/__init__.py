@@ -36,6 +36,7 @@ Modules (one line each, from their docstrings):
 - `slots`: Per-worker bookkeeping inside one wave: what the heartbeat board and the live
   statistics say of each slot, and the frozen facts the verdict rules...
 - `spec`: What each worker of a wave runs, and the birth environment it is started in.
+- `stops`: What watch does about the job's stopped processes (state T).
 - `warmup`: The warm-up: open the target once, in one process of the workers' interpreter,
   before any wave.
 - `watching`: The watch loop: a long job read from /proc until it stops making progress, then

@@ -113,6 +113,19 @@ class Job:
         self.signal(signal.SIGCONT)
         return True
 
+    def terminal_device(self) -> int | None:
+        """The device of the terminal this watch may give the job (None: it has none to give):
+        only a stop by that terminal's job control is one a shell's ``fg`` would end."""
+        if self.popen is None:
+            return None
+        tty = self._tty if self._tty is not None else our_terminal()
+        if tty is None:
+            return None
+        try:
+            return os.fstat(tty).st_rdev
+        except OSError:
+            return None
+
     def release_terminal(self) -> None:
         """The terminal back to gvlstress's group (at the end, or after a hang kept for a human:
         then Ctrl-C reaches watch, which passes it on and ends the job's tree)."""

@@ -23,7 +23,6 @@ that replays it, so the loop's decisions run in the fast tier without a process 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 from collections.abc import Callable, Collection
@@ -36,13 +35,14 @@ from gvlstress.look.host import LIVE, Host
 from gvlstress.look.pipeline import Seen, look_and_judge
 from gvlstress.model import HostFacts, worst
 from gvlstress.model.look import Subject
-from gvlstress.model.watch import HangAction, Quiet, TreeReading
+from gvlstress.model.watch import HangAction, Quiet, Stop, TreeReading
 from gvlstress.probes import host as hostenv
 from gvlstress.probes import progress as counters
 from gvlstress.probes.tools import Hung
 from gvlstress.supervisor.events import StopFlag
 from gvlstress.supervisor.history import ExitLog
 from gvlstress.supervisor.job import Job, WatchPlan
+from gvlstress.supervisor.stops import Stops
 from gvlstress.system import proctree, watchdog
 
 TICK_S = 1.0
@@ -101,6 +101,8 @@ class Watched(Protocol):
 
     def resume(self) -> bool: ...
 
+    def terminal_device(self) -> int | None: ...
+
     def release_terminal(self) -> None: ...
 
     def close(self) -> None: ...
@@ -113,8 +115,8 @@ class Tree(Protocol):
         """`root` and every live descendant, not `skip` nor what descends from it."""
         ...
 
-    def stopped(self, pids: tuple[int, ...]) -> tuple[int, ...]:
-        """Those of `pids` stopped (state T)."""
+    def stopped(self, pids: tuple[int, ...]) -> tuple[Stop, ...]:
+        """Those of `pids` stopped (state T), each with the terminal that stopped it, if any."""
         ...
 
     def alive(self, pid: int) -> bool:
@@ -128,7 +130,7 @@ class ProcTree:
     def members(self, root: int, skip: Collection[int]) -> tuple[int, ...]:
         return counters.tree(root, skip=skip)
 
-    def stopped(self, pids: tuple[int, ...]) -> tuple[int, ...]:
+    def stopped(self, pids: tuple[int, ...]) -> tuple[Stop, ...]:
         return counters.stopped(pids)
 
     def alive(self, pid: int) -> bool:
@@ -157,11 +159,6 @@ LIVE_SEAM = Seam()
 """The default of every watch: this machine, now."""
 
 
-RESUMES = 3
-"""How often a job stopped by job control is resumed before it is only reported (a process
-that keeps reading the terminal from a group of its own would be stopped again at once)."""
-
-
 class Watcher:
     """One watch: read, wait for a stall, look, report, act; until the job ends or a stop."""
 
@@ -180,8 +177,7 @@ class Watcher:
         self.hang_seen: Seen | None = None
         self.action: str | None = None
         self.exit_code: int | None = None
-        self.resumed = 0
-        self.reported_stop = False
+        self.stops = Stops()
         self.healthy_prints: dict[int, tuple[tuple[object, ...], ...]] = {}
         """Each process's `fingerprint` as the last look, which found the tree healthy, left it."""
         self.last_healthy: tuple[Seen, Quiet] | None = None
@@ -284,27 +280,11 @@ class Watcher:
         self.tell.quiet(spell, seen)
         return True
 
-    def _stopped(self, job: Watched, pids: tuple[int, ...], at: float) -> None:
-        """Processes of the job stopped (state T): job control's SIGTTIN/SIGTTOU (a read or a
-        write of the terminal from a background group), or a SIGSTOP. Resumed as a shell's
-        ``fg`` would when the terminal is gvlstress's to give (at most RESUMES times), else
-        reported once: a stopped job is never watched as a healthy quiet one."""
-        if self.resumed < RESUMES and job.resume():
-            self.resumed += 1
-            for pid in pids:  # a descendant in a group of its own is not in the job's group
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGCONT)
-            what = "resumed it (the terminal given to its group, then SIGCONT)"
-        elif self.reported_stop:
+    def _stopped(self, job: Watched, stops: tuple[Stop, ...], at: float) -> None:
+        """Processes of the job stopped (state T): resumed or reported once (`stops.Stops`)."""
+        summary = self.stops.handle(job, stops)
+        if summary is None:
             return
-        else:
-            self.reported_stop = True
-            cont = f"kill -CONT -- -{job.pid}" if job.ours else f"kill -CONT {job.pid}"
-            what = (
-                f"it is left stopped and NOT judged healthy: continue it with `{cont}`, or run watch in "
-                "the foreground of the terminal the job reads"
-            )
-        summary = f"stopped (state T: job control's SIGTTIN/SIGTTOU, or SIGSTOP): pids {', '.join(map(str, pids))}; {what}"
         spell = Quiet(round(at - self.t0, 1), 0.0, "stopped", summary, False)
         self.spells.append(spell)
         self.tell.stopped(spell)

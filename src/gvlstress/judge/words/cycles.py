@@ -1,7 +1,7 @@
 """Waits across processes worded (`model.evidence.cycles`): a cycle of waits, a party that waits
 forever, a process that waits for itself, a join before draining a pipe, a cycle of pipes, an
 executor wedged by a dead worker, a semaphore cycle, a process behind a hung child or quiet over a
-hang in its tree."""
+hang in its tree, a child stopped by job control that nothing will continue."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from gvlstress.model.evidence.cycles import (
     MainAwaitsPool,
     ManagerInFrame,
     NoReaderReads,
+    NotToldOfStops,
     OnlySelfCanEnd,
     ParentAwaitsExit,
     PartyWait,
@@ -31,6 +32,7 @@ from gvlstress.model.evidence.cycles import (
     SemDeadMapper,
     SemNoOwner,
     SemWait,
+    StoppedByTerminal,
     WaitsForever,
     WaitsForFdWaiter,
     WorkerAwaitsSend,
@@ -150,5 +152,20 @@ def word(fact: CycleFact) -> str:
             )
         case QuietOverHang(pid, hung, state, reason):
             return f"no progress from process {pid} while process {hung} in its tree is {state}ed: {reason}"
+        case StoppedByTerminal(child, terminal, call):
+            return (
+                f"child {child} is stopped by the job control of {terminal}: it called {call}() on it from a "
+                "background process group it leads, one no shell outside made (SIGTTIN, SIGTTOU)"
+            )
+        case NotToldOfStops(pid, call, others):
+            rest = (
+                f"; none of {_pids(others)} runs or has a timer"
+                if others
+                else "; no other process is looked at"
+            )
+            return (
+                f"process {pid} waits in {call}() without WUNTRACED: it is never told of the stop, so it never "
+                f"continues the child{rest}: nothing in the tree will send the SIGCONT"
+            )
         case _:
             assert_never(fact)

@@ -226,6 +226,26 @@ class QuietOverHang:
     reason: str
 
 
+@dataclass(frozen=True)
+class StoppedByTerminal:
+    """A child stopped by the job control of its terminal (SIGTTIN, SIGTTOU): it made `call` on
+    it from a background process group it leads, one no shell outside made."""
+
+    child: int
+    terminal: str
+    call: str
+
+
+@dataclass(frozen=True)
+class NotToldOfStops:
+    """A process waits in `call` without WUNTRACED (it is never told of a stop), and none of
+    `others` (the rest of the look) runs or has a timer that could send the SIGCONT."""
+
+    pid: int
+    call: str
+    others: tuple[int, ...]
+
+
 CycleFact = (
     PartyWait
     | WaitsForever
@@ -254,5 +274,7 @@ CycleFact = (
     | ChildDeadlocked
     | WritersDeadlocked
     | QuietOverHang
+    | StoppedByTerminal
+    | NotToldOfStops
 )
 """Every fact of a wait across processes (`judge.words.cycles` words each one)."""

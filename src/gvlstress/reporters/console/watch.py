@@ -55,10 +55,11 @@ class WatchView:
         self._prev = r
 
     def quiet(self, spell: Quiet) -> None:
-        self._say(f"quiet for {spell.quiet_s:.0f}s: looked, healthy ({spell.verdict}): {spell.summary}")
+        said = "no hang" if spell.verdict == "stopped" else "healthy"  # a stop is no health
+        self._say(f"quiet for {spell.quiet_s:.0f}s: looked, {said} ({spell.verdict}): {spell.summary}")
 
     def stopped(self, spell: Quiet) -> None:
-        self._say(f"the job is {spell.summary}")
+        self._say(f"stopped: {spell.summary}")
 
     def kept(self, pid: int, group: bool) -> None:
         """How to end a hung job left running (--on-hang keep): the terminal blocks otherwise."""
