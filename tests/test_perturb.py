@@ -17,7 +17,11 @@ from conftest import wait_for
 from gvlstress.supervisor.chaos import Perturber
 from gvlstress.system.threadstop import ThreadStopper
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.alone,
+    pytest.mark.timeout(120),
+]  # threads stopped by ptrace: load beside them changes what a state read sees
 
 SPINNERS = """
 import hashlib, sys, threading
