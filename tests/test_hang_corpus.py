@@ -162,8 +162,6 @@ KNOWN_MISSES = {
     "but the process catches SIGTERM (a signal may wake it); the case's end is nobody: the handler already "
     "ran and its call_soon() did not wake the selector",
     # the sixth corpus, measured blind twice (blind/hangs6/before.md, after.md), then here
-    "6-02_setpgrp_tcsetattr_child_stopped_by_sigttou": "named stopped (a SIGCONT may end it) and idle behind "
-    "it; the case's end is nobody: the child stopped itself on tcsetattr() from a background process group",
     "6-05_tqdm_mp_write_lock_held_by_killed_worker": "idle: the main thread waits on a thread in a timed wait; "
     "the case's end is the killed worker that held tqdm's multiprocessing write lock (watch, which sees the "
     "exit, names it)",
