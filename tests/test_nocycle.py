@@ -218,3 +218,18 @@ def test_a_stopped_tool_whose_shell_does_job_control_is_never_a_hang(report_dir:
     assert said[shell] == "idle"
     assert "stopped" in said.values()
     assert not {"deadlock", "livelock", "stalled"} & set(said.values()), said
+
+
+def test_the_terminal_above_a_tool_stopped_for_good_is_behind_its_shell(report_dir: Path) -> None:
+    """`stopped_by_terminal`'s hang whole (its shell's name is in the agreement table): the
+    emulator reading the pty is blocked behind the shell (the slave's other holder, the tool,
+    is stopped in the shell's hang), and the tool is stopped, not a hang of its own."""
+    with shape("stopped_by_terminal") as (proc, lines):
+        shell = int(next(x for x in lines if x.startswith("look ")).split()[1])
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    said = {p["pid"]: p["diagnosis"] for p in data["processes"]}
+    assert code == 1
+    assert (said[shell]["verdict"], said[shell]["pattern"]) == ("deadlock", names.STOPPED_CHILD)
+    assert (said[proc.pid]["verdict"], said[proc.pid]["pattern"]) == ("deadlock", names.STOPPED_CHILD)
+    assert f"blocked behind process(es) {shell}, deadlocked themselves (and " in said[proc.pid]["summary"]
+    assert sorted(d["verdict"] for d in said.values()) == ["deadlock", "deadlock", "stopped"]

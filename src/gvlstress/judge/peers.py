@@ -151,10 +151,14 @@ def _live_peers(
         behind = BehindHungPeer(who, p.wait.detail, tuple(e.words for e in found))
         line = words.word(behind)
         children = [o for o in live if parents.get(o) == f.pid]
+        dead = [j.pid for j in hung]
+        still = [o for o in live if o not in dead]  # stopped as part of their parent's hang
         reason = (
             f"blocked behind its child {children[0]}, which is deadlocked: {first.reason}"
             if children == live and len(live) == 1
-            else f"blocked behind process(es) {', '.join(map(str, live))}, deadlocked themselves: {first.reason}"
+            else f"blocked behind process(es) {', '.join(map(str, dead))}, deadlocked themselves"
+            + (f" (and {', '.join(map(str, still))}, stopped in their hang)" if still else "")
+            + f": {first.reason}"
         )
         theirs = names.get(first.pid)
         return replace(f, kind=ProbeKind.DEADLOCK, reason=reason, chain=(*f.chain, line, *first.chain)), (
