@@ -257,7 +257,9 @@ def sample(pid: int, proc: Path = Path("/proc")) -> ProcSample | None:
         sigblk=parse_sigcgt(status, "SigBlk"),
         sigpnd=parse_sigcgt(status, "SigPnd") | parse_sigcgt(status, "ShdPnd"),
         pgrp=int(fields[2]) if len(fields) > 2 and _digits(fields[2]) else 0,
-        stopped_by=(_readlink(proc / str(pid) / "fd" / str(by[1])) or "a terminal") if by else None,
+        stopped_by=redact_path(_readlink(proc / str(pid) / "fd" / str(by[1])) or "a terminal")
+        if by
+        else None,
     )
 
 
