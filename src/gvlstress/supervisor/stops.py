@@ -88,8 +88,8 @@ def _words(s: Stop, fg: bool, job: Stoppable) -> str:
     else:
         how = (
             "stopped by the job control of a terminal that is not watch's to give (a read or a write of "
-            "it from a background group): left stopped; run watch in the foreground of the terminal "
-            "the job reads"
+            "it from a background group): left stopped (where that terminal is the one watch runs in, "
+            "run watch in its foreground)"
         )
     cont = f"kill -CONT -- -{job.pid}" if job.ours and s.pid == job.pid else f"kill -CONT {s.pid}"
     return f"pid {s.pid} {how}; continue it with `{cont}`"
