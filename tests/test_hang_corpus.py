@@ -270,13 +270,24 @@ def scratch() -> Iterator[dict[str, str]]:
 
 
 @contextmanager
+def copied(case: Case) -> Iterator[tuple[Path, dict[str, str]]]:
+    """A copy of the case's folder to run it in, and its environment (`scratch`): what a program
+    writes beside itself (a port file, a database it corrupts on purpose) never reaches the
+    checkout."""
+    with scratch() as env:
+        here = Path(env["TMPDIR"]) / case.folder.name
+        shutil.copytree(case.folder, here, symlinks=True)
+        yield here, env
+
+
+@contextmanager
 def started(case: Case, program: str) -> Iterator[int]:
     """The program in its own session, in its folder, once it printed `ready`; its whole group
     ended on the way out."""
-    with scratch() as env:
+    with copied(case) as (here, env):
         proc = subprocess.Popen(
             [case.python(program), f"{program}.py"],
-            cwd=case.folder,
+            cwd=here,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
@@ -323,10 +334,10 @@ def test_the_look_alike_is_not_flagged(case: Case, report_dir: Path) -> None:
 def test_the_fix_completes(case: Case) -> None:
     # stderr to a file and a wait for the control itself, not for the end of a pipe: what it
     # leaves behind (5-14's probe, re-parented, keeps stderr for an hour) ends with its group
-    with scratch() as env, tempfile.TemporaryFile() as err:
+    with copied(case) as (here, env), tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(
             [case.python("control"), "control.py"],
-            cwd=case.folder,
+            cwd=here,
             stdout=subprocess.DEVNULL,
             stderr=err,
             start_new_session=True,
