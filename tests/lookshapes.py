@@ -115,6 +115,8 @@ class Proc:
     """Its process group (0: not read)."""
     stopped_by: str | None = None
     """The terminal whose job control stopped it (see `model.ProcSample`)."""
+    children: int | None = 0
+    """Its live children, as /proc counts them (None: not read)."""
 
 
 def frames(names: tuple[str, ...]) -> tuple[Frame, ...]:
@@ -170,7 +172,17 @@ def sample_at(p: Proc, elapsed: float) -> ProcSample:
                 mutex_owner_pid=t.owner_pid,
             )
         )
-    return ProcSample(p.pid, elapsed, tuple(threads), p.sigcgt, p.sigblk, p.sigpnd, p.pgrp, p.stopped_by)
+    return ProcSample(
+        p.pid,
+        elapsed,
+        tuple(threads),
+        p.sigcgt,
+        p.sigblk,
+        p.sigpnd,
+        pgrp=p.pgrp,
+        children=p.children,
+        stopped_by=p.stopped_by,
+    )
 
 
 def python_threads(p: Proc, later: bool) -> tuple[PyThread, ...]:

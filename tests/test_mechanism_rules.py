@@ -215,6 +215,10 @@ SELF_PIPE = {
 }
 
 
+SIGCHLD_TOO = (1 << 1) | (1 << 16)
+"""SigCgt with SIGINT (Python's) and SIGCHLD (bit 17 - 1) caught."""
+
+
 def loop_world(
     timeout: int = FOREVER,
     sigcgt: int = 1 << 1,
@@ -222,6 +226,7 @@ def loop_world(
     peer_pid: int = E,
     timers: str = "0",
     watched: tuple[tuple[int, str], ...] | None = ((5, f"socket:[{SELF_A}]"),),
+    children: int | None = 0,
 ) -> World:
     threads = [
         Th(E, EPOLL.format(epfd=7, timeout=timeout), watched=watched, py=LOOP),
@@ -231,6 +236,7 @@ def loop_world(
         E,
         tuple(threads),
         sigcgt=sigcgt,
+        children=children,
         files=(OpenFile(5, f"socket:[{SELF_A}]", "rw"), OpenFile(6, f"socket:[{SELF_B}]", "rw")),
         locals=(Local(E, "_run_once", "sched_count", timers), Local(E, "_run_once", "timeout", "None")),
     )
@@ -261,6 +267,13 @@ def loop_world(
         (loop_world(watched=(), other=Th(E + 1, SLEEP)), (ProbeKind.IDLE, None)),
         # a set that could not be read is no empty set
         (loop_world(watched=None), (ProbeKind.IDLE, None)),
+        # it awaits a child's exit through a SIGCHLD handler (add_signal_handler, tornado's
+        # Subprocess), and the child lives: its exit will wake the loop
+        (loop_world(sigcgt=SIGCHLD_TOO, children=1), (ProbeKind.IDLE, None)),
+        # the same handler with no child left alive (reaped behind its back): no SIGCHLD will come
+        (loop_world(sigcgt=SIGCHLD_TOO, children=0), (ProbeKind.DEADLOCK, names.LOOP_LOST_WAKEUP)),
+        # children not read (a core file): a SIGCHLD may come
+        (loop_world(sigcgt=SIGCHLD_TOO, children=None), (ProbeKind.IDLE, None)),
     ],
     ids=[
         "no-timer-no-waker",
@@ -271,6 +284,9 @@ def loop_world(
         "empty-epoll-set",
         "empty-set-another-thread-sleeps",
         "set-unread",
+        "sigchld-handler-live-child",
+        "sigchld-handler-no-child-left",
+        "sigchld-handler-children-unread",
     ],
 )
 def test_an_event_loop_nothing_can_wake(world: World, expected: Verdict) -> None:

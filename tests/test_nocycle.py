@@ -233,3 +233,27 @@ def test_the_terminal_above_a_tool_stopped_for_good_is_behind_its_shell(report_d
     assert (said[proc.pid]["verdict"], said[proc.pid]["pattern"]) == ("deadlock", names.STOPPED_CHILD)
     assert f"blocked behind process(es) {shell}, deadlocked themselves (and " in said[proc.pid]["summary"]
     assert sorted(d["verdict"] for d in said.values()) == ["deadlock", "deadlock", "stopped"]
+
+
+@pytest.mark.parametrize("mode", ["event", "loop"])
+def test_a_wait_for_a_live_childs_sigchld_is_never_a_hang(report_dir: Path, mode: str) -> None:
+    """One thread waits for its child's exit through a SIGCHLD handler (an Event the handler
+    sets; an asyncio loop's `add_signal_handler`): no thread can end the wait, but the child lives,
+    and its exit sends the signal (it was called a lost wake-up: blind corpus 7's tornado
+    look-alike, `Subprocess.wait_for_exit()`)."""
+    with shape("sigchld_wait", mode) as (proc, _):
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    said = the(data, proc.pid)["diagnosis"]
+    assert code == 0, said["summary"]
+    assert said["verdict"] == "idle"
+    assert "catches SIGCHLD" in said["summary"]
+
+
+def test_a_sigchld_wait_whose_child_was_reaped_first_is_still_a_lost_wakeup(report_dir: Path) -> None:
+    """The same Event wait, the child reaped before it (its SIGCHLD came and went): no child is
+    left to send one, so nothing can end the wait."""
+    with shape("sigchld_wait", "reaped") as (proc, _):
+        code, data = inspect(proc.pid, report_dir, "--tree")
+    said = the(data, proc.pid)["diagnosis"]
+    assert code == 1, said["summary"]
+    assert (said["verdict"], said["pattern"]) == ("deadlock", names.LOST_WAKEUP)

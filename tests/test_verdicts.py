@@ -116,6 +116,8 @@ class T:
 class Shape:
     threads: tuple[T, ...]
     sigcgt: int = 1 << (signal.SIGINT - 1)
+    children: int | None = 0
+    """Its live children (/proc): a caught SIGCHLD may come while one lives."""
     native_ok: bool = True
     stacks: bool = True
     forked_from: int | None = None
@@ -143,8 +145,12 @@ def samples(shape: Shape) -> tuple[ProcSample, ProcSample]:
         )
 
     return (
-        ProcSample(PID, 0.0, tuple(one(t, False) for t in shape.threads), shape.sigcgt),
-        ProcSample(PID, 0.5, tuple(one(t, True) for t in shape.threads), shape.sigcgt),
+        ProcSample(
+            PID, 0.0, tuple(one(t, False) for t in shape.threads), shape.sigcgt, children=shape.children
+        ),
+        ProcSample(
+            PID, 0.5, tuple(one(t, True) for t in shape.threads), shape.sigcgt, children=shape.children
+        ),
     )
 
 
@@ -407,6 +413,26 @@ SHAPES: dict[str, tuple[Shape, ProbeKind, Verdict, str | None]] = {
         ProbeKind.DEADLOCK,
         Verdict.IDLE,
         None,
+    ),
+    "the same wait for an Event a SIGCHLD handler sets, its child alive": (
+        Shape(
+            (T(PID, LOCK.format(addr=0xA0), py=(("Condition.wait", THREADING, 327), ("main", "d.py", 9))),),
+            sigcgt=(1 << (signal.SIGINT - 1)) | (1 << (signal.SIGCHLD - 1)),
+            children=1,
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.IDLE,
+        None,
+    ),
+    "the same SIGCHLD handler with no child left alive: no SIGCHLD will come": (
+        Shape(
+            (T(PID, LOCK.format(addr=0xA0), py=(("Condition.wait", THREADING, 327), ("main", "d.py", 9))),),
+            sigcgt=(1 << (signal.SIGINT - 1)) | (1 << (signal.SIGCHLD - 1)),
+            children=0,
+        ),
+        ProbeKind.DEADLOCK,
+        Verdict.DEADLOCK,
+        names.LOST_WAKEUP,
     ),
     "main waits on a futex for a thread blocked in read()": (
         Shape(

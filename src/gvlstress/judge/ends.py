@@ -23,6 +23,7 @@ from gvlstress.judge.threads import (
     retries,
     shared_futex_waiters,
     waits_forever,
+    wake_signals,
 )
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.waitfor import End, Link, WaitFor
@@ -271,11 +272,20 @@ def _what_ends(t: ThreadDelta, f: ProbeFinding, wiring: Wiring, judged: Mapping[
     if found:
         doing = _doing(sorted({o for e in found for o in e.others}), judged)
         return "; ".join(e.words or e.target for e in found) + (f" ({doing})" if doing else "")
+    if w.kind is WaitKind.LOCK and (sigs := wake_signals(f)) and not [x for x in f.threads if x.tid != t.tid]:
+        return f"a signal handler ({', '.join(sigs)} caught{_kids(f)}) ending the wait of thread {t.tid} ({w.detail})"
     if w.kind is WaitKind.LOCK:
         return f"another thread releasing what thread {t.tid} waits for ({w.detail}): " + (
             f.chain[-1] if f.chain else f.reason
         )
     return f"{w.detail}: {f.reason}"
+
+
+def _kids(f: ProbeFinding) -> str:
+    """', and N live children, whose exit sends it': why a caught SIGCHLD may still come."""
+    last = f.samples[-1] if f.samples else None
+    n = last.children if last is not None else None
+    return f"; {n} live child(ren), whose exit sends a SIGCHLD" if n else ""
 
 
 def _doing(pids: list[int], judged: Mapping[int, Judged]) -> str:

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from gvlstress.judge import names, words
 from gvlstress.judge.case import Case, Found
-from gvlstress.judge.threads import WAKING_SIGNALS, caught_signals, waits_forever
+from gvlstress.judge.threads import waits_forever, wake_signals
 from gvlstress.model import ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.evidence import Fact, NotToldOfStops, ParentAwaitsExit, StoppedByTerminal
 from gvlstress.model.syscalls import syscall_name
@@ -43,7 +43,7 @@ def stopped_child(case: Case) -> Found | None:
         return None
     call = syscall_name(t.syscall) or ""
     at = OPTIONS_ARG.get(call)
-    if at is None or len(t.args) <= at or t.args[at] & WUNTRACED or caught_signals(f, WAKING_SIGNALS):
+    if at is None or len(t.args) <= at or t.args[at] & WUNTRACED or wake_signals(f):
         return None
     kids = [c for c, p in case.relatives.parents.items() if p == f.pid]
     waited = (

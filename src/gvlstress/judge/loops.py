@@ -24,7 +24,7 @@ from gvlstress.judge import vocab
 from gvlstress.judge.case import Case, Found
 from gvlstress.judge.names import HINTS, LOOP_LOST_WAKEUP, Match
 from gvlstress.judge.otherend import ends, internal_wait
-from gvlstress.judge.threads import caught_signals, waits_forever
+from gvlstress.judge.threads import waits_forever, wake_signals
 from gvlstress.model import Capture, ProbeFinding, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.evidence import (
     LoopNoTimer,
@@ -87,7 +87,7 @@ def judge_loop(case: Case) -> Found | None:
     able = [x for x in others if not internal_wait(x, f.pid, wiring, timers=False)]
     if able:
         return None  # another thread may call call_soon_threadsafe
-    caught = caught_signals(f)
+    caught = wake_signals(f)
     if caught:
         line = f"the event loop waits with nothing scheduled, but the process catches {', '.join(caught)}"
         return replace(f, kind=ProbeKind.IDLE, reason=f"{f.reason}; {line}: a signal may wake it"), None

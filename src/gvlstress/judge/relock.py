@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from gvlstress.judge import names, words
 from gvlstress.judge.case import Case, Found
-from gvlstress.judge.threads import WAKING_SIGNALS, caught_signals, private_futex, retries
+from gvlstress.judge.threads import private_futex, retries, wake_signals
 from gvlstress.model import Capture, ProbeKind, ThreadDelta, WaitKind
 from gvlstress.model.evidence import HoldsFileLock, OnlyItReleases, RetriesLock
 from gvlstress.model.wiring import OpenFile
@@ -33,7 +33,7 @@ def judge_relock(case: Case) -> Found | None:
         return None
     files = wiring.files.get(f.pid, ())
     held = next((x for x in files if x.flock), None)
-    if held is None or caught_signals(f, WAKING_SIGNALS):
+    if held is None or wake_signals(f):
         return None
     again = _reopened(files, held)
     tries = [

@@ -255,6 +255,17 @@ def caught_signals(f: ProbeFinding, signals: tuple[signal.Signals, ...] = WAKING
     return [signal.Signals(s).name for s in signals if mask & (1 << (s - 1))]
 
 
+def wake_signals(f: ProbeFinding) -> list[str]:
+    """The signals the process catches that may still come and run a handler: the waking ones,
+    and SIGCHLD while a child of it lives (its exit sends one: a handler that sets an Event, an
+    event loop's ``add_signal_handler(SIGCHLD)``), or where its children were not read."""
+    last = f.samples[-1] if f.samples else None
+    kids = last.children if last is not None else None
+    return caught_signals(
+        f, (*WAKING_SIGNALS, signal.SIGCHLD) if kids is None or kids > 0 else WAKING_SIGNALS
+    )
+
+
 def stranded_signals(f: ProbeFinding) -> list[str]:
     """Signals the process catches that were sent and wait, blocked, in its only thread's mask
     (``SigCgt & SigBlk & SigPnd``): the one it pauses for came and its handler cannot run (an alarm

@@ -29,10 +29,10 @@ from gvlstress.judge.frames import span
 from gvlstress.judge.threads import (
     LIVELOCK_CPU_SHARE,
     PARKED_CPU_SHARE,
-    caught_signals,
     futex_groups,
     shared_futex_waiters,
     thread_deltas,
+    wake_signals,
     wants_cpu,
 )
 from gvlstress.model import (
@@ -228,7 +228,7 @@ def _closed_without_progress(
     if capture is None:
         return replace(f, kind=ProbeKind.STALLED, reason=closed + "; no stacks, so no cycle can be shown")
     named = patterns.match(replace(f, kind=ProbeKind.DEADLOCK), capture)
-    waking = caught_signals(f)
+    waking = wake_signals(f)
     if (named is None or named.pattern == names.LOST_WAKEUP) and waking:
         return replace(
             f,

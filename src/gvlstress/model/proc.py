@@ -84,6 +84,9 @@ class ProcSample:
     ``ShdPnd``): one pending that it catches and blocks came and cannot run its handler."""
     pgrp: int = 0
     """Its process group (``stat`` field 5; 0: not read)."""
+    children: int | None = None
+    """Its live children (not zombies), from ``/proc/PID/task/*/children``: a child's exit sends
+    it a SIGCHLD, which a handler may turn into a wake-up. None: not read (a core file)."""
     stopped_by: str | None = None
     """The terminal (its path) whose job control stopped it: it read, wrote or set that terminal,
     its controlling one, from a background process group (SIGTTIN, SIGTTOU). None: not stopped,

@@ -234,6 +234,22 @@ def _readlink(path: Path) -> str | None:
         return None
 
 
+def live_children(pid: int, tids: list[str], proc: Path = Path("/proc")) -> int | None:
+    """How many children of `pid` live (not zombies): each thread's ``children`` file names those
+    it forked. None where the kernel has no such file (CONFIG_PROC_CHILDREN)."""
+    kids: set[str] = set()
+    for tid in tids:
+        text = _read(proc / str(pid) / "task" / tid / "children")
+        if text is None and tid == str(pid):
+            return None  # no such file in this kernel (a thread that just ended has none either)
+        kids.update((text or "").split())
+    alive = 0
+    for kid in kids:
+        stat = _read(proc / kid / "stat") or ""
+        alive += bool(stat) and stat[stat.rfind(")") + 2 : stat.rfind(")") + 3] not in ("Z", "X")
+    return alive
+
+
 def sample(pid: int, proc: Path = Path("/proc")) -> ProcSample | None:
     """Every thread of `pid` now; None when the process is gone."""
     task_root = proc / str(pid) / "task"
@@ -257,6 +273,7 @@ def sample(pid: int, proc: Path = Path("/proc")) -> ProcSample | None:
         sigblk=parse_sigcgt(status, "SigBlk"),
         sigpnd=parse_sigcgt(status, "SigPnd") | parse_sigcgt(status, "ShdPnd"),
         pgrp=int(fields[2]) if len(fields) > 2 and _digits(fields[2]) else 0,
+        children=live_children(pid, tids, proc),
         stopped_by=redact_path(_readlink(proc / str(pid) / "fd" / str(by[1])) or "a terminal")
         if by
         else None,
