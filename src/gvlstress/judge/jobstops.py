@@ -46,11 +46,10 @@ def stopped_child(case: Case) -> Found | None:
     if at is None or len(t.args) <= at or t.args[at] & WUNTRACED or wake_signals(f):
         return None
     kids = [c for c, p in case.relatives.parents.items() if p == f.pid]
-    waited = (
-        [c for c in kids if c == _waited_pid(t, call, w.child)] if _waited_pid(t, call, w.child) else kids
-    )
-    stops = [_stopped_by_terminal(others.findings.get(c)) for c in waited]
-    if not waited or any(s is None for s in stops):
+    one = _waited_pid(t, call, w.child)
+    waited = [c for c in kids if c == one] if one else kids
+    stops = [s for c in waited if (s := _stopped_by_terminal(others.findings.get(c))) is not None]
+    if not waited or len(stops) < len(waited):
         return None
     rest = [x for x in f.threads if x is not t]
     if any(not (x.parked and waits_forever(x)) for x in rest):
@@ -59,7 +58,7 @@ def stopped_child(case: Case) -> Found | None:
     if busy:
         return None
     facts: tuple[Fact, ...] = (
-        *(s for s in stops if s is not None),
+        *stops,
         ParentAwaitsExit(f.pid, w.detail, waited[0]),
         NotToldOfStops(
             f.pid, call, tuple(sorted(p for p in others.findings if p != f.pid and p not in waited))
@@ -67,7 +66,6 @@ def stopped_child(case: Case) -> Found | None:
     )
     match = names.Match(names.STOPPED_CHILD, names.HINTS[names.STOPPED_CHILD], facts)
     first = stops[0]
-    assert first is not None
     reason = (
         f"waits for child {first.child}, which the job control of {first.terminal} stopped, and nothing "
         "in the tree will continue it"
